@@ -1,0 +1,24 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+// In development the dashboard talks to a service through this proxy; PIPELINE_SERVICE_URL
+// points it at another one (a real pipeline service, say) instead of the embedded one.
+const target = process.env.PIPELINE_SERVICE_URL ?? 'http://127.0.0.1:25080';
+const proxy = Object.fromEntries(
+  ['/pipelineapi', '/mcapi', '/api'].map((prefix) => [prefix, { target, changeOrigin: true }]),
+);
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  server: { host: '127.0.0.1', port: 5173, proxy },
+  preview: { host: '127.0.0.1', proxy },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  test: {
+    include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+    environment: 'node',
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
