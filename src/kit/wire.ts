@@ -1,0 +1,84 @@
+/**
+ * Wire vocabulary of the pipeline API (Part C): element names, formats, codes.
+ * The service imports these so that what it writes and what the kit reads cannot drift.
+ */
+
+/** Response types accepted as the last path segment of `/pipelineapi/<api>/<type>`. */
+export const RESPONSE_TYPES = ['xml', 'json', 'htm'] as const;
+export type ResponseType = (typeof RESPONSE_TYPES)[number];
+
+export const CONTENT_TYPES: Readonly<Record<ResponseType, string>> = {
+  xml: 'text/xml; charset=UTF-8',
+  json: 'text/javascript; charset=UTF-8',
+  htm: 'text/html; charset=UTF-8',
+};
+
+/** Elements that may repeat: always arrays in JSON, even of one or none. */
+export const REPEATED_ELEMENTS = ['PipeLine', 'Request', 'Record', 'Item', 'Log'] as const;
+
+/** Part C operations with their HTTP method. */
+export const OPERATIONS = {
+  list: 'GET',
+  exec: 'POST',
+  requestlist: 'GET',
+  requestdetail: 'GET',
+  requestretry: 'PUT',
+  requestcancel: 'DELETE',
+  resume: 'PUT',
+  suspend: 'PUT',
+  version: 'GET',
+  systemdb: 'GET',
+  statusdb: 'GET',
+  actiondb: 'GET',
+  pipelinecache: 'DELETE',
+  deletetable: 'DELETE',
+  droptable: 'DELETE',
+} as const;
+export type OperationName = keyof typeof OPERATIONS;
+
+/** Error codes of Part C (contract section 3). */
+export const ErrorCode = {
+  MissingParameter: 1001,
+  BadParameter: 1002,
+  UnknownResponseType: 1003,
+  ApiDisabled: 1101,
+  NoCredentials: 1102,
+  BadCredentials: 1103,
+  RoleForbidden: 1104,
+  PipelineNotFound: 1201,
+  RequestNotFound: 1202,
+  TableNotFound: 1203,
+  UnknownApi: 1204,
+  StateConflict: 1301,
+  MethodNotAllowed: 1401,
+  BodyTooLarge: 1501,
+  Internal: 5000,
+} as const;
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Request states (contract section 5). */
+export const REQUEST_STATUSES = ['Wait', 'Start', 'Process', 'Finish', 'Error', 'Stop'] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+export const TERMINAL_STATUSES: readonly RequestStatus[] = ['Finish', 'Error', 'Stop'];
+export const RETRYABLE_STATUSES: readonly RequestStatus[] = ['Error', 'Stop'];
+export const CANCELLABLE_STATUSES: readonly RequestStatus[] = ['Wait', 'Start', 'Process'];
+
+export const REQUEST_STAGES = ['Sensor', 'Filter', 'Joint', 'Complete'] as const;
+export type RequestStage = (typeof REQUEST_STAGES)[number];
+
+export const ROLES = ['administrator', 'developer', 'operator'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Header carrying the API key. */
+export const API_KEY_HEADER = 'X-Pipelinewebapi';
+/** Header carrying a management console session id. */
+export const MC_SESSION_HEADER = 'X-As-SessionId';
+/** Header carrying a flow service session id. */
+export const FS_SESSION_HEADER = 'X-Fs-SessionId';
+/** Cookie set after a key-authenticated call. */
+export const SESSION_COOKIE = 'SESSIONID';
+
+/** Shape of a RequestId: `<pipeline id>-<yyyymmdd>_<hh>-<6-digit serial>`. */
+export const REQUEST_ID_PATTERN = /^(pl_\d{1,9})-(\d{8})_(\d{2})-(\d{6})$/;
+/** Shape of a pipeline id. */
+export const PIPELINE_ID_PATTERN = /^pl_\d{1,9}$/;

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { ErrorCode } from '../kit/wire.ts';
+import { ApiAccess } from './auth/api-access.ts';
+import { ServiceTime, systemClock, type Clock } from './clock.ts';
+import type { DataPaths, ServiceContext } from './context.ts';
+import { openDatabases, type Databases } from './db/databases.ts';
+import { getSetting, setSetting } from './db/system/settings.ts';
+import { upsertPipeline } from './db/system/pipelines.ts';
+import { createRequest } from './db/status/requests.ts';
+import { Engine } from './engine/engine.ts';
+import { ApiError } from './errors.ts';
+import { installErrorHandler } from './errors-handler.ts';
+import { loadDefinitionFile, toRecord } from './pipelines/definition.ts';
+import { PIPELINE_API_PREFIX, pipelineApiRoutes } from './pipelineapi/routes.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const REPO_ROOT = resolve(here, '../..');
+export const DEMO_DIR = join(here, 'demo');
+export const DIST_DIR = join(REPO_ROOT, 'dist');
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface AppConfig {
+  /** Folder of the three databases, `inbox/` and `outbox/`. */
+  readonly dataDir: string;
+  /** Provision this key and enable the pipeline API. */
+  readonly apiKey?: string | undefined;
+  readonly adminPassword?: string | undefined;
+  /** Load the demo pipelines and inputs and run a few requests on first start. */
+  readonly demo: boolean;
+  /** Extra pipeline definition file. */
+  readonly pipelinesFile?: string | undefined;
+  readonly workers?: number | undefined;
+  readonly batchSize?: number | undefined;
+  readonly clock?: Clock | undefined;
+  readonly timeZone?: string | undefined;
+  /** Built dashboard to serve at `/`; nothing is served there when absent. */
+  readonly staticDir?: string | undefined;
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+export interface App {
+  readonly server: FastifyInstance;
+  readonly context: ServiceContext;
+  readonly engine: Engine;
+  /** Set when this start created the API key (first start with the demo). */
+  readonly issuedApiKey: string | undefined;
+  /** The generated password of `admin` when this start created that user. */
+  readonly initialAdminPassword: string | undefined;
+  close(): Promise<void>;
+}
+
+export const VERSION: string = (
+  JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;
+
+function loadPipelines(dbs: Databases, files: readonly string[], stamp: string): void {
+  for (const file of files) {
+    for (const def of loadDefinitionFile(file)) upsertPipeline(dbs.system, toRecord(def), stamp);
+  }
+}
+
+function seedDemoInbox(paths: DataPaths): void {
+  const source = join(DEMO_DIR, 'inbox');
+  for (const name of readdirSync(source)) {
+    const target = join(paths.inbox, name);
+    if (!existsSync(target)) copyFileSync(join(source, name), target);
+  }
+}
+
+/** First start with the demo: a few requests, one of them bound to fail (no such file). */
+function seedDemoRequests(context: ServiceContext): void {
+  if (getSetting(context.dbs.system, 'demoSeeded') === 'true') return;
+  const now = context.clock.now();
+  const runs: [string, string, Record<string, string>][] = [
+    ['pl_1', 'orders.csv', { minAmount: '10', region: 'EU' }],
+    ['pl_2', 'readings.jsonl', {}],
+    ['pl_3', 'customers.csv', {}],
+    ['pl_1', 'orders.csv', { minAmount: '250', region: 'US' }],
+    ['pl_2', 'readings-missing.jsonl', {}],
+    ['pl_4', 'orders.csv', {}],
+  ];
+  for (const [pipelineId, filename, args] of runs) {
+    createRequest(context.dbs.status, {
+      pipelineId,
+      filename,
+      args,
+      day: context.time.day(now),
+      hour: context.time.hour(now),
+      stamp: context.time.stamp(now),
+    });
+  }
+  setSetting(context.dbs.system, 'demoSeeded', 'true');
+}
+
+/** Builds the service from a config; tests and main.ts both start here. */
+export async function buildApp(config: AppConfig): Promise<App> {
+  const dataDir = resolve(config.dataDir);
+  const paths: DataPaths = {
+    data: dataDir,
+    inbox: join(dataDir, 'inbox'),
+    outbox: join(dataDir, 'outbox'),
+  };
+  mkdirSync(paths.inbox, { recursive: true });
+  mkdirSync(paths.outbox, { recursive: true });
+  const dbs = openDatabases(dataDir);
+  const clock = config.clock ?? systemClock;
+  const time = new ServiceTime(config.timeZone);
+  try {
+    if (!getSetting(dbs.system, 'serverId')) setSetting(dbs.system, 'serverId', randomUUID());
+    const access = new ApiAccess(dbs.system, clock);
+    let issuedApiKey: string | undefined;
+    if (config.apiKey !== undefined) {
+      if (!access.keyMatches(config.apiKey)) access.reissue(config.apiKey);
+      access.setEnabled(true);
+    } else if (config.demo && access.key === null) {
+      access.setEnabled(true);
+      issuedApiKey = access.key ?? undefined;
+    }
+    const definitionFiles = [
+      ...(config.demo ? [join(DEMO_DIR, 'pipelines.yaml')] : []),
+      ...(config.pipelinesFile ? [resolve(config.pipelinesFile)] : []),
+    ];
+    loadPipelines(dbs, definitionFiles, clock.now().toISOString());
+    if (config.demo) seedDemoInbox(paths);
+
+    const engine = new Engine({
+      dbs,
+      clock,
+      time,
+      paths,
+      workers: config.workers,
+      batchSize: config.batchSize,
+      log: (message, error) => server.log.error({ err: error }, message),
+    });
+    const context: ServiceContext = { dbs, clock, time, access, engine, version: VERSION, paths };
+
+    const server = Fastify({
+      logger: config.logger ?? false,
+      bodyLimit: BODY_LIMIT,
+    });
+    server.removeAllContentTypeParsers();
+    await server.register(fastifyFormbody, { bodyLimit: BODY_LIMIT });
+    await server.register(fastifyCookie);
+    installErrorHandler(server, {});
+    await server.register(pipelineApiRoutes(context));
+
+    if (config.staticDir && existsSync(join(config.staticDir, 'index.html'))) {
+      await server.register(fastifyStatic, {
+        root: config.staticDir,
+        wildcard: false,
+        index: 'index.html',
+      });
+    }
+    server.setNotFoundHandler((request, reply) => {
+      const isApi = ['/api', '/mcapi', PIPELINE_API_PREFIX].some(
+        (p) => request.url === p || request.url.startsWith(`${p}/`),
+      );
+      if (
+        !isApi &&
+        request.method === 'GET' &&
+        config.staticDir &&
+        existsSync(join(config.staticDir, 'index.html'))
+      ) {
+        // Client-side routes of the dashboard: the app shell handles them.
+        return reply.sendFile('index.html');
+      }
+      throw new ApiError(
+        404,
+        ErrorCode.UnknownApi,
+        `Nothing at ${request.method} ${request.url.split('?')[0]}.`,
+      );
+    });
+
+    await engine.recover();
+    if (config.demo) seedDemoRequests(context);
+    await server.ready();
+    engine.wake();
+
+    return {
+      server,
+      context,
+      engine,
+      issuedApiKey,
+      initialAdminPassword: undefined,
+      async close() {
+        await server.close();
+        await engine.shutdown();
+        dbs.close();
+      },
+    };
+  } catch (error) {
+    dbs.close();
+    throw error;
+  }
+}

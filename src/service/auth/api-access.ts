@@ -1,0 +1,84 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../clock.ts';
+import { getSetting, setSetting } from '../db/system/settings.ts';
+import type { Db } from '../db/sqlite.ts';
+
+const COOKIE_IDLE_MS = 30 * 60 * 1000;
+// Each key-authenticated call without a cookie mints one; the cap keeps a flood of such
+// calls from growing memory without bound (the least recently used go first).
+const MAX_COOKIE_SESSIONS = 10_000;
+
+const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+
+export const newSecret = (): string => randomBytes(32).toString('base64url');
+
+/**
+ * The pipeline API setting, its key and the SESSIONID cookie sessions (contract section 4).
+ * Cookie sessions live in memory: after a restart a client presents its key again.
+ */
+export class ApiAccess {
+  private enabledValue: boolean;
+  private keyDigest: Buffer | null;
+  private readonly cookies = new Map<string, number>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {
+    this.enabledValue = getSetting(db, 'apiEnabled') === 'true';
+    const key = getSetting(db, 'apiKey');
+    this.keyDigest = key ? digest(key) : null;
+  }
+
+  get enabled(): boolean {
+    return this.enabledValue;
+  }
+
+  get key(): string | null {
+    return getSetting(this.db, 'apiKey');
+  }
+
+  /** Enables or disables the API; the first enabling issues a key. */
+  setEnabled(enabled: boolean): void {
+    if (enabled && !this.key) this.reissue();
+    setSetting(this.db, 'apiEnabled', String(enabled));
+    this.enabledValue = enabled;
+  }
+
+  /** Replaces the key (or sets the given one); the old key and its cookies stop at once. */
+  reissue(key: string = newSecret()): string {
+    setSetting(this.db, 'apiKey', key);
+    this.keyDigest = digest(key);
+    this.cookies.clear();
+    return key;
+  }
+
+  /** Constant-time comparison; digests make the lengths equal. */
+  keyMatches(candidate: string): boolean {
+    return this.keyDigest !== null && timingSafeEqual(digest(candidate), this.keyDigest);
+  }
+
+  /** Starts a cookie session and returns its id. */
+  openCookieSession(): string {
+    if (this.cookies.size >= MAX_COOKIE_SESSIONS) {
+      const oldest = this.cookies.keys().next().value;
+      if (oldest !== undefined) this.cookies.delete(oldest);
+    }
+    const id = newSecret();
+    this.cookies.set(digest(id).toString('hex'), this.clock.now().getTime());
+    return id;
+  }
+
+  /** True when the cookie names a live session; using it restarts its idle time. */
+  touchCookieSession(id: string): boolean {
+    const hash = digest(id).toString('hex');
+    const lastUsed = this.cookies.get(hash);
+    if (lastUsed === undefined) return false;
+    const now = this.clock.now().getTime();
+    this.cookies.delete(hash);
+    if (now - lastUsed > COOKIE_IDLE_MS) return false;
+    // Re-inserting keeps the Map in least-recently-used order for the cap above.
+    this.cookies.set(hash, now);
+    return true;
+  }
+}

@@ -1,0 +1,21 @@
+import type { ApiAccess } from './auth/api-access.ts';
+import type { Clock, ServiceTime } from './clock.ts';
+import type { Databases } from './db/databases.ts';
+import type { EngineControl } from './engine/control.ts';
+
+export interface DataPaths {
+  readonly data: string;
+  readonly inbox: string;
+  readonly outbox: string;
+}
+
+/** Everything a handler may use; built once by the app. */
+export interface ServiceContext {
+  readonly dbs: Databases;
+  readonly clock: Clock;
+  readonly time: ServiceTime;
+  readonly access: ApiAccess;
+  readonly engine: EngineControl;
+  readonly version: string;
+  readonly paths: DataPaths;
+}

@@ -1,0 +1,61 @@
+import type { Migration } from '../sqlite.ts';
+
+export const statusMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    up(db) {
+      db.exec(`
+        CREATE TABLE REQUEST (
+          REQUESTID VARCHAR PRIMARY KEY,
+          PIPELINEID VARCHAR NOT NULL,
+          DAY VARCHAR NOT NULL,
+          FILENAME VARCHAR NOT NULL,
+          ARGS VARCHAR NOT NULL,
+          BEGINTIME TIMESTAMP,
+          ENDTIME TIMESTAMP,
+          SENSORMS INTEGER,
+          FILTERMS INTEGER,
+          JOINTMS INTEGER,
+          SENSORFILE VARCHAR,
+          FILESIZE BIGINT,
+          ATTEMPT INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE REQUEST_LOG (
+          REQUESTID VARCHAR NOT NULL,
+          SEQ INTEGER NOT NULL,
+          DATE TIMESTAMP NOT NULL,
+          STAGE VARCHAR NOT NULL,
+          EVENT VARCHAR NOT NULL,
+          STATUS VARCHAR NOT NULL,
+          ACTIONORDER INTEGER NOT NULL,
+          MESSAGE VARCHAR NOT NULL
+        );
+        CREATE UNIQUE INDEX REQUEST_LOG_BY_REQUEST ON REQUEST_LOG (REQUESTID, SEQ);
+        CREATE TABLE APP_LOG (
+          REQUESTID VARCHAR NOT NULL,
+          IDX INTEGER NOT NULL,
+          DATE TIMESTAMP NOT NULL,
+          TYPE VARCHAR NOT NULL,
+          MESSAGE VARCHAR NOT NULL
+        );
+        CREATE UNIQUE INDEX APP_LOG_BY_REQUEST ON APP_LOG (REQUESTID, IDX);
+        -- Last serial handed out per pipeline and day: serials are never reused, and since
+        -- status rows are never deleted it is also the day's request count per pipeline.
+        CREATE TABLE REQUEST_SERIAL (
+          DAY VARCHAR NOT NULL,
+          PIPELINEID VARCHAR NOT NULL,
+          LAST INTEGER NOT NULL,
+          PRIMARY KEY (DAY, PIPELINEID)
+        );
+        -- Requests not yet terminal, in the order they were queued.
+        CREATE TABLE REQUEST_QUEUE (
+          SEQ INTEGER PRIMARY KEY AUTOINCREMENT,
+          REQUESTID VARCHAR NOT NULL UNIQUE,
+          PIPELINEID VARCHAR NOT NULL
+        );
+      `);
+    },
+  },
+];
+
+export const STATUS_TABLE_PATTERN = /^STATUS\d{8}$/;

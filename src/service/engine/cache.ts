@@ -1,0 +1,83 @@
+import { prepared, type Db } from '../db/sqlite.ts';
+import type { Row } from './values.ts';
+
+/** Cache parts: a stage's output, or the marker that a Joint's table writes committed. */
+export type CachePart = 'Sensor' | 'Filter' | 'JointTables';
+
+const MARKER = -1;
+
+// The action cache lives in the action database's `_CACHE` table: one row per chunk of a
+// stage's output (a JSON array of rows) plus a marker row written when the stage ended.
+// A stage without its marker is incomplete, and its chunks are replaced on the next run.
+
+export function clearPart(db: Db, requestId: string, part: CachePart): void {
+  prepared(db, 'DELETE FROM _CACHE WHERE REQUESTID = ? AND STAGE = ?').run(requestId, part);
+}
+
+export function writeChunk(
+  db: Db,
+  requestId: string,
+  pipelineId: string,
+  part: CachePart,
+  chunk: number,
+  rows: readonly Row[],
+): void {
+  prepared(
+    db,
+    'INSERT INTO _CACHE (REQUESTID, PIPELINEID, STAGE, CHUNK, DATA) VALUES (?, ?, ?, ?, ?)',
+  ).run(requestId, pipelineId, part, chunk, Buffer.from(JSON.stringify(rows)));
+}
+
+export function markComplete(
+  db: Db,
+  requestId: string,
+  pipelineId: string,
+  part: CachePart,
+  meta: object,
+): void {
+  prepared(
+    db,
+    'INSERT OR REPLACE INTO _CACHE (REQUESTID, PIPELINEID, STAGE, CHUNK, DATA) VALUES (?, ?, ?, ?, ?)',
+  ).run(requestId, pipelineId, part, MARKER, Buffer.from(JSON.stringify(meta)));
+}
+
+export function completion<T>(db: Db, requestId: string, part: CachePart): T | undefined {
+  const row = prepared(
+    db,
+    'SELECT DATA FROM _CACHE WHERE REQUESTID = ? AND STAGE = ? AND CHUNK = ?',
+  ).get(requestId, part, MARKER) as { DATA: Buffer } | undefined;
+  return row ? (JSON.parse(row.DATA.toString('utf8')) as T) : undefined;
+}
+
+export function readChunk(
+  db: Db,
+  requestId: string,
+  part: CachePart,
+  chunk: number,
+): Row[] | undefined {
+  const row = prepared(
+    db,
+    'SELECT DATA FROM _CACHE WHERE REQUESTID = ? AND STAGE = ? AND CHUNK = ?',
+  ).get(requestId, part, chunk) as { DATA: Buffer } | undefined;
+  return row ? (JSON.parse(row.DATA.toString('utf8')) as Row[]) : undefined;
+}
+
+/** Deletes the cached parts of every request of a pipeline; returns the rows removed. */
+export function clearPipelineParts(
+  db: Db,
+  pipelineId: string,
+  parts: readonly CachePart[],
+): number {
+  let removed = 0;
+  for (const part of parts) {
+    removed += prepared(db, 'DELETE FROM _CACHE WHERE PIPELINEID = ? AND STAGE = ?').run(
+      pipelineId,
+      part,
+    ).changes;
+  }
+  return removed;
+}
+
+export function clearRequest(db: Db, requestId: string): void {
+  prepared(db, 'DELETE FROM _CACHE WHERE REQUESTID = ?').run(requestId);
+}

@@ -1,0 +1,20 @@
+import type { StageName } from '../db/system/pipelines.ts';
+
+/** What the API asks of the execution engine. */
+export interface EngineControl {
+  /** Something was queued or a pipeline resumed: look for work. */
+  wake(): void;
+  /** Puts a request that ended in Error or Stop back in the queue (409 otherwise). */
+  retry(requestId: string): void;
+  /** Stops a request that is waiting or running (409 otherwise). */
+  cancel(requestId: string): void;
+  /** Deletes the cached output of the chosen stages of a pipeline's requests. */
+  clearCache(pipelineId: string, stages: readonly StageName[]): Promise<number>;
+  /**
+   * Runs a write to the action database when no Joint holds it: a Joint keeps its
+   * transaction open on the shared connection across batches.
+   */
+  writeAction<T>(write: () => T): Promise<T>;
+  /** True while a running request writes to the action table. */
+  isTableInUse(table: string): boolean;
+}

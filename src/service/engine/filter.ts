@@ -1,0 +1,184 @@
+import type { FilterAction, Predicate } from '../pipelines/definition.ts';
+import { compileExpression } from './expression.ts';
+import { asNumber, asText, substitute, type Row, type Value } from './values.ts';
+
+type Test = (row: Row) => boolean;
+
+function compare(op: string, actual: Value, expected: Value): boolean {
+  const a = asNumber(actual);
+  const b = asNumber(expected);
+  const numeric = a !== undefined && b !== undefined;
+  switch (op) {
+    case '=':
+      return numeric ? a === b : asText(actual) === asText(expected);
+    case '!=':
+      return numeric ? a !== b : asText(actual) !== asText(expected);
+    case '<':
+      return numeric ? a < b : asText(actual) < asText(expected);
+    case '<=':
+      return numeric ? a <= b : asText(actual) <= asText(expected);
+    case '>':
+      return numeric ? a > b : asText(actual) > asText(expected);
+    case '>=':
+      return numeric ? a >= b : asText(actual) >= asText(expected);
+    case 'contains':
+      return asText(actual).includes(asText(expected));
+    case 'startsWith':
+      return asText(actual).startsWith(asText(expected));
+    case 'endsWith':
+      return asText(actual).endsWith(asText(expected));
+    default:
+      return false;
+  }
+}
+
+function resolve(value: Value, args: Readonly<Record<string, string>>): Value {
+  return typeof value === 'string' ? substitute(value, args) : value;
+}
+
+function compilePredicate(p: Predicate, args: Readonly<Record<string, string>>): Test {
+  if ('all' in p) {
+    const parts = p.all.map((q) => compilePredicate(q, args));
+    return (row) => parts.every((t) => t(row));
+  }
+  if ('any' in p) {
+    const parts = p.any.map((q) => compilePredicate(q, args));
+    return (row) => parts.some((t) => t(row));
+  }
+  if ('not' in p) {
+    const inner = compilePredicate(p.not, args);
+    return (row) => !inner(row);
+  }
+  const { field, op } = p;
+  if (op === 'isNull') return (row) => row[field] === null || row[field] === undefined;
+  if (op === 'notNull') return (row) => row[field] !== null && row[field] !== undefined;
+  if (op === 'in') {
+    const options = (Array.isArray(p.value) ? p.value : [p.value ?? null]).map((v) =>
+      resolve(v, args),
+    );
+    return (row) => options.some((o) => compare('=', row[field] ?? null, o));
+  }
+  if (Array.isArray(p.value)) throw new Error(`keep: ${field} ${op} takes one value, not a list`);
+  const expected = resolve(p.value ?? null, args);
+  return (row) => {
+    const actual = row[field];
+    if (actual === null || actual === undefined) return false;
+    return compare(op, actual, expected);
+  };
+}
+
+export class CastError extends Error {
+  override readonly name = 'CastError';
+}
+
+function caster(type: string, field: string): (v: Value) => Value {
+  switch (type) {
+    case 'string':
+      return (v) => (v === null ? null : asText(v));
+    case 'integer':
+      return (v) => {
+        if (v === null || v === '') return null;
+        const n = asNumber(v);
+        if (n === undefined || !Number.isInteger(n))
+          throw new CastError(`cast: ${field} value ${JSON.stringify(v)} is not an integer`);
+        return n;
+      };
+    case 'double':
+      return (v) => {
+        if (v === null || v === '') return null;
+        const n = asNumber(v);
+        if (n === undefined)
+          throw new CastError(`cast: ${field} value ${JSON.stringify(v)} is not a number`);
+        return n;
+      };
+    case 'boolean':
+      return (v) => {
+        if (v === null || v === '') return null;
+        const text = asText(v).toLowerCase();
+        if (['true', '1', 'yes', 'y'].includes(text)) return true;
+        if (['false', '0', 'no', 'n'].includes(text)) return false;
+        throw new CastError(`cast: ${field} value ${JSON.stringify(v)} is not a boolean`);
+      };
+    default:
+      return (v) => {
+        if (v === null || v === '') return null;
+        const time = Date.parse(asText(v).replace(' ', 'T'));
+        if (Number.isNaN(time))
+          throw new CastError(`cast: ${field} value ${JSON.stringify(v)} is not a timestamp`);
+        return asText(v);
+      };
+  }
+}
+
+/** One compiled filter action: takes a batch, returns the rows it passes on. */
+export interface CompiledFilter {
+  readonly describe: string;
+  apply(rows: Row[]): Row[];
+}
+
+export function compileFilter(
+  action: FilterAction,
+  args: Readonly<Record<string, string>>,
+): CompiledFilter {
+  if ('keep' in action) {
+    const test = compilePredicate(action.keep, args);
+    return { describe: 'keep', apply: (rows) => rows.filter(test) };
+  }
+  if ('select' in action) {
+    const fields = action.select;
+    return {
+      describe: `select ${fields.join(', ')}`,
+      apply: (rows) =>
+        rows.map((row) => {
+          const out: Row = {};
+          for (const f of fields) out[f] = row[f] ?? null;
+          return out;
+        }),
+    };
+  }
+  if ('rename' in action) {
+    const pairs = Object.entries(action.rename);
+    return {
+      describe: `rename ${pairs.map(([a, b]) => `${a}→${b}`).join(', ')}`,
+      apply: (rows) =>
+        rows.map((row) => {
+          const out: Row = {};
+          for (const [key, value] of Object.entries(row)) {
+            const renamed = pairs.find(([from]) => from === key);
+            out[renamed ? renamed[1] : key] = value;
+          }
+          return out;
+        }),
+    };
+  }
+  if ('cast' in action) {
+    const casts = Object.entries(action.cast).map(
+      ([field, type]) => [field, caster(type, field)] as const,
+    );
+    return {
+      describe: `cast ${Object.entries(action.cast)
+        .map(([f, t]) => `${f}:${t}`)
+        .join(', ')}`,
+      apply: (rows) => {
+        for (const row of rows) {
+          for (const [field, cast] of casts) {
+            if (field in row) row[field] = cast(row[field] ?? null);
+          }
+        }
+        return rows;
+      },
+    };
+  }
+  const derived = Object.entries(action.derive).map(
+    ([field, text]) => [field, compileExpression(text)] as const,
+  );
+  return {
+    describe: `derive ${derived.map(([f]) => f).join(', ')}`,
+    apply: (rows) => {
+      for (const row of rows) {
+        for (const [field, expression] of derived) row[field] = expression(row);
+      }
+      return rows;
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { quoteIdentifier, type Db, type Statement } from '../db/sqlite.ts';
+import { tableColumns } from '../db/catalogue.ts';
+import type { JointAction } from '../pipelines/definition.ts';
+import { asNumber, asText, type Row, type Value } from './values.ts';
+
+export class JointError extends Error {
+  override readonly name = 'JointError';
+}
+
+type ColumnSpec = Extract<JointAction, { table: unknown }>['table']['columns'][number];
+
+function converter(
+  column: ColumnSpec,
+): (value: Value, rowNumber: number) => string | number | bigint | null {
+  const source = column.from ?? column.name;
+  const bad = (value: Value, rowNumber: number, what: string): never => {
+    throw new JointError(
+      `row ${rowNumber}: ${source} value ${JSON.stringify(value)} is not ${what} for column ${column.name} (${column.type})`,
+    );
+  };
+  switch (column.type) {
+    case 'INTEGER':
+    case 'BIGINT':
+      return (value, rowNumber) => {
+        if (value === null || value === '') return null;
+        if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+        const text = asText(value).trim();
+        if (!/^-?\d{1,19}$/.test(text)) return bad(value, rowNumber, 'an integer');
+        const big = BigInt(text);
+        if (big > 9223372036854775807n || big < -9223372036854775808n)
+          return bad(value, rowNumber, 'a 64-bit integer');
+        return Number.isSafeInteger(Number(big)) ? Number(big) : big;
+      };
+    case 'DOUBLE':
+      return (value, rowNumber) => {
+        if (value === null || value === '') return null;
+        const n = asNumber(value);
+        return n === undefined ? bad(value, rowNumber, 'a number') : n;
+      };
+    case 'TIMESTAMP':
+      return (value, rowNumber) => {
+        if (value === null || value === '') return null;
+        const text = asText(value);
+        return Number.isNaN(Date.parse(text.includes('T') ? text : text.replace(' ', 'T')))
+          ? bad(value, rowNumber, 'a timestamp')
+          : text;
+      };
+    default:
+      return (value) => (value === null ? null : asText(value));
+  }
+}
+
+const ROWS_PER_INSERT = 100;
+
+/** Inserts rows into one action table; creates the table first when it is new. */
+export class TableWriter {
+  readonly table: string;
+  private readonly sources: string[];
+  private readonly converters: ((
+    value: Value,
+    rowNumber: number,
+  ) => string | number | bigint | null)[];
+  private readonly many: Statement;
+  private readonly one: Statement;
+  written = 0;
+
+  constructor(
+    private readonly db: Db,
+    spec: Extract<JointAction, { table: unknown }>['table'],
+  ) {
+    this.table = spec.name;
+    const quoted = quoteIdentifier(spec.name);
+    const keys = spec.columns.filter((c) => c.key);
+    const definition = spec.columns.map(
+      (c) =>
+        `${quoteIdentifier(c.name)} ${c.type}${keys.length === 1 && c.key ? ' PRIMARY KEY' : ''}`,
+    );
+    if (keys.length > 1)
+      definition.push(`PRIMARY KEY (${keys.map((c) => quoteIdentifier(c.name)).join(', ')})`);
+    const existing = tableColumns(db, spec.name);
+    if (existing.length === 0) {
+      db.exec(`CREATE TABLE ${quoted} (${definition.join(', ')})`);
+    } else {
+      const same =
+        existing.length === spec.columns.length &&
+        existing.every(
+          (c, i) => c.name === spec.columns[i]?.name && c.type === spec.columns[i]?.type,
+        );
+      if (!same)
+        throw new JointError(
+          `table ${spec.name} exists with other columns than the pipeline declares`,
+        );
+    }
+    this.sources = spec.columns.map((c) => c.from ?? c.name);
+    this.converters = spec.columns.map(converter);
+    // A keyed table takes the newest row for a key, so a file sent again updates it.
+    const verb = keys.length > 0 ? 'INSERT OR REPLACE' : 'INSERT';
+    const columns = spec.columns.map((c) => quoteIdentifier(c.name)).join(', ');
+    const placeholders = `(${spec.columns.map(() => '?').join(', ')})`;
+    this.one = db.prepare(`${verb} INTO ${quoted} (${columns}) VALUES ${placeholders}`);
+    this.many = db.prepare(
+      `${verb} INTO ${quoted} (${columns}) VALUES ${Array(ROWS_PER_INSERT).fill(placeholders).join(', ')}`,
+    );
+  }
+
+  write(rows: readonly Row[]): void {
+    const width = this.sources.length;
+    const values: (string | number | bigint | null)[] = new Array(width * ROWS_PER_INSERT);
+    let i = 0;
+    for (; i + ROWS_PER_INSERT <= rows.length; i += ROWS_PER_INSERT) {
+      for (let r = 0; r < ROWS_PER_INSERT; r++) this.fill(values, r * width, rows[i + r] as Row);
+      this.many.run(values);
+    }
+    const single: (string | number | bigint | null)[] = new Array(width);
+    for (; i < rows.length; i++) {
+      this.fill(single, 0, rows[i] as Row);
+      this.one.run(single);
+    }
+  }
+
+  private fill(target: (string | number | bigint | null)[], offset: number, row: Row): void {
+    this.written++;
+    for (let c = 0; c < this.sources.length; c++) {
+      target[offset + c] = (
+        this.converters[c] as (v: Value, n: number) => string | number | bigint | null
+      )(row[this.sources[c] as string] ?? null, this.written);
+    }
+  }
+}
+
+function csvCell(value: Value): string {
+  const text = asText(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** Writes rows to a file as CSV (header from the first row) or JSON Lines. */
+export class FileWriter {
+  private readonly stream: WriteStream;
+  private columns: string[] | undefined;
+  written = 0;
+
+  constructor(
+    readonly path: string,
+    private readonly format: 'csv' | 'jsonl',
+  ) {
+    this.stream = createWriteStream(path, { encoding: 'utf8' });
+  }
+
+  async write(rows: readonly Row[]): Promise<void> {
+    let text = '';
+    for (const row of rows) {
+      if (this.format === 'jsonl') {
+        text += `${JSON.stringify(row)}\n`;
+      } else {
+        if (!this.columns) {
+          this.columns = Object.keys(row);
+          text += `${this.columns.map((c) => csvCell(c)).join(',')}\n`;
+        }
+        text += `${this.columns.map((c) => csvCell(row[c] ?? null)).join(',')}\n`;
+      }
+    }
+    this.written += rows.length;
+    if (text && !this.stream.write(text)) await once(this.stream, 'drain');
+  }
+
+  async close(): Promise<void> {
+    this.stream.end();
+    await once(this.stream, 'finish');
+  }
+
+  destroy(): void {
+    this.stream.destroy();
+  }
+}

@@ -1,0 +1,72 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ErrorCode } from '../kit/wire.ts';
+import { ApiError } from './errors.ts';
+import {
+  errorDocument,
+  PIPELINE_API_PREFIX,
+  responseTypeOf,
+  sendDocument,
+} from './pipelineapi/routes.ts';
+
+/** The error every Part of the service answers with, whatever was thrown. */
+export function toApiError(error: unknown, correlationId: string): ApiError {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as Partial<FastifyError>;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, ErrorCode.BodyTooLarge, 'The request body is larger than 1 MiB.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(
+        400,
+        ErrorCode.BadParameter,
+        'The request body must be application/x-www-form-urlencoded.',
+      );
+    default:
+  }
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new ApiError(
+      400,
+      ErrorCode.BadParameter,
+      `The request is malformed: ${fastifyError.message ?? 'unreadable'}.`,
+    );
+  }
+  return new ApiError(
+    500,
+    ErrorCode.Internal,
+    `Internal error; the service log has the details under ${correlationId}.`,
+  );
+}
+
+/** Part A and B error envelopes; Parts register theirs so that one handler serves all. */
+export type ErrorRenderer = (error: ApiError) => { contentType: string; body: string };
+
+export function installErrorHandler(
+  app: FastifyInstance,
+  renderers: Record<string, ErrorRenderer>,
+): void {
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error, request.id);
+    if (apiError.httpStatus >= 500)
+      request.log.error({ err: error, correlationId: request.id }, 'request failed');
+    for (const [name, value] of Object.entries(apiError.headers)) void reply.header(name, value);
+    const prefix = Object.keys(renderers).find((p) => request.url.startsWith(`${p}/`));
+    if (prefix !== undefined) {
+      const rendered = (renderers[prefix] as ErrorRenderer)(apiError);
+      return reply
+        .code(apiError.httpStatus)
+        .header('content-type', rendered.contentType)
+        .send(rendered.body);
+    }
+    if (request.url.startsWith(`${PIPELINE_API_PREFIX}/`) || request.url === PIPELINE_API_PREFIX) {
+      sendDocument(
+        reply,
+        apiError.httpStatus,
+        errorDocument(apiError),
+        responseTypeOf(request.url),
+      );
+      return reply;
+    }
+    return reply.code(apiError.httpStatus).type('text/plain; charset=utf-8').send(apiError.message);
+  });
+}

@@ -1,0 +1,23 @@
+import { ErrorCode, type ErrorCodeValue } from '../kit/wire.ts';
+
+/** An error with the HTTP status and Part C code it answers with. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly httpStatus: number,
+    readonly code: ErrorCodeValue,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const missingParameter = (name: string): ApiError =>
+  new ApiError(400, ErrorCode.MissingParameter, `Parameter ${name} is required.`);
+
+export const badParameter = (name: string, why: string): ApiError =>
+  new ApiError(400, ErrorCode.BadParameter, `Parameter ${name} ${why}.`);
+
+export const stateConflict = (message: string): ApiError =>
+  new ApiError(409, ErrorCode.StateConflict, message);

@@ -1,0 +1,82 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildApp, DIST_DIR, REPO_ROOT } from './app.ts';
+import { readConfig, USAGE } from './config.ts';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = readConfig(process.argv.slice(2), process.env);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (config.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (config.buildIfMissing && !existsSync(join(DIST_DIR, 'index.html'))) {
+    process.stdout.write('Building the dashboard (first start only)…\n');
+    const built = spawnSync(
+      process.execPath,
+      [join(REPO_ROOT, 'node_modules/vite/bin/vite.js'), 'build'],
+      {
+        cwd: REPO_ROOT,
+        stdio: 'inherit',
+      },
+    );
+    if (built.status !== 0)
+      process.stderr.write('The dashboard did not build; the service starts without it.\n');
+  }
+
+  const app = await buildApp({
+    dataDir: config.dataDir,
+    apiKey: config.apiKey,
+    adminPassword: config.adminPassword,
+    demo: config.demo,
+    pipelinesFile: config.pipelinesFile,
+    workers: config.workers,
+    staticDir: DIST_DIR,
+    logger: { level: process.env.LOG_LEVEL ?? 'warn' },
+  });
+  const address = await app.server.listen({ host: config.host, port: config.port });
+  const url = address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost');
+  const key = app.context.access.key;
+  const lines = [
+    '',
+    `  Pipeline service ${app.context.version} is running.`,
+    `  Dashboard:     ${url}/`,
+    `  Pipeline API:  ${url}/pipelineapi/list/xml`,
+    `  API key:       ${app.context.access.enabled && key ? key : '(pipeline API disabled)'}`,
+    ...(app.initialAdminPassword
+      ? [`  Sign in as admin with password: ${app.initialAdminPassword}  (shown once)`]
+      : []),
+    `  Data folder:   ${app.context.paths.data}`,
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  let closing = false;
+  const shutdown = (signal: string): void => {
+    if (closing) return;
+    closing = true;
+    process.stdout.write(`${signal}: stopping at the next batch boundary…\n`);
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `The service could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,216 @@
+import type { ResponseType } from '../../kit/wire.ts';
+import { CData, isLeaf, type Document, type Leaf, type Node, type Tree } from './document.ts';
+
+// One renderer for the three formats: handlers build a Document once and every format is
+// derived from it here, so XML, JSON and HTML cannot disagree.
+
+// XML 1.0 cannot carry most C0 controls, lone surrogates or U+FFFE/U+FFFF, not even as
+// character references; they are replaced so that every document stays well-formed.
+/* eslint-disable no-control-regex -- matching control characters is the point here */
+const XML_INVALID =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const XML_SPECIAL = /[&<>\r]/g;
+const XML_NEEDS_WORK = /[&<>\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+/* eslint-enable no-control-regex */
+const XML_ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '\r': '&#13;',
+};
+
+export function escapeXml(text: string): string {
+  if (!XML_NEEDS_WORK.test(text)) return text;
+  return text.replace(XML_INVALID, '\uFFFD').replace(XML_SPECIAL, (c) => XML_ENTITIES[c] ?? c);
+}
+
+function cdata(text: string): string {
+  // `]]>` would end the section early; it is split across two sections instead.
+  const clean = XML_NEEDS_WORK.test(text) ? text.replace(XML_INVALID, '\uFFFD') : text;
+  return `<![CDATA[${clean.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+}
+
+function xmlLeaf(name: string, value: Leaf): string {
+  if (value === null) return `<${name} isnull="true"/>`;
+  if (value instanceof CData) return `<${name}>${cdata(value.text)}</${name}>`;
+  const text = typeof value === 'string' ? escapeXml(value) : String(value);
+  return `<${name}>${text}</${name}>`;
+}
+
+function xmlNode(name: string, node: Node): string {
+  if (isLeaf(node)) return xmlLeaf(name, node);
+  if (Array.isArray(node)) {
+    let out = '';
+    for (const item of node as readonly (Leaf | Tree)[]) out += xmlNode(name, item);
+    return out;
+  }
+  return `<${name}>${xmlChildren(node as Tree)}</${name}>`;
+}
+
+function xmlChildren(tree: Tree): string {
+  let out = '';
+  for (const name in tree) {
+    const child = tree[name];
+    if (child !== undefined) out += xmlNode(name, child);
+  }
+  return out;
+}
+
+export function renderXml(doc: Document): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${xmlNode(doc.root, doc.body)}`;
+}
+
+export function renderJson(doc: Document): string {
+  return JSON.stringify({ [doc.root]: doc.body });
+}
+
+const HTML_SPECIAL = /[&<>"']/g;
+const HTML_ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+export function escapeHtml(text: string): string {
+  return text.replace(HTML_SPECIAL, (c) => HTML_ENTITIES[c] ?? c);
+}
+
+function leafText(value: Leaf): string {
+  if (value === null) return '';
+  if (value instanceof CData) return value.text;
+  return String(value);
+}
+
+function td(value: Leaf): string {
+  return value === null ? '<td data-null="true"></td>' : `<td>${escapeHtml(leafText(value))}</td>`;
+}
+
+function attributeName(path: string): string {
+  return `data-${path.toLowerCase().replace(/[^a-z0-9-]/g, '-')}`;
+}
+
+/** Leaves directly under a tree, plus those one level down (Info), as data attributes. */
+function dataAttributes(entries: [string, Node][]): string {
+  let out = '';
+  for (const [name, node] of entries) {
+    if (isLeaf(node)) {
+      out += ` ${attributeName(name)}="${escapeHtml(leafText(node))}"`;
+    } else if (!Array.isArray(node)) {
+      for (const [inner, value] of Object.entries(node as Tree)) {
+        if (value !== undefined && isLeaf(value)) {
+          out += ` ${attributeName(`${name}-${inner}`)}="${escapeHtml(leafText(value))}"`;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function leafEntries(tree: Tree): [string, Leaf][] {
+  const out: [string, Leaf][] = [];
+  for (const [name, value] of Object.entries(tree)) {
+    if (value !== undefined && isLeaf(value)) out.push([name, value]);
+  }
+  return out;
+}
+
+/** Cells of one record: its leaf fields, or the leaves of its single repeated child. */
+function recordCells(record: Tree): Leaf[] {
+  const entries = Object.values(record).filter((v) => v !== undefined);
+  const only = entries[0];
+  if (entries.length === 1 && Array.isArray(only)) return only as Leaf[];
+  return leafEntries(record).map(([, v]) => v);
+}
+
+function headerRow(header: Node | undefined, records: readonly Tree[]): string {
+  if (header !== undefined && !isLeaf(header) && !Array.isArray(header)) {
+    const items = (header as Tree).Item;
+    if (Array.isArray(items)) {
+      let row = '';
+      for (const item of items as readonly (Leaf | Tree)[]) {
+        if (isLeaf(item)) {
+          row += `<th>${escapeHtml(leafText(item))}</th>`;
+        } else {
+          const column = item as Tree;
+          row +=
+            `<th data-type="${escapeHtml(leafText((column.Type as Leaf) ?? ''))}"` +
+            ` data-key="${escapeHtml(leafText((column.Key as Leaf) ?? ''))}">` +
+            `${escapeHtml(leafText((column.Name as Leaf) ?? ''))}</th>`;
+        }
+      }
+      return `<tr>${row}</tr>`;
+    }
+  }
+  const first = records[0];
+  if (!first) return '';
+  return `<tr>${leafEntries(first)
+    .map(([name]) => `<th>${escapeHtml(name)}</th>`)
+    .join('')}</tr>`;
+}
+
+function recordTable(
+  attributes: string,
+  header: Node | undefined,
+  records: readonly Tree[],
+): string {
+  let rows = headerRow(header, records);
+  for (const record of records) rows += `<tr>${recordCells(record).map(td).join('')}</tr>`;
+  return `<table${attributes}>${rows}</table>`;
+}
+
+function findRecords(tree: Tree): [string, readonly Tree[]] | undefined {
+  for (const [name, value] of Object.entries(tree)) {
+    if (Array.isArray(value) && name !== 'Item') return [name, value as readonly Tree[]];
+  }
+  return undefined;
+}
+
+/**
+ * HTML: a whole document holding a table. Lists get one row per record under a header
+ * row of `th` cells; single objects get one row. Scalars outside the records (Info,
+ * Status) travel as `data-*` attributes of the table so the kit can decode them; nested
+ * record lists (a request's logs) follow as further tables marked `data-part`.
+ */
+export function renderHtml(doc: Document): string {
+  const body = doc.body;
+  const found = findRecords(body);
+  let tables: string;
+  if (found) {
+    const [recordName, records] = found;
+    const others = Object.entries(body).filter(
+      (e): e is [string, Node] => e[0] !== recordName && e[0] !== 'Header' && e[1] !== undefined,
+    );
+    tables = recordTable(
+      ` data-root="${escapeHtml(doc.root)}"${dataAttributes(others)}`,
+      body.Header,
+      records,
+    );
+  } else {
+    const leaves = leafEntries(body);
+    tables = `<table data-root="${escapeHtml(doc.root)}"><tr>${leaves
+      .map(([name]) => `<th>${escapeHtml(name)}</th>`)
+      .join('')}</tr><tr>${leaves.map(([, v]) => td(v)).join('')}</tr></table>`;
+    for (const [name, value] of Object.entries(body)) {
+      if (value === undefined || isLeaf(value) || Array.isArray(value)) continue;
+      const nested = findRecords(value as Tree);
+      if (nested) tables += recordTable(` data-part="${escapeHtml(name)}"`, undefined, nested[1]);
+    }
+  }
+  return (
+    `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">` +
+    `<title>${escapeHtml(doc.root)}</title></head><body>${tables}</body></html>`
+  );
+}
+
+export function render(doc: Document, type: ResponseType): string {
+  switch (type) {
+    case 'xml':
+      return renderXml(doc);
+    case 'json':
+      return renderJson(doc);
+    case 'htm':
+      return renderHtml(doc);
+  }
+}
