@@ -1,0 +1,488 @@
+import { HttpError, NetworkError, ParseError, TimeoutError } from './errors.ts';
+import { htmlToTree } from './html.ts';
+import {
+  decodeExecuteResponse,
+  decodePipelineList,
+  decodeRequestDetail,
+  decodeRequestList,
+  decodeTableList,
+  decodeTablePage,
+  decodeVersion,
+  type ExecuteResult,
+  type Pipeline,
+  type RequestDetail,
+  type RequestList,
+  type TableList,
+  type TablePage,
+} from './records.ts';
+import { xmlToTree, type TreeObject } from './tree.ts';
+import { API_KEY_HEADER, MC_SESSION_HEADER } from './wire.ts';
+
+/** status() of a result, as the spec's client kit names them. */
+export const ResultStatus = { OK: 0, Error: 1, SystemError: 2, Unknown: 3 } as const;
+export type ResultStatus = (typeof ResultStatus)[keyof typeof ResultStatus];
+
+/** format() of a result, from the response's content type. */
+export const ResultFormat = { XML: 0, Json: 1, Html: 2, Unknown: 3 } as const;
+export type ResultFormat = (typeof ResultFormat)[keyof typeof ResultFormat];
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** How calls authenticate. */
+export type Credentials =
+  | { readonly kind: 'apiKey'; readonly apiKey: string }
+  /** A management console session (Part A login); roles apply. */
+  | { readonly kind: 'session'; readonly sessionId: string }
+  /** Only the SESSIONID cookie the browser already holds. */
+  | { readonly kind: 'cookie' }
+  | { readonly kind: 'none' };
+
+export interface ClientOptions {
+  /** The API key issued by the pipeline service (sent as X-Pipelinewebapi). */
+  readonly apiKey?: string;
+  /** Other credentials; apiKey is the short form of `{ kind: 'apiKey' }`. */
+  readonly credentials?: Credentials;
+  readonly host?: string;
+  readonly port?: number;
+  /** `https://host:port`; overrides host and port. Empty means the page's own origin. */
+  readonly baseUrl?: string;
+  /** Prefix before `/pipelineapi`, for a service behind a proxy path (`/ops`). */
+  readonly basePath?: string;
+  readonly fetch?: FetchLike;
+  /** Milliseconds before a call fails with TimeoutError (default 30000; 0 = never). */
+  readonly timeoutMs?: number;
+  /** Headers sent with every call. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export type RequestData = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/** Response types of Part C. */
+export type Format = 'xml' | 'json';
+
+/**
+ * One response of the pipeline API, in the shape of the spec's client kit.
+ *
+ * @example
+ * const result = await client.get('/list/xml');
+ * if (result.status() === ResultStatus.OK) console.log(result.response());
+ */
+export class PipelineResult {
+  private parsed: { value: unknown; ok: boolean } | undefined;
+
+  constructor(
+    readonly httpStatus: number,
+    readonly contentType: string,
+    private readonly body: string,
+    readonly method: string,
+    readonly url: string,
+  ) {}
+
+  /** The body as text. */
+  text(): string {
+    return this.body;
+  }
+
+  format(): ResultFormat {
+    const type = this.contentType.split(';', 1)[0]?.trim().toLowerCase() ?? '';
+    if (type === 'text/xml' || type === 'application/xml') return ResultFormat.XML;
+    if (type === 'text/javascript' || type === 'application/json') return ResultFormat.Json;
+    if (type === 'text/html') return ResultFormat.Html;
+    return ResultFormat.Unknown;
+  }
+
+  /** The parsed body: an object in the contract's JSON shape for XML, JSON and HTML alike; undefined when unparseable. */
+  response(): TreeObject | undefined {
+    if (!this.parsed) {
+      try {
+        const format = this.format();
+        const value =
+          format === ResultFormat.XML
+            ? xmlToTree(this.body)
+            : format === ResultFormat.Json
+              ? (JSON.parse(this.body) as unknown)
+              : format === ResultFormat.Html
+                ? htmlToTree(this.body)
+                : undefined;
+        const ok =
+          value !== null &&
+          typeof value === 'object' &&
+          !Array.isArray(value) &&
+          Object.keys(value).length > 0;
+        this.parsed = { value, ok };
+      } catch {
+        this.parsed = { value: undefined, ok: false };
+      }
+    }
+    return this.parsed.ok ? (this.parsed.value as TreeObject) : undefined;
+  }
+
+  status(): ResultStatus {
+    const tree = this.response();
+    if (this.httpStatus >= 500) return ResultStatus.SystemError;
+    if (this.httpStatus >= 400) return ResultStatus.Error;
+    if (this.httpStatus < 200 || this.httpStatus >= 300 || !tree) return ResultStatus.Unknown;
+    const execute = tree.ExecuteResponse;
+    if (execute && typeof execute === 'object' && !Array.isArray(execute)) {
+      return execute.Status === 'OK' ? ResultStatus.OK : ResultStatus.Unknown;
+    }
+    return ResultStatus.OK;
+  }
+
+  /** The Code and Message of an error body, when it has them. */
+  error(): { code: number | undefined; message: string | undefined } {
+    const execute = this.response()?.ExecuteResponse;
+    if (execute && typeof execute === 'object' && !Array.isArray(execute)) {
+      return {
+        code: typeof execute.Code === 'number' ? execute.Code : undefined,
+        message: typeof execute.Message === 'string' ? execute.Message : undefined,
+      };
+    }
+    return { code: undefined, message: undefined };
+  }
+
+  /** The parsed tree of a successful result; throws HttpError or ParseError otherwise. */
+  expectOk(): TreeObject {
+    const status = this.status();
+    const tree = this.response();
+    if (status === ResultStatus.OK && tree) return tree;
+    if (status === ResultStatus.Error || status === ResultStatus.SystemError) {
+      const { code, message } = this.error();
+      throw new HttpError(this.httpStatus, this.method, this.url, code, message, this.body);
+    }
+    throw new ParseError(`${this.method} ${this.url}: the response could not be read`, this.body);
+  }
+}
+
+function encode(data: RequestData | undefined): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(data ?? {})) {
+    if (value !== undefined) params.append(name, String(value));
+  }
+  return params.toString();
+}
+
+/**
+ * Client of the pipeline API (Part C). Works in browsers and Node alike: it needs only
+ * `fetch`, which can be injected.
+ *
+ * @example
+ * const client = new PipelineClient({ apiKey: process.env.KEY, host: '127.0.0.1', port: 25080 });
+ * const pipelines = await client.listPipelines();
+ * const { requestId } = await client.exec('pl_1', 'orders.csv', { minAmount: '50' });
+ */
+export class PipelineClient {
+  private readonly baseUrl: string;
+  private readonly fetchFn: FetchLike;
+  private credentials: Credentials;
+
+  constructor(private readonly options: ClientOptions = {}) {
+    const origin =
+      options.baseUrl ??
+      (options.host
+        ? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port ?? 25080}`
+        : '');
+    this.baseUrl = `${origin.replace(/\/$/, '')}${(options.basePath ?? '').replace(/\/$/, '')}/pipelineapi`;
+    this.fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.credentials =
+      options.credentials ??
+      (options.apiKey ? { kind: 'apiKey', apiKey: options.apiKey } : { kind: 'none' });
+  }
+
+  /** Switches credentials, e.g. after a sign-in. */
+  useCredentials(credentials: Credentials): void {
+    this.credentials = credentials;
+  }
+
+  /** The full URL of a call, e.g. for "copy as curl". */
+  urlOf(path: string, data?: RequestData, method = 'GET'): string {
+    const query = method === 'GET' || method === 'DELETE' ? encode(data) : '';
+    return `${this.baseUrl}${path.startsWith('/') ? path : `/${path}`}${query ? `?${query}` : ''}`;
+  }
+
+  /** Headers the current credentials add. */
+  authHeaders(): Record<string, string> {
+    switch (this.credentials.kind) {
+      case 'apiKey':
+        return { [API_KEY_HEADER]: this.credentials.apiKey };
+      case 'session':
+        return { [MC_SESSION_HEADER]: this.credentials.sessionId };
+      default:
+        return {};
+    }
+  }
+
+  /** Sends one call; `path` is `/<api>/<type>` as in the spec (`/list/xml`). */
+  async request(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    data?: RequestData,
+    headers?: Readonly<Record<string, string>>,
+  ): Promise<PipelineResult> {
+    const url = this.urlOf(path, data, method);
+    const hasBody = method === 'POST' || method === 'PUT';
+    const init: RequestInit = {
+      method,
+      headers: {
+        ...(hasBody ? { 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' } : {}),
+        ...this.options.headers,
+        ...this.authHeaders(),
+        ...headers,
+      },
+      credentials: 'same-origin',
+      ...(hasBody ? { body: encode(data) } : {}),
+    };
+    const timeoutMs = this.options.timeoutMs ?? 30_000;
+    const controller = new AbortController();
+    const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(), timeoutMs) : undefined;
+    init.signal = controller.signal;
+    try {
+      const response = await this.fetchFn(url, init);
+      const body = await response.text();
+      return new PipelineResult(
+        response.status,
+        response.headers.get('content-type') ?? '',
+        body,
+        method,
+        url,
+      );
+    } catch (error) {
+      if (controller.signal.aborted) throw new TimeoutError(method, url, timeoutMs);
+      throw new NetworkError(method, url, error);
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+    }
+  }
+
+  /** @example await client.get('/requestlist/json', { date: '20261121' }) */
+  get(
+    path: string,
+    data?: RequestData,
+    headers?: Readonly<Record<string, string>>,
+  ): Promise<PipelineResult> {
+    return this.request('GET', path, data, headers);
+  }
+  /** @example await client.post('/exec/xml', { pipelineid: 'pl_1', filename: 'orders.csv' }) */
+  post(
+    path: string,
+    data?: RequestData,
+    headers?: Readonly<Record<string, string>>,
+  ): Promise<PipelineResult> {
+    return this.request('POST', path, data, headers);
+  }
+  /** @example await client.put('/resume/xml', { pipelineid: 'pl_1' }) */
+  put(
+    path: string,
+    data?: RequestData,
+    headers?: Readonly<Record<string, string>>,
+  ): Promise<PipelineResult> {
+    return this.request('PUT', path, data, headers);
+  }
+  /** @example await client.delete('/requestcancel/xml', { requestid: 'pl_1-20261121_09-000001' }) */
+  delete(
+    path: string,
+    data?: RequestData,
+    headers?: Readonly<Record<string, string>>,
+  ): Promise<PipelineResult> {
+    return this.request('DELETE', path, data, headers);
+  }
+
+  private async call<T>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    api: string,
+    format: Format,
+    data: RequestData | undefined,
+    decode: (tree: TreeObject) => T,
+  ): Promise<T> {
+    const result = await this.request(method, `/${api}/${format}`, data);
+    const tree = result.expectOk();
+    try {
+      return decode(tree);
+    } catch (error) {
+      throw new ParseError(`${method} ${result.url}: ${(error as Error).message}`, result.text());
+    }
+  }
+
+  /** @example const pipelines = await client.listPipelines(); */
+  listPipelines(format: Format = 'json'): Promise<Pipeline[]> {
+    return this.call('GET', 'list', format, undefined, decodePipelineList);
+  }
+
+  /** Starts a request; `args` override the pipeline's Args defaults. @example await client.exec('pl_1', 'orders.csv') */
+  exec(
+    pipelineId: string,
+    filename: string,
+    args: Readonly<Record<string, string>> = {},
+    format: Format = 'json',
+  ): Promise<ExecuteResult> {
+    return this.call(
+      'POST',
+      'exec',
+      format,
+      { ...args, pipelineid: pipelineId, filename },
+      decodeExecuteResponse,
+    );
+  }
+
+  /** @example await client.requestList({ date: '20261121', id: 'pl_1', index: 0, pageSize: 100 }) */
+  requestList(
+    query: { date?: string; id?: string; index?: number; pageSize?: number } = {},
+    format: Format = 'json',
+  ): Promise<RequestList> {
+    return this.call(
+      'GET',
+      'requestlist',
+      format,
+      { date: query.date, id: query.id, index: query.index, pagesize: query.pageSize },
+      decodeRequestList,
+    );
+  }
+
+  /** @example await client.requestDetail(id, { requestLog: true, appLog: true }) */
+  requestDetail(
+    requestId: string,
+    logs: { requestLog?: boolean; appLog?: boolean } = {},
+    format: Format = 'json',
+  ): Promise<RequestDetail> {
+    return this.call(
+      'GET',
+      'requestdetail',
+      format,
+      { requestid: requestId, requestlog: logs.requestLog ?? false, applog: logs.appLog ?? false },
+      decodeRequestDetail,
+    );
+  }
+
+  /** @example await client.retry(requestId) */
+  retry(requestId: string, format: Format = 'json'): Promise<ExecuteResult> {
+    return this.call(
+      'PUT',
+      'requestretry',
+      format,
+      { requestid: requestId },
+      decodeExecuteResponse,
+    );
+  }
+
+  /** @example await client.cancel(requestId) */
+  cancel(requestId: string, format: Format = 'json'): Promise<ExecuteResult> {
+    return this.call(
+      'DELETE',
+      'requestcancel',
+      format,
+      { requestid: requestId },
+      decodeExecuteResponse,
+    );
+  }
+
+  /** @example await client.resume('pl_1') */
+  resume(pipelineId: string, format: Format = 'json'): Promise<ExecuteResult> {
+    return this.call('PUT', 'resume', format, { pipelineid: pipelineId }, decodeExecuteResponse);
+  }
+
+  /** @example await client.suspend('pl_1') */
+  suspend(pipelineId: string, format: Format = 'json'): Promise<ExecuteResult> {
+    return this.call('PUT', 'suspend', format, { pipelineid: pipelineId }, decodeExecuteResponse);
+  }
+
+  /** @example const version = await client.version(); */
+  version(format: Format = 'json'): Promise<string> {
+    return this.call('GET', 'version', format, undefined, decodeVersion);
+  }
+
+  /** Tables of a database. @example await client.tables('status') */
+  tables(
+    database: DatabaseName,
+    page: { index?: number; pageSize?: number } = {},
+    format: Format = 'json',
+  ): Promise<TableList> {
+    return this.call(
+      'GET',
+      `${database}db`,
+      format,
+      { index: page.index, pagesize: page.pageSize },
+      decodeTableList,
+    );
+  }
+
+  /** A page of a table. @example await client.table('action', 'ORDERS', { pageSize: 50 }) */
+  table(
+    database: DatabaseName,
+    tableName: string,
+    page: { index?: number; pageSize?: number } = {},
+    format: Format = 'json',
+  ): Promise<TablePage> {
+    return this.call(
+      'GET',
+      `${database}db`,
+      format,
+      { tablename: tableName, index: page.index, pagesize: page.pageSize },
+      decodeTablePage,
+    );
+  }
+
+  /** @example await client.systemDb('PIPELINE') */
+  systemDb(
+    tableName?: string,
+    page: { index?: number; pageSize?: number } = {},
+    format: Format = 'json',
+  ): Promise<TableList | TablePage> {
+    return tableName === undefined
+      ? this.tables('system', page, format)
+      : this.table('system', tableName, page, format);
+  }
+
+  /** @example await client.statusDb('STATUS20261121') */
+  statusDb(
+    tableName?: string,
+    page: { index?: number; pageSize?: number } = {},
+    format: Format = 'json',
+  ): Promise<TableList | TablePage> {
+    return tableName === undefined
+      ? this.tables('status', page, format)
+      : this.table('status', tableName, page, format);
+  }
+
+  /** @example await client.actionDb('ORDERS') */
+  actionDb(
+    tableName?: string,
+    page: { index?: number; pageSize?: number } = {},
+    format: Format = 'json',
+  ): Promise<TableList | TablePage> {
+    return tableName === undefined
+      ? this.tables('action', page, format)
+      : this.table('action', tableName, page, format);
+  }
+
+  /** @example await client.clearCache('pl_1', { sensor: true, filter: true }) */
+  clearCache(
+    pipelineId: string,
+    stages: { sensor?: boolean; filter?: boolean; joint?: boolean },
+    format: Format = 'json',
+  ): Promise<ExecuteResult> {
+    return this.call(
+      'DELETE',
+      'pipelinecache',
+      format,
+      {
+        pipelineid: pipelineId,
+        sensor: stages.sensor ?? false,
+        filter: stages.filter ?? false,
+        joint: stages.joint ?? false,
+      },
+      decodeExecuteResponse,
+    );
+  }
+
+  /** Deletes every row of an action table. @example (await client.deleteTable('ORDERS')).rowCount */
+  deleteTable(table: string, format: Format = 'json'): Promise<ExecuteResult> {
+    return this.call('DELETE', 'deletetable', format, { table }, decodeExecuteResponse);
+  }
+
+  /** Drops an action table. @example await client.dropTable('ORDERS') */
+  dropTable(table: string, format: Format = 'json'): Promise<ExecuteResult> {
+    return this.call('DELETE', 'droptable', format, { table }, decodeExecuteResponse);
+  }
+}
+
+export type DatabaseName = 'system' | 'status' | 'action';

@@ -1,0 +1,44 @@
+/**
+ * Client kit of the pipeline service: Part C (pipeline API) and the session APIs of
+ * Parts A and B. Version 0.0.1, BSD licence. Runs wherever `fetch` does.
+ *
+ * @example
+ * import { PipelineClient } from './kit';
+ * const client = new PipelineClient({ apiKey: 'KEY', host: '127.0.0.1', port: 25080 });
+ * console.log(await client.version());
+ */
+export const KIT_VERSION = '0.0.1';
+
+export {
+  PipelineClient,
+  PipelineResult,
+  ResultFormat,
+  ResultStatus,
+  type ClientOptions,
+  type Credentials,
+  type DatabaseName,
+  type FetchLike,
+  type Format,
+  type RequestData,
+} from './client.ts';
+export { HttpError, NetworkError, ParseError, PipelineKitError, TimeoutError } from './errors.ts';
+export {
+  parseServiceDate,
+  type AppLogEntry,
+  type ColumnInfo,
+  type ExecuteResult,
+  type PageInfo,
+  type Pipeline,
+  type PipelineArg,
+  type RequestDetail,
+  type RequestList,
+  type RequestListInfo,
+  type RequestLogEntry,
+  type RequestSummary,
+  type ServiceDate,
+  type TableList,
+  type TablePage,
+} from './records.ts';
+export { xmlToTree, type TreeObject, type TreeValue } from './tree.ts';
+export { htmlToTree } from './html.ts';
+export * from './wire.ts';

@@ -1,0 +1,343 @@
+import { ParseError } from './errors.ts';
+import type { TreeObject, TreeValue } from './tree.ts';
+import type { RequestStage, RequestStatus } from './wire.ts';
+
+/** A date as the service wrote it, with its parts read out. */
+export interface ServiceDate {
+  /** Exactly the text the service sent. */
+  readonly text: string;
+  /** `YYYY-MM-DDThh:mm:ss[.mmm]` in the service's time zone. */
+  readonly local: string;
+  /** The zone abbreviation when the text has one (`UTC`, `GMT+9`, `JST`). */
+  readonly zone: string | null;
+  /** The instant, when the zone makes it certain (UTC, GMT, GMT±h[:mm]); else null. */
+  readonly epochMs: number | null;
+}
+
+const DATE_SHAPE =
+  /^(\d{4})[-/](\d{2})[-/](\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{3}))?(?: (\S+))?$/;
+
+/**
+ * Reads the service's date shapes: `YYYY-MM-DDThh:mm:ss.mmm ZZZ`, `YYYY-MM-DD hh:mm:ss`,
+ * `YYYY/MM/DD hh:mm:ss`. Returns null for an empty or unknown text.
+ *
+ * @example
+ * parseServiceDate('2026-11-21T09:00:00.000 UTC')?.epochMs // 1795251600000
+ */
+export function parseServiceDate(text: string): ServiceDate | null {
+  const m = DATE_SHAPE.exec(text);
+  if (!m) return null;
+  const [, y, mo, d, h, mi, s, ms, zone] = m;
+  const local = `${y}-${mo}-${d}T${h}:${mi}:${s}${ms ? `.${ms}` : ''}`;
+  let epochMs: number | null = null;
+  const offset = zone ? /^(?:UTC|GMT)(?:([+-])(\d{1,2})(?::?(\d{2}))?)?$/.exec(zone) : null;
+  if (offset) {
+    const sign = offset[1] === '-' ? -1 : 1;
+    const minutes = offset[2] ? sign * (Number(offset[2]) * 60 + Number(offset[3] ?? 0)) : 0;
+    epochMs = Date.parse(`${local}Z`) - minutes * 60_000;
+  }
+  return { text, local, zone: zone ?? null, epochMs };
+}
+
+// Decoding helpers: they accept the tree the XML, JSON and HTML readers produce.
+
+function fail(what: string): never {
+  throw new ParseError(`unexpected response: ${what}`, '');
+}
+
+function object(value: TreeValue | undefined, what: string): TreeObject {
+  if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) {
+    // An empty element reads as '' in XML.
+    if (value === '') return {};
+    return fail(`${what} is not an element`);
+  }
+  return value;
+}
+
+function list(value: TreeValue | undefined): TreeValue[] {
+  if (value === undefined || value === '' || value === null) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+function text(record: TreeObject, name: string): string {
+  const value = record[name];
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') return '';
+  return String(value);
+}
+
+function number(record: TreeObject, name: string): number {
+  const value = record[name];
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return Number(value);
+  return fail(`${name} is not a number`);
+}
+
+function optionalNumber(record: TreeObject, name: string): number | undefined {
+  return record[name] === undefined || record[name] === '' ? undefined : number(record, name);
+}
+
+function rootOf(tree: TreeObject, root: string): TreeObject {
+  if (!(root in tree)) fail(`expected ${root}, got ${Object.keys(tree).join(', ') || 'nothing'}`);
+  return object(tree[root], root);
+}
+
+export interface PipelineArg {
+  readonly name: string;
+  readonly value: string;
+}
+
+export interface Pipeline {
+  readonly id: string;
+  readonly name: string;
+  readonly runmode: string;
+  readonly createdate: string;
+  readonly updatedate: string;
+  readonly created: ServiceDate | null;
+  readonly updated: ServiceDate | null;
+  readonly description: string;
+  /** Parameters with their defaults; empty when the pipeline has none (or in HTML). */
+  readonly args: readonly PipelineArg[];
+}
+
+export function decodePipelineList(tree: TreeObject): Pipeline[] {
+  const root = rootOf(tree, 'PipelineList');
+  return list(root.PipeLine).map((value) => {
+    const p = object(value, 'PipeLine');
+    const args = p.Args === undefined ? [] : list(object(p.Args, 'Args').Item);
+    return {
+      id: text(p, 'Id'),
+      name: text(p, 'Name'),
+      runmode: text(p, 'Runmode'),
+      createdate: text(p, 'Createdate'),
+      updatedate: text(p, 'Updatedate'),
+      created: parseServiceDate(text(p, 'Createdate')),
+      updated: parseServiceDate(text(p, 'Updatedate')),
+      description: text(p, 'Description'),
+      args: args.map((a) => {
+        const item = object(a, 'Item');
+        return { name: text(item, 'Name'), value: text(item, 'Value') };
+      }),
+    };
+  });
+}
+
+export interface PageInfo {
+  readonly index: number;
+  readonly prev: number;
+  readonly next: number;
+  readonly count: number;
+  /** Total matching records (an extension of the embedded service; absent elsewhere). */
+  readonly total: number | undefined;
+}
+
+function decodePageInfo(value: TreeValue | undefined): PageInfo {
+  const info = object(value, 'Info');
+  return {
+    index: number(info, 'Index'),
+    prev: number(info, 'Prev'),
+    next: number(info, 'Next'),
+    count: number(info, 'Count'),
+    total: optionalNumber(info, 'Total'),
+  };
+}
+
+export interface RequestSummary {
+  readonly requestId: string;
+  readonly pipelineId: string;
+  readonly name: string;
+  readonly status: RequestStatus | string;
+  readonly stage: RequestStage | string;
+  readonly beginDate: string;
+  readonly begin: ServiceDate | null;
+}
+
+export interface RequestListInfo extends PageInfo {
+  readonly error: boolean;
+  readonly date: string;
+  readonly id: string;
+}
+
+export interface RequestList {
+  readonly requests: readonly RequestSummary[];
+  readonly info: RequestListInfo;
+}
+
+export function decodeRequestList(tree: TreeObject): RequestList {
+  const root = rootOf(tree, 'RequestList');
+  const info = object(root.Info, 'Info');
+  return {
+    requests: list(root.Request).map((value) => {
+      const r = object(value, 'Request');
+      return {
+        requestId: text(r, 'RequestId'),
+        pipelineId: text(r, 'PipelineId'),
+        name: text(r, 'Name'),
+        status: text(r, 'Status'),
+        stage: text(r, 'Stage'),
+        beginDate: text(r, 'BeginDate'),
+        begin: parseServiceDate(text(r, 'BeginDate')),
+      };
+    }),
+    info: {
+      ...decodePageInfo(info),
+      error: info.Error === true || info.Error === 'true',
+      date: text(info, 'Date'),
+      id: text(info, 'Id'),
+    },
+  };
+}
+
+export interface RequestLogEntry {
+  readonly date: string;
+  readonly stage: string;
+  readonly event: string;
+  readonly status: string;
+  readonly actionOrder: number;
+  readonly message: string;
+}
+
+export interface AppLogEntry {
+  readonly index: number;
+  readonly date: string;
+  readonly type: string;
+  readonly message: string;
+}
+
+export interface RequestDetail {
+  readonly requestId: string;
+  readonly pipelineId: string;
+  readonly name: string;
+  readonly status: RequestStatus | string;
+  readonly stage: RequestStage | string;
+  readonly beginTime: string;
+  readonly endTime: string;
+  readonly begin: ServiceDate | null;
+  readonly end: ServiceDate | null;
+  readonly sensorTime: string;
+  readonly filterTime: string;
+  readonly jointTime: string;
+  readonly sensorFile: string;
+  readonly fileSize: string;
+  /** Present when asked for with requestLog. */
+  readonly requestLog: readonly RequestLogEntry[] | undefined;
+  /** Present when asked for with appLog. */
+  readonly appLog: readonly AppLogEntry[] | undefined;
+}
+
+export function decodeRequestDetail(tree: TreeObject): RequestDetail {
+  const d = rootOf(tree, 'RequestDetail');
+  const logs = (name: string): TreeObject[] | undefined =>
+    d[name] === undefined
+      ? undefined
+      : list(object(d[name], name).Log).map((l) => object(l, 'Log'));
+  return {
+    requestId: text(d, 'RequestId'),
+    pipelineId: text(d, 'PipelineId'),
+    name: text(d, 'Name'),
+    status: text(d, 'Status'),
+    stage: text(d, 'Stage'),
+    beginTime: text(d, 'BeginTime'),
+    endTime: text(d, 'EndTime'),
+    begin: parseServiceDate(text(d, 'BeginTime')),
+    end: parseServiceDate(text(d, 'EndTime')),
+    sensorTime: text(d, 'SensorTime'),
+    filterTime: text(d, 'FilterTime'),
+    jointTime: text(d, 'JointTime'),
+    sensorFile: text(d, 'SensorFile'),
+    fileSize: text(d, 'FileSize'),
+    requestLog: logs('RequestLog')?.map((l) => ({
+      date: text(l, 'Date'),
+      stage: text(l, 'Stage'),
+      event: text(l, 'Event'),
+      status: text(l, 'Status'),
+      actionOrder: number(l, 'ActionOrder'),
+      message: text(l, 'Message'),
+    })),
+    appLog: logs('AppLog')?.map((l) => ({
+      index: number(l, 'Index'),
+      date: text(l, 'Date'),
+      type: text(l, 'Type'),
+      message: text(l, 'Message'),
+    })),
+  };
+}
+
+export interface ExecuteResult {
+  readonly status: string;
+  readonly message: string;
+  /** The new request of an exec (an extension of the embedded service). */
+  readonly requestId: string | undefined;
+  /** Rows removed by deletetable, or held by a dropped table. */
+  readonly rowCount: number | undefined;
+  readonly code: number | undefined;
+}
+
+export function decodeExecuteResponse(tree: TreeObject): ExecuteResult {
+  const r = rootOf(tree, 'ExecuteResponse');
+  return {
+    status: text(r, 'Status'),
+    message: text(r, 'Message'),
+    requestId: r.RequestId === undefined ? undefined : text(r, 'RequestId'),
+    rowCount: optionalNumber(r, 'RowCount'),
+    code: optionalNumber(r, 'Code'),
+  };
+}
+
+export function decodeVersion(tree: TreeObject): string {
+  return text(rootOf(tree, 'Response'), 'Version');
+}
+
+export interface TableList {
+  readonly info: PageInfo;
+  readonly tables: readonly string[];
+}
+
+export interface ColumnInfo {
+  readonly name: string;
+  readonly type: string;
+  readonly key: boolean;
+}
+
+export interface TablePage {
+  readonly info: PageInfo;
+  readonly columns: readonly ColumnInfo[];
+  /** Cells in header order; a SQL NULL is null, distinct from an empty string. */
+  readonly rows: readonly (readonly (string | null)[])[];
+}
+
+function resultParts(tree: TreeObject): {
+  info: PageInfo;
+  header: TreeValue[];
+  records: TreeValue[][];
+} {
+  const r = rootOf(tree, 'Result');
+  return {
+    info: decodePageInfo(r.Info),
+    header: list(object(r.Header, 'Header').Item),
+    records: list(r.Record).map((rec) => list(object(rec, 'Record').Item)),
+  };
+}
+
+export function decodeTableList(tree: TreeObject): TableList {
+  const { info, records } = resultParts(tree);
+  return { info, tables: records.map((items) => String(items[0] ?? '')) };
+}
+
+export function decodeTablePage(tree: TreeObject): TablePage {
+  const { info, header, records } = resultParts(tree);
+  return {
+    info,
+    columns: header.map((h) => {
+      const column = object(h, 'Item');
+      return {
+        name: text(column, 'Name'),
+        type: text(column, 'Type'),
+        key: text(column, 'Key') === 'true',
+      };
+    }),
+    rows: records.map((items) =>
+      items.map((cell) => (cell === null ? null : typeof cell === 'object' ? '' : String(cell))),
+    ),
+  };
+}
