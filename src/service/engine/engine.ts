@@ -152,7 +152,12 @@ export class Engine implements EngineControl {
     this.pumpScheduled = true;
     setImmediate(() => {
       this.pumpScheduled = false;
-      this.pump();
+      try {
+        this.pump();
+      } catch (error) {
+        // A scheduling failure (a database closed under us) must not take the process down.
+        this.options.log?.('the scheduler could not pick the next request', error);
+      }
     });
   }
 

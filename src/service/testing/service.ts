@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PipelineClient } from '../../kit/index.ts';
+import { buildApp, type App, type AppConfig } from '../app.ts';
+
+export const TEST_API_KEY = 'test-key-0123456789abcdefghijklmnopqrstuv';
+
+export interface TestService {
+  readonly app: App;
+  readonly url: string;
+  readonly dataDir: string;
+  /** A kit client holding the API key. */
+  readonly client: PipelineClient;
+  /** A raw fetch against the service. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** A fetch carrying the API key. */
+  keyed(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real service in this process on an ephemeral loopback port with a fresh
+ * temporary data folder. `dataDir` reuses a folder, e.g. to restart over the same data.
+ */
+export async function startService(
+  config: Partial<AppConfig> & { keepData?: boolean } = {},
+): Promise<TestService> {
+  const dataDir = config.dataDir ?? mkdtempSync(join(tmpdir(), 'pipeline-test-'));
+  const app = await buildApp({ demo: false, apiKey: TEST_API_KEY, ...config, dataDir });
+  const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
+  const doFetch = (path: string, init?: RequestInit) => fetch(`${url}${path}`, init);
+  return {
+    app,
+    url,
+    dataDir,
+    client: new PipelineClient({ baseUrl: url, apiKey: TEST_API_KEY }),
+    fetch: doFetch,
+    keyed: (path, init) =>
+      doFetch(path, {
+        ...init,
+        headers: {
+          'X-Pipelinewebapi': TEST_API_KEY,
+          ...(init?.headers as Record<string, string> | undefined),
+        },
+      }),
+    async close() {
+      await app.close();
+      if (!config.keepData && config.dataDir === undefined)
+        rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits until `check` returns a value, polling; fails with `what` after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
