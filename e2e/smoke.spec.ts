@@ -1,6 +1,9 @@
 import { expect, test } from './fixtures.ts';
 
-test('the service serves the built dashboard and answers the pipeline API', async ({ page, service }) => {
+test('the service serves the built dashboard and answers the pipeline API', async ({
+  page,
+  service,
+}) => {
   await page.goto(service.url);
   await expect(page).toHaveTitle(/Pipeline dashboard/);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

@@ -139,6 +139,7 @@ function csvCell(value: Value): string {
 export class FileWriter {
   private readonly stream: WriteStream;
   private columns: string[] | undefined;
+  private failure: Error | undefined;
   written = 0;
 
   constructor(
@@ -146,9 +147,12 @@ export class FileWriter {
     private readonly format: 'csv' | 'jsonl',
   ) {
     this.stream = createWriteStream(path, { encoding: 'utf8' });
+    // Kept and thrown from the next write or close, where the Joint can turn it into an Error.
+    this.stream.on('error', (error) => (this.failure ??= error));
   }
 
   async write(rows: readonly Row[]): Promise<void> {
+    if (this.failure) throw this.failure;
     let text = '';
     for (const row of rows) {
       if (this.format === 'jsonl') {
@@ -166,6 +170,7 @@ export class FileWriter {
   }
 
   async close(): Promise<void> {
+    if (this.failure) throw this.failure;
     this.stream.end();
     await once(this.stream, 'finish');
   }

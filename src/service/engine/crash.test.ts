@@ -1,0 +1,129 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PipelineClient } from '../../kit/index.ts';
+import { startChild } from '../testing/child.ts';
+import { eventually, startService, TEST_API_KEY } from '../testing/service.ts';
+
+const PIPELINES = `
+pipelines:
+  - id: pl_1
+    name: Ingest
+    sensor: { format: csv }
+    filter:
+      - cast: { id: integer }
+    joint:
+      - table:
+          name: ITEMS
+          columns:
+            - { name: ID, type: BIGINT, from: id }
+            - { name: LABEL, type: VARCHAR, from: label }
+      - file: { name: 'items-\${requestid}.csv', format: csv }
+`;
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+function prepare(rows: number): { data: string; definitions: string } {
+  const data = mkdtempSync(join(tmpdir(), 'crash-'));
+  folders.push(data);
+  const definitions = join(data, 'pipelines.yaml');
+  writeFileSync(definitions, PIPELINES);
+  let csv = 'id,label\n';
+  for (let i = 1; i <= rows; i++) csv += `${i},label ${i}\n`;
+  mkdirSync(join(data, 'inbox'));
+  writeFileSync(join(data, 'inbox', 'big.csv'), csv);
+  writeFileSync(join(data, 'inbox', 'small.csv'), 'id,label\n1,one\n2,two\n');
+  return { data, definitions };
+}
+
+async function childWithData(data: string, definitions: string) {
+  const child = await startChild([
+    '--data',
+    data,
+    '--pipelines',
+    definitions,
+    '--no-demo',
+    '--api-key',
+    TEST_API_KEY,
+    '--workers',
+    '1',
+  ]);
+  return { child, client: new PipelineClient({ baseUrl: child.url, apiKey: TEST_API_KEY }) };
+}
+
+describe('crash safety', () => {
+  it('after SIGKILL mid-ingest: the running request is Error (retryable), no partial rows, waiting requests run', async () => {
+    const { data, definitions } = prepare(400_000);
+    const { child, client } = await childWithData(data, definitions);
+    const big = (await client.exec('pl_1', 'big.csv')).requestId as string;
+    const waiting = (await client.exec('pl_1', 'small.csv')).requestId as string;
+    await eventually(
+      async () => {
+        const d = await client.requestDetail(big);
+        return d.stage === 'Joint' && d.status === 'Process' ? true : undefined;
+      },
+      'the big request inserting rows',
+      60_000,
+    );
+    child.process.kill('SIGKILL');
+    expect(await child.exited).toBe('SIGKILL');
+
+    const service = await startService({ dataDir: data, pipelinesFile: definitions, workers: 1 });
+    try {
+      const crashed = await service.client.requestDetail(big, { appLog: true });
+      expect(crashed).toMatchObject({ status: 'Error', stage: 'Joint' });
+      expect(crashed.appLog?.at(-1)?.message).toBe(
+        'The service stopped while this request ran; retry it.',
+      );
+      await eventually(
+        async () =>
+          (await service.client.requestDetail(waiting)).status === 'Finish' ? true : undefined,
+        'the waiting request to run',
+      );
+      // Only the small request's rows: nothing of the interrupted transaction survived.
+      expect((await service.client.table('action', 'ITEMS')).info.total).toBe(2);
+      expect(readdirSync(join(data, 'outbox')).filter((n) => n.startsWith('.partial'))).toEqual([]);
+      await service.client.retry(big);
+      await eventually(
+        async () =>
+          (await service.client.requestDetail(big)).status === 'Finish' ? true : undefined,
+        'the retried request to finish',
+        60_000,
+      );
+      expect((await service.client.table('action', 'ITEMS')).info.total).toBe(400_002);
+    } finally {
+      await service.app.close();
+    }
+  });
+
+  it('after SIGTERM: running work stops at a batch boundary, the databases close, and it resumes after a restart', async () => {
+    const { data, definitions } = prepare(300_000);
+    const { child, client } = await childWithData(data, definitions);
+    const big = (await client.exec('pl_1', 'big.csv')).requestId as string;
+    await eventually(
+      async () => ((await client.requestDetail(big)).status === 'Process' ? true : undefined),
+      'the request running',
+      60_000,
+    );
+    child.process.kill('SIGTERM');
+    expect(await child.exited).toBe(0);
+    // A clean close checkpoints and removes the WAL files.
+    expect(readdirSync(data).filter((n) => n.endsWith('-wal'))).toEqual([]);
+    const service = await startService({ dataDir: data, pipelinesFile: definitions });
+    try {
+      await eventually(
+        async () =>
+          (await service.client.requestDetail(big)).status === 'Finish' ? true : undefined,
+        'the request to finish after the restart',
+        60_000,
+      );
+      expect((await service.client.table('action', 'ITEMS')).info.total).toBe(300_000);
+    } finally {
+      await service.app.close();
+    }
+  });
+});
