@@ -14,7 +14,7 @@ export interface EngineControl {
    * Runs a write to the action database when no Joint holds it: a Joint keeps its
    * transaction open on the shared connection across batches.
    */
-  writeAction<T>(write: () => T): Promise<T>;
+  writeAction<T>(write: () => T | Promise<T>): Promise<T>;
   /** True while a running request writes to the action table. */
   isTableInUse(table: string): boolean;
 }

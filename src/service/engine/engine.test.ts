@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -254,17 +254,14 @@ describe('engine', () => {
 
   it('cancels a running request at a batch boundary: Stop, no rows, no output file; then retries it', async () => {
     const s = await start({ batchSize: 200 });
-    inbox(s, 'big.csv', items(60_000));
+    inbox(s, 'big.csv', items(300_000));
     const { requestId } = await s.client.exec('pl_1', 'big.csv');
-    await until(
-      s,
-      requestId as string,
-      (d) => d.status === 'Process' && d.stage === 'Joint',
-      'reaches Joint',
-    );
+    await until(s, requestId as string, (d) => d.status === 'Process', 'runs');
     await s.client.cancel(requestId as string);
     const stopped = await until(s, requestId as string, terminal, 'stops');
-    expect(stopped).toMatchObject({ status: 'Stop', stage: 'Joint' });
+    // The earliest stage that had not finished is where it stopped, and where a retry starts.
+    expect(stopped).toMatchObject({ status: 'Stop', stage: 'Sensor' });
+    expect(stopped.appLog?.at(-1)).toMatchObject({ type: 'WARN', message: 'Cancelled by request' });
     const tables = (await s.client.tables('action')).tables;
     expect(tables).not.toContain('ITEMS'); // created inside the rolled-back transaction
     expect(readdirSync(join(s.dataDir, 'outbox'))).toEqual([]);
@@ -274,7 +271,7 @@ describe('engine', () => {
     });
     await s.client.retry(requestId as string);
     await until(s, requestId as string, (d) => d.status === 'Finish', 'finishes');
-    expect((await s.client.table('action', 'ITEMS')).info.total).toBe(60_000);
+    expect((await s.client.table('action', 'ITEMS')).info.total).toBe(300_000);
   });
 
   it('holds requests of a suspended pipeline in Wait, cancels from Wait, and drains in order on resume', async () => {
@@ -301,22 +298,52 @@ describe('engine', () => {
     expect((await s.client.table('action', 'HELD')).info.total).toBe(3);
   });
 
-  it('clears the chosen stages of a pipeline cache', async () => {
+  it('keeps the cache of failed requests only, and clears the chosen stages of a pipeline', async () => {
     const s = await start();
-    inbox(s, 'c.csv', items(4));
-    const { requestId } = await s.client.exec('pl_1', 'c.csv');
-    await until(s, requestId as string, (d) => d.status === 'Finish', 'finishes');
-    const parts = () =>
-      (
+    const cached = (requestId: string) => ({
+      sensor: existsSync(join(s.dataDir, 'cache', 'pl_1', requestId, 'sensor')),
+      parts: (
         s.app.context.dbs.action
           .prepare('SELECT DISTINCT STAGE FROM _CACHE WHERE REQUESTID = ? ORDER BY STAGE')
-          .all(requestId) as { STAGE: string }[]
-      ).map((r) => r.STAGE);
-    expect(parts()).toEqual(['Filter', 'JointTables', 'Sensor']);
+          .all(requestId) as {
+          STAGE: string;
+        }[]
+      ).map((r) => r.STAGE),
+    });
+    inbox(s, 'ok.csv', items(4));
+    const ok = (await s.client.exec('pl_1', 'ok.csv')).requestId as string;
+    await until(s, ok, (d) => d.status === 'Finish', 'finishes');
+    expect(cached(ok)).toEqual({ sensor: false, parts: [] }); // a finished request needs no cache
+
+    s.app.context.dbs.action.exec('DROP TABLE ITEMS; CREATE TABLE ITEMS (OTHER VARCHAR)');
+    inbox(s, 'c.csv', items(4));
+    const failed = (await s.client.exec('pl_1', 'c.csv')).requestId as string;
+    await until(s, failed, terminal, 'fails');
+    expect(cached(failed)).toEqual({ sensor: true, parts: ['Filter'] });
+    await s.client.clearCache('pl_1', { filter: true });
+    expect(cached(failed)).toEqual({ sensor: true, parts: [] });
+    await s.client.dropTable('ITEMS');
+    rmSync(join(s.dataDir, 'inbox', 'c.csv'));
+    await s.client.retry(failed);
+    const done = await until(s, failed, (d) => d.status === 'Finish', 'finishes');
+    const messages = done.appLog?.map((l) => l.message) ?? [];
+    // Filter ran again from the Sensor snapshot; the inbox file was not needed.
+    expect(messages).toContain('Sensor output taken from the action cache');
+    expect(messages).not.toContain('Filter output taken from the action cache');
+    expect(messages.filter((m) => m === 'Filter kept 4 of 4 rows')).toHaveLength(1);
+
+    s.app.context.dbs.action.exec('DROP TABLE ITEMS; CREATE TABLE ITEMS (OTHER VARCHAR)');
+    inbox(s, 'd.csv', items(3));
+    const again = (await s.client.exec('pl_1', 'd.csv')).requestId as string;
+    await until(s, again, terminal, 'fails');
     await s.client.clearCache('pl_1', { sensor: true });
-    expect(parts()).toEqual(['Filter', 'JointTables']);
-    await s.client.clearCache('pl_1', { filter: true, joint: true });
-    expect(parts()).toEqual([]);
+    expect(cached(again)).toEqual({ sensor: false, parts: ['Filter'] });
+    await s.client.dropTable('ITEMS');
+    await s.client.retry(again);
+    const finished = await until(s, again, (d) => d.status === 'Finish', 'finishes');
+    expect(finished.appLog?.map((l) => l.message)).toContain(
+      'Filter output taken from the action cache',
+    );
   });
 
   it('records 300 concurrent execs with unique ids, all ending', async () => {

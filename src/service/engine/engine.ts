@@ -1,5 +1,6 @@
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Mutex } from 'async-mutex';
 import { CANCELLABLE_STATUSES, RETRYABLE_STATUSES, type RequestStage } from '../../kit/wire.ts';
@@ -22,17 +23,12 @@ import {
 } from '../db/status/requests.ts';
 import { getActions, getPipeline, type StageName } from '../db/system/pipelines.ts';
 import { stateConflict } from '../errors.ts';
-import {
-  fromActions,
-  type FilterAction,
-  type JointAction,
-  type SensorConfig,
-} from '../pipelines/definition.ts';
+import { fromActions, type JointAction, type SensorConfig } from '../pipelines/definition.ts';
 import * as cache from './cache.ts';
 import type { EngineControl } from './control.ts';
-import { compileFilter } from './filter.ts';
+import { compileFilter, type CompiledFilter } from './filter.ts';
 import { FileWriter, TableWriter } from './joint.ts';
-import { formatOf, InputError, readRows } from './readers.ts';
+import { fileText, formatOf, InputError, parseRows } from './readers.ts';
 import { substitute, type Row } from './values.ts';
 
 export interface EngineOptions {
@@ -242,10 +238,13 @@ export class Engine implements EngineControl {
     if (entry.stopReason) throw new Cancelled(entry.stopReason);
   }
 
+  private cacheFolder(request: { pipelineId: string; requestId: string }): string {
+    return join(this.options.paths.data, 'cache', request.pipelineId, request.requestId);
+  }
+
   private async execute(request: RequestRow, entry: Running): Promise<void> {
     const { requestId } = request;
     const status = this.dbs.status;
-    const pipeline = getPipeline(this.dbs.system, request.pipelineId);
     const attempt = request.attempt + 1;
     const now = this.stamp();
     status.transaction(() => {
@@ -262,28 +261,12 @@ export class Engine implements EngineControl {
         message: attempt > 1 ? `Request started again (attempt ${attempt})` : 'Request started',
       });
     })();
-    let stage: StageName = 'Sensor';
+    const progress = new Progress(this, request);
+    // The pass keeps a transaction open on the action database from its first row to its
+    // commit; everything else that writes there waits for the lock.
+    const release = await this.actionLock.acquire();
     try {
-      if (!pipeline)
-        throw new StageFailure('Sensor', `Pipeline ${request.pipelineId} no longer exists.`);
-      const definition = fromActions(getActions(this.dbs.system, pipeline.id));
-      const args = { ...request.args, requestid: requestId, pipelineid: pipeline.id };
-      const sensorDone = cache.completion(this.dbs.action, requestId, 'Sensor');
-      const filterDone = sensorDone && cache.completion(this.dbs.action, requestId, 'Filter');
-      if (!sensorDone) {
-        stage = 'Sensor';
-        await this.sensor(request, entry, definition.sensor);
-      } else {
-        this.appLog(requestId, 'INFO', 'Sensor output taken from the action cache');
-      }
-      if (!filterDone) {
-        stage = 'Filter';
-        await this.filter(request, entry, definition.filter, args);
-      } else {
-        this.appLog(requestId, 'INFO', 'Filter output taken from the action cache');
-      }
-      stage = 'Joint';
-      await this.joint(request, entry, definition.joint, args);
+      await this.pass(request, entry, progress);
       status.transaction(() => {
         setStatus(status, request, { status: 'Finish', stage: 'Complete', stamp: this.stamp() });
         setRequestTimes(status, requestId, { endTime: this.stamp() });
@@ -296,210 +279,278 @@ export class Engine implements EngineControl {
         });
         dequeue(status, requestId);
       })();
+      // A finished request can never be retried: its cache would only take space.
+      cache.clearRequest(this.dbs.action, requestId);
+      await rm(this.cacheFolder(request), { recursive: true, force: true });
     } catch (error) {
-      const failedStage = error instanceof StageFailure ? error.stage : stage;
-      if (error instanceof Cancelled && error.reason === 'shutdown') {
-        // Stopped by a shutdown: queued again, it resumes from its cache after the restart.
-        status.transaction(() => {
-          setStatus(status, request, { status: 'Wait', stage: failedStage, stamp: this.stamp() });
-          this.requestLog(requestId, {
-            stage: failedStage,
-            event: 'End',
-            status: 'Stop',
-            actionOrder: 0,
-            message: 'Interrupted by a service shutdown; it runs again after the restart',
-          });
-        })();
-        return;
-      }
-      const cancelled = error instanceof Cancelled;
-      const message = cancelled
-        ? 'Cancelled by request'
-        : error instanceof Error
-          ? error.message
-          : String(error);
-      if (!cancelled && !(error instanceof StageFailure) && !(error instanceof InputError)) {
-        this.options.log?.(`request ${requestId} failed in ${failedStage}`, error);
-      }
-      status.transaction(() => {
-        setStatus(status, request, {
-          status: cancelled ? 'Stop' : 'Error',
-          stage: failedStage,
-          errorMsg: cancelled ? null : message,
-          stamp: this.stamp(),
-        });
-        setRequestTimes(status, requestId, { endTime: this.stamp() });
-        this.requestLog(requestId, {
-          stage: failedStage,
-          event: 'End',
-          status: cancelled ? 'Stop' : 'Error',
-          actionOrder: 0,
-          message,
-        });
-        this.appLog(requestId, cancelled ? 'WARN' : 'ERROR', message);
-        dequeue(status, requestId);
-      })();
+      await this.fail(request, progress, error);
+    } finally {
+      release();
     }
   }
 
-  private enterStage(request: RequestRow, stage: StageName): number {
-    this.dbs.status.transaction(() => {
-      setStatus(this.dbs.status, request, { status: 'Process', stage, stamp: this.stamp() });
-      this.requestLog(request.requestId, {
-        stage,
-        event: 'Start',
-        status: 'Process',
-        actionOrder: 0,
-        message: `${stage} started`,
+  private async fail(request: RequestRow, progress: Progress, error: unknown): Promise<void> {
+    const { requestId } = request;
+    const status = this.dbs.status;
+    if (error instanceof Cancelled) {
+      const shutdown = error.reason === 'shutdown';
+      status.transaction(() => {
+        // Stopped mid-pass, a request resumes from its earliest unfinished stage.
+        setStatus(status, request, {
+          status: shutdown ? 'Wait' : 'Stop',
+          stage: progress.current,
+          stamp: this.stamp(),
+        });
+        if (!shutdown) setRequestTimes(status, requestId, { endTime: this.stamp() });
+        this.requestLog(requestId, {
+          stage: progress.current,
+          event: 'End',
+          status: 'Stop',
+          actionOrder: 0,
+          message: shutdown
+            ? 'Interrupted by a service shutdown; it runs again after the restart'
+            : 'Cancelled by request',
+        });
+        if (!shutdown) {
+          this.appLog(requestId, 'WARN', 'Cancelled by request');
+          dequeue(status, requestId);
+        }
+      })();
+      return;
+    }
+    let failure =
+      error instanceof StageFailure
+        ? error
+        : new StageFailure(
+            progress.current,
+            error instanceof Error ? error.message : String(error),
+          );
+    if (!(error instanceof StageFailure))
+      this.options.log?.(`request ${requestId} failed in ${failure.stage}`, error);
+    // Earlier stages finish their cache so that a retry starts at the stage that failed.
+    if (failure.stage !== 'Sensor') {
+      try {
+        await this.completeEarlierStages(request, failure.stage);
+      } catch (earlier) {
+        if (earlier instanceof StageFailure) failure = earlier;
+        else this.options.log?.(`request ${requestId}: its cache could not be completed`, earlier);
+      }
+    }
+    status.transaction(() => {
+      setStatus(status, request, {
+        status: 'Error',
+        stage: failure.stage,
+        errorMsg: failure.message,
+        stamp: this.stamp(),
       });
-    })();
-    return performance.now();
-  }
-
-  private leaveStage(
-    request: RequestRow,
-    stage: StageName,
-    started: number,
-    message: string,
-  ): void {
-    const ms = Math.round(performance.now() - started);
-    const column = stage === 'Sensor' ? 'sensorMs' : stage === 'Filter' ? 'filterMs' : 'jointMs';
-    this.dbs.status.transaction(() => {
-      setRequestTimes(this.dbs.status, request.requestId, { [column]: ms });
-      this.requestLog(request.requestId, {
-        stage,
+      setRequestTimes(status, requestId, { endTime: this.stamp() });
+      this.requestLog(requestId, {
+        stage: failure.stage,
         event: 'End',
-        status: 'Process',
+        status: 'Error',
         actionOrder: 0,
-        message,
+        message: failure.message,
       });
+      this.appLog(requestId, 'ERROR', failure.message);
+      dequeue(status, requestId);
     })();
   }
 
-  private async sensor(request: RequestRow, entry: Running, config: SensorConfig): Promise<void> {
-    const { requestId, pipelineId } = request;
-    const started = this.enterStage(request, 'Sensor');
-    const path = join(this.options.paths.inbox, request.filename);
-    let size: number;
+  private definitionOf(request: RequestRow) {
+    const pipeline = getPipeline(this.dbs.system, request.pipelineId);
+    if (!pipeline)
+      throw new StageFailure('Sensor', `Pipeline ${request.pipelineId} no longer exists.`);
+    const definition = fromActions(getActions(this.dbs.system, pipeline.id));
+    const args = { ...request.args, requestid: request.requestId, pipelineid: pipeline.id };
+    let filters;
     try {
-      const info = await stat(path);
+      filters = definition.filter.map((a) => compileFilter(a, args));
+    } catch (error) {
+      throw new StageFailure('Filter', `Filter definition: ${(error as Error).message}`);
+    }
+    return { definition, args, filters };
+  }
+
+  /**
+   * Copies the inbox file into the request's snapshot and streams the copy's text, so a
+   * file that changes in the inbox meanwhile cannot tear the read. Checks the file first
+   * so that a missing one fails before anything starts.
+   */
+  private async openInbox(request: RequestRow, progress: Progress): Promise<AsyncIterable<string>> {
+    const inbox = join(this.options.paths.inbox, request.filename);
+    const started = performance.now();
+    try {
+      const info = await stat(inbox);
       if (!info.isFile()) throw new Error('not a file');
-      size = info.size;
+      progress.bytes = info.size;
+      setRequestTimes(this.dbs.status, request.requestId, {
+        sensorFile: request.filename,
+        fileSize: info.size,
+      });
+      const folder = this.cacheFolder(request);
+      await mkdir(folder, { recursive: true });
+      await copyFile(inbox, join(folder, 'sensor.partial'));
     } catch {
       throw new StageFailure(
         'Sensor',
         `Input file ${request.filename} was not found in the inbox or cannot be read.`,
       );
     }
-    setRequestTimes(this.dbs.status, requestId, { sensorFile: request.filename, fileSize: size });
-    const format = formatOf(request.filename, config.format);
-    this.requestLog(requestId, {
-      stage: 'Sensor',
-      event: 'Start',
-      status: 'Process',
-      actionOrder: 1,
-      message: `Reading ${request.filename} as ${format}`,
-    });
-    let rows = 0;
-    let chunk = 0;
-    await this.actionLock.runExclusive(() => cache.clearPart(this.dbs.action, requestId, 'Sensor'));
-    try {
-      for await (const batch of readRows(path, format, config.delimiter, this.batchSize)) {
-        this.checkpoint(entry);
-        await this.actionLock.runExclusive(() =>
-          cache.writeChunk(this.dbs.action, requestId, pipelineId, 'Sensor', chunk, batch),
-        );
-        chunk++;
-        rows += batch.length;
-      }
-    } catch (error) {
-      if (error instanceof InputError)
-        throw new StageFailure('Sensor', `Input file ${request.filename}: ${error.message}.`);
-      if (error instanceof Cancelled) throw error;
-      throw new StageFailure(
-        'Sensor',
-        `Input file ${request.filename} cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'read error'}.`,
-      );
-    }
-    await this.actionLock.runExclusive(() =>
-      cache.markComplete(this.dbs.action, requestId, pipelineId, 'Sensor', { rows, chunks: chunk }),
-    );
-    this.requestLog(requestId, {
-      stage: 'Sensor',
-      event: 'End',
-      status: 'Process',
-      actionOrder: 1,
-      message: `Read ${rows} rows`,
-    });
-    this.appLog(requestId, 'INFO', `Read ${rows} rows from ${request.filename} (${size} bytes)`);
-    this.leaveStage(request, 'Sensor', started, 'Sensor finished');
+    progress.spend('Sensor', performance.now() - started);
+    return fileText(join(this.cacheFolder(request), 'sensor.partial'));
   }
 
-  private async filter(
+  private rowsOfText(
     request: RequestRow,
-    entry: Running,
-    actions: readonly FilterAction[],
-    args: Record<string, string>,
-  ): Promise<void> {
-    const { requestId, pipelineId } = request;
-    const started = this.enterStage(request, 'Filter');
-    let compiled;
-    try {
-      compiled = actions.map((a) => compileFilter(a, args));
-    } catch (error) {
-      throw new StageFailure('Filter', `Filter definition: ${(error as Error).message}`);
-    }
-    compiled.forEach((action, i) =>
-      this.requestLog(requestId, {
-        stage: 'Filter',
-        event: 'Start',
-        status: 'Process',
-        actionOrder: i + 1,
-        message: action.describe,
-      }),
+    format: SensorConfig,
+    text: AsyncIterable<string>,
+  ): AsyncGenerator<Row[]> {
+    return parseRows(
+      text,
+      formatOf(request.filename, format.format),
+      format.delimiter,
+      this.batchSize,
     );
-    await this.actionLock.runExclusive(() => cache.clearPart(this.dbs.action, requestId, 'Filter'));
+  }
+
+  /** Sensor → Filter → Joint in one streaming pass, each stage taking over a stage's cache. */
+  private async pass(request: RequestRow, entry: Running, progress: Progress): Promise<void> {
+    const { requestId } = request;
+    const { definition, args, filters } = this.definitionOf(request);
+    const folder = this.cacheFolder(request);
+    const snapshot = join(folder, 'sensor');
+    const sensorCached = existsSync(snapshot);
+    const filterCached = cache.completion(this.dbs.action, requestId, 'Filter') !== undefined;
+    let rows: AsyncIterable<Row[]>;
+    if (filterCached) {
+      progress.skip('Sensor');
+      progress.skip('Filter');
+      rows = this.filterCacheRows(requestId);
+    } else {
+      if (sensorCached) progress.skip('Sensor');
+      const text = sensorCached ? fileText(snapshot) : await this.openInbox(request, progress);
+      const parsed = this.rowsOfText(request, definition.sensor, text);
+      rows = this.filterRows(
+        this.sensorRows(parsed, progress, sensorCached ? undefined : folder),
+        filters,
+        progress,
+      );
+    }
+    await this.joint(request, entry, definition.joint, args, rows, progress);
+  }
+
+  private async *sensorRows(
+    parsed: AsyncGenerator<Row[]>,
+    progress: Progress,
+    snapshotFolder: string | undefined,
+  ): AsyncGenerator<Row[]> {
+    progress.enter('Sensor');
+    let count = 0;
+    for (;;) {
+      const started = performance.now();
+      let next: IteratorResult<Row[]>;
+      try {
+        next = await parsed.next();
+      } catch (error) {
+        if (error instanceof StageFailure || error instanceof Cancelled) throw error;
+        const detail =
+          error instanceof InputError
+            ? error.message
+            : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+        throw new StageFailure('Sensor', `Input file ${progress.request.filename}: ${detail}.`);
+      }
+      progress.spend('Sensor', performance.now() - started);
+      if (next.done) break;
+      count += next.value.length;
+      yield next.value;
+    }
+    if (snapshotFolder)
+      await rename(join(snapshotFolder, 'sensor.partial'), join(snapshotFolder, 'sensor'));
+    const size = progress.bytes === undefined ? '' : ` (${progress.bytes} bytes)`;
+    progress.leave('Sensor', `Read ${count} rows from ${progress.request.filename}${size}`);
+  }
+
+  private async *filterRows(
+    rows: AsyncIterable<Row[]>,
+    filters: readonly CompiledFilter[],
+    progress: Progress,
+  ): AsyncGenerator<Row[]> {
     let read = 0;
     let kept = 0;
-    let out = 0;
-    for (let chunk = 0; ; chunk++) {
-      this.checkpoint(entry);
-      const rows = cache.readChunk(this.dbs.action, requestId, 'Sensor', chunk);
-      if (!rows) break;
-      read += rows.length;
-      let batch: Row[] = rows;
+    let entered = false;
+    for await (const batch of rows) {
+      if (!entered) {
+        progress.enter(
+          'Filter',
+          filters.map((f) => f.describe),
+        );
+        entered = true;
+      }
+      const started = performance.now();
+      let out = batch;
       try {
-        for (const action of compiled) batch = action.apply(batch);
+        for (const filter of filters) out = filter.apply(out);
       } catch (error) {
         throw new StageFailure('Filter', (error as Error).message);
       }
+      progress.spend('Filter', performance.now() - started);
+      read += batch.length;
+      kept += out.length;
+      if (out.length > 0) yield out;
+    }
+    if (!entered)
+      progress.enter(
+        'Filter',
+        filters.map((f) => f.describe),
+      );
+    progress.leave('Filter', `Filter kept ${kept} of ${read} rows`, filters.length);
+  }
+
+  private async *filterCacheRows(requestId: string): AsyncGenerator<Row[]> {
+    for (let chunk = 0; ; chunk++) {
+      const rows = cache.readChunk(this.dbs.action, requestId, 'Filter', chunk);
+      if (!rows) return;
+      yield rows;
+    }
+  }
+
+  /**
+   * After a Filter or Joint failure: the Sensor snapshot is completed (and parsed, which
+   * may turn the failure into a Sensor one), and after a Joint failure the Filter output
+   * is written to the cache, so that a retry starts at the stage that failed.
+   */
+  private async completeEarlierStages(request: RequestRow, failed: StageName): Promise<void> {
+    const { requestId, pipelineId } = request;
+    const { definition, filters } = this.definitionOf(request);
+    const folder = this.cacheFolder(request);
+    const snapshot = join(folder, 'sensor');
+    const progress = new Progress(this, request, true);
+    if (!existsSync(snapshot)) {
+      const parsed = this.rowsOfText(
+        request,
+        definition.sensor,
+        await this.openInbox(request, progress),
+      );
+      for await (const batch of this.sensorRows(parsed, progress, folder)) void batch;
+    }
+    if (failed !== 'Joint' || cache.completion(this.dbs.action, requestId, 'Filter')) return;
+    cache.clearPart(this.dbs.action, requestId, 'Filter');
+    let chunk = 0;
+    let kept = 0;
+    const rows = this.filterRows(
+      this.rowsOfText(request, definition.sensor, fileText(snapshot)),
+      filters,
+      progress,
+    );
+    for await (const batch of rows) {
+      cache.writeChunk(this.dbs.action, requestId, pipelineId, 'Filter', chunk++, batch);
       kept += batch.length;
-      if (batch.length > 0) {
-        const rowsOut = batch;
-        const index = out++;
-        await this.actionLock.runExclusive(() =>
-          cache.writeChunk(this.dbs.action, requestId, pipelineId, 'Filter', index, rowsOut),
-        );
-      }
       await nextTurn();
     }
-    await this.actionLock.runExclusive(() =>
-      cache.markComplete(this.dbs.action, requestId, pipelineId, 'Filter', {
-        rows: kept,
-        chunks: out,
-      }),
-    );
-    compiled.forEach((_, i) =>
-      this.requestLog(requestId, {
-        stage: 'Filter',
-        event: 'End',
-        status: 'Process',
-        actionOrder: i + 1,
-        message: '',
-      }),
-    );
-    this.appLog(requestId, 'INFO', `Filter kept ${kept} of ${read} rows`);
-    this.leaveStage(request, 'Filter', started, 'Filter finished');
+    cache.markComplete(this.dbs.action, requestId, pipelineId, 'Filter', {
+      rows: kept,
+      chunks: chunk,
+    });
   }
 
   private async joint(
@@ -507,19 +558,19 @@ export class Engine implements EngineControl {
     entry: Running,
     actions: readonly JointAction[],
     args: Record<string, string>,
+    rows: AsyncIterable<Row[]>,
+    progress: Progress,
   ): Promise<void> {
     const { requestId, pipelineId } = request;
-    const started = this.enterStage(request, 'Joint');
     const action = this.dbs.action;
     const tablesDone = cache.completion(action, requestId, 'JointTables') !== undefined;
     const files: { writer: FileWriter; final: string; order: number }[] = [];
     const tables: { writer: TableWriter; order: number }[] = [];
-    const release = await this.actionLock.acquire();
     let open = false;
-    try {
-      this.checkpoint(entry);
-      action.exec('BEGIN IMMEDIATE');
-      open = true;
+    let entered = false;
+    const enter = async (): Promise<void> => {
+      entered = true;
+      progress.enter('Joint');
       for (const [i, spec] of actions.entries()) {
         this.requestLog(requestId, {
           stage: 'Joint',
@@ -538,11 +589,12 @@ export class Engine implements EngineControl {
           }
         } else {
           const name = substitute(spec.file.name, args);
-          if (!PLAIN_FILE_NAME.test(name))
+          if (!PLAIN_FILE_NAME.test(name)) {
             throw new StageFailure(
               'Joint',
               `Output file name ${JSON.stringify(name)} is not a plain file name.`,
             );
+          }
           await mkdir(this.options.paths.outbox, { recursive: true });
           const partial = join(this.options.paths.outbox, `${PARTIAL_PREFIX}${requestId}-${i}`);
           files.push({
@@ -552,21 +604,29 @@ export class Engine implements EngineControl {
           });
         }
       }
-      for (let chunk = 0; ; chunk++) {
+    };
+    try {
+      this.checkpoint(entry);
+      action.exec('BEGIN IMMEDIATE');
+      open = true;
+      for await (const batch of rows) {
         this.checkpoint(entry);
-        const rows = cache.readChunk(action, requestId, 'Filter', chunk);
-        if (!rows) break;
+        if (!entered) await enter();
+        const started = performance.now();
         for (const { writer } of tables) {
           try {
-            writer.write(rows);
+            writer.write(batch);
           } catch (error) {
             throw new StageFailure('Joint', `${writer.table}: ${(error as Error).message}`);
           }
         }
-        for (const { writer } of files) await writer.write(rows);
+        for (const { writer } of files) await writer.write(batch);
+        progress.spend('Joint', performance.now() - started);
         await nextTurn();
       }
       this.checkpoint(entry);
+      if (!entered) await enter();
+      const started = performance.now();
       for (const { writer } of files) await writer.close();
       cache.markComplete(action, requestId, pipelineId, 'JointTables', {
         tables: tables.map((t) => t.writer.table),
@@ -574,16 +634,17 @@ export class Engine implements EngineControl {
       action.exec('COMMIT');
       open = false;
       for (const file of files) await rename(file.writer.path, file.final);
+      progress.spend('Joint', performance.now() - started);
     } catch (error) {
       if (open) action.exec('ROLLBACK');
       for (const { writer } of files) {
         writer.destroy();
         await rm(writer.path, { force: true });
       }
-      throw error;
+      if (error instanceof StageFailure || error instanceof Cancelled) throw error;
+      throw new StageFailure(progress.current, (error as Error).message);
     } finally {
       entry.tables.clear();
-      release();
     }
     for (const { writer, order } of tables) {
       this.requestLog(requestId, {
@@ -603,13 +664,30 @@ export class Engine implements EngineControl {
         actionOrder: order,
         message: `${writer.written} rows`,
       });
-      this.appLog(
-        requestId,
-        'INFO',
-        `Wrote ${writer.written} rows to ${final.slice(this.options.paths.outbox.length + 1)}`,
-      );
+      this.appLog(requestId, 'INFO', `Wrote ${writer.written} rows to ${basename(final)}`);
     }
-    this.leaveStage(request, 'Joint', started, 'Joint finished');
+    progress.leave('Joint', 'Joint finished');
+  }
+
+  /** @internal for Progress */
+  logRequest(requestId: string, entry: Omit<RequestLogEntry, 'date'>): void {
+    this.requestLog(requestId, entry);
+  }
+
+  /** @internal for Progress */
+  logApp(requestId: string, type: AppLogType, message: string): void {
+    this.appLog(requestId, type, message);
+  }
+
+  /** @internal for Progress */
+  statusOf(request: RequestRow, stage: StageName): void {
+    setStatus(this.dbs.status, request, { status: 'Process', stage, stamp: this.stamp() });
+  }
+
+  /** @internal for Progress */
+  stageTime(requestId: string, stage: StageName, ms: number): void {
+    const column = stage === 'Sensor' ? 'sensorMs' : stage === 'Filter' ? 'filterMs' : 'jointMs';
+    setRequestTimes(this.dbs.status, requestId, { [column]: Math.round(ms) });
   }
 
   retry(requestId: string): void {
@@ -669,12 +747,32 @@ export class Engine implements EngineControl {
     })();
   }
 
+  /** Sensor snapshots are files under `<data>/cache/<pipeline>/<request>/`; the rest is in `_CACHE`. */
   clearCache(pipelineId: string, stages: readonly StageName[]): Promise<number> {
-    const parts: cache.CachePart[] = stages.map((s) => (s === 'Joint' ? 'JointTables' : s));
-    return this.writeAction(() => cache.clearPipelineParts(this.dbs.action, pipelineId, parts));
+    return this.writeAction(async () => {
+      let removed = 0;
+      if (stages.includes('Sensor')) {
+        const folder = join(this.options.paths.data, 'cache', pipelineId);
+        const requests = existsSync(folder) ? await readdir(folder) : [];
+        for (const requestId of requests) {
+          if (this.running.has(requestId)) continue;
+          for (const name of ['sensor', 'sensor.partial']) {
+            const path = join(folder, requestId, name);
+            if (existsSync(path)) {
+              await rm(path, { force: true });
+              removed++;
+            }
+          }
+        }
+      }
+      const parts: cache.CachePart[] = [];
+      if (stages.includes('Filter')) parts.push('Filter');
+      if (stages.includes('Joint')) parts.push('JointTables');
+      return removed + cache.clearPipelineParts(this.dbs.action, pipelineId, parts);
+    });
   }
 
-  writeAction<T>(write: () => T): Promise<T> {
+  writeAction<T>(write: () => T | Promise<T>): Promise<T> {
     return this.actionLock.runExclusive(write);
   }
 
@@ -688,5 +786,90 @@ export class Engine implements EngineControl {
     this.stopping = true;
     for (const entry of this.running.values()) entry.stopReason = 'shutdown';
     await Promise.all([...this.running.values()].map((e) => e.done));
+  }
+}
+
+const STAGE_ORDER: readonly StageName[] = ['Sensor', 'Filter', 'Joint'];
+
+/**
+ * Where a request is in its pass. Stages overlap while rows stream through, so the Stage
+ * a client sees is the earliest one still unfinished; each stage's time is the time spent
+ * in its own work.
+ */
+class Progress {
+  private readonly finished = new Set<StageName>();
+  private readonly spent: Record<StageName, number> = { Sensor: 0, Filter: 0, Joint: 0 };
+  /** Size of the input file, once the Sensor has looked at it. */
+  bytes: number | undefined;
+
+  constructor(
+    private readonly engine: Engine,
+    readonly request: RequestRow,
+    /** Completing caches after a failure: no status changes, no times, no logs of stages. */
+    private readonly quiet = false,
+  ) {}
+
+  get current(): StageName {
+    return STAGE_ORDER.find((s) => !this.finished.has(s)) ?? 'Joint';
+  }
+
+  skip(stage: StageName): void {
+    this.finished.add(stage);
+    if (!this.quiet)
+      this.engine.logApp(
+        this.request.requestId,
+        'INFO',
+        `${stage} output taken from the action cache`,
+      );
+  }
+
+  enter(stage: StageName, actions: readonly string[] = []): void {
+    if (this.quiet) return;
+    if (stage === this.current) this.engine.statusOf(this.request, stage);
+    this.engine.logRequest(this.request.requestId, {
+      stage,
+      event: 'Start',
+      status: 'Process',
+      actionOrder: 0,
+      message: `${stage} started`,
+    });
+    actions.forEach((message, i) =>
+      this.engine.logRequest(this.request.requestId, {
+        stage,
+        event: 'Start',
+        status: 'Process',
+        actionOrder: i + 1,
+        message,
+      }),
+    );
+  }
+
+  spend(stage: StageName, ms: number): void {
+    this.spent[stage] += ms;
+  }
+
+  leave(stage: StageName, message: string, actions = 0): void {
+    this.finished.add(stage);
+    if (this.quiet) return;
+    const id = this.request.requestId;
+    for (let i = 1; i <= actions; i++)
+      this.engine.logRequest(id, {
+        stage,
+        event: 'End',
+        status: 'Process',
+        actionOrder: i,
+        message: '',
+      });
+    if (stage !== 'Joint') this.engine.logApp(id, 'INFO', message);
+    this.engine.logRequest(id, {
+      stage,
+      event: 'End',
+      status: 'Process',
+      actionOrder: 0,
+      message: stage === 'Joint' ? message : `${stage} finished`,
+    });
+    this.engine.stageTime(id, stage, this.spent[stage]);
+    const next = this.current;
+    if (next !== stage && !this.finished.has(next)) this.engine.statusOf(this.request, next);
   }
 }

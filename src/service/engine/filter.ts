@@ -60,6 +60,25 @@ function compilePredicate(p: Predicate, args: Readonly<Record<string, string>>):
   }
   if (Array.isArray(p.value)) throw new Error(`keep: ${field} ${op} takes one value, not a list`);
   const expected = resolve(p.value ?? null, args);
+  const expectedNumber = asNumber(expected);
+  const ordering = ['<', '<=', '>', '>='].includes(op);
+  if (expectedNumber !== undefined && ordering) {
+    // The common numeric threshold: the expected side is read as a number once.
+    const test =
+      op === '<'
+        ? (n: number) => n < expectedNumber
+        : op === '<='
+          ? (n: number) => n <= expectedNumber
+          : op === '>'
+            ? (n: number) => n > expectedNumber
+            : (n: number) => n >= expectedNumber;
+    return (row) => {
+      const actual = row[field];
+      if (actual === null || actual === undefined) return false;
+      const n = asNumber(actual);
+      return n === undefined ? compare(op, actual, expected) : test(n);
+    };
+  }
   return (row) => {
     const actual = row[field];
     if (actual === null || actual === undefined) return false;

@@ -9,6 +9,10 @@ export class JointError extends Error {
   override readonly name = 'JointError';
 }
 
+/** `YYYY-MM-DD`, optionally with a time, fraction and zone, in ISO-8601 or SQL style. */
+const TIMESTAMP_SHAPE =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])([ T]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
 type ColumnSpec = Extract<JointAction, { table: unknown }>['table']['columns'][number];
 
 function converter(
@@ -35,6 +39,8 @@ function converter(
       };
     case 'DOUBLE':
       return (value, rowNumber) => {
+        if (typeof value === 'number')
+          return Number.isFinite(value) ? value : bad(value, rowNumber, 'a finite number');
         if (value === null || value === '') return null;
         const n = asNumber(value);
         return n === undefined ? bad(value, rowNumber, 'a number') : n;

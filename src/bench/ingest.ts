@@ -1,0 +1,129 @@
+import { spawnSync } from 'node:child_process';
+import {
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PipelineClient } from '../kit/index.ts';
+import { startChild } from '../service/testing/child.ts';
+
+const KEY = 'bench-key-0123456789abcdefghijklmnopqrstu';
+
+const PIPELINE = `
+pipelines:
+  - id: pl_1
+    name: Bench ingest
+    sensor: { format: csv }
+    filter:
+      - keep: { field: amount, op: '>=', value: 0 }
+      - cast: { id: integer, qty: integer, amount: double }
+    joint:
+      - table:
+          name: BENCH
+          columns:
+            - { name: ID, type: BIGINT, from: id }
+            - { name: NAME, type: VARCHAR, from: name }
+            - { name: AMOUNT, type: DOUBLE, from: amount }
+            - { name: QTY, type: INTEGER, from: qty }
+            - { name: CREATED, type: TIMESTAMP, from: created }
+`;
+
+async function writeCsv(path: string, rows: number): Promise<void> {
+  const out = createWriteStream(path);
+  out.write('id,name,amount,qty,created\n');
+  let chunk = '';
+  for (let i = 0; i < rows; i++) {
+    chunk += `${i},name ${i % 1000},${((i * 7919) % 100000) / 100},${i % 17},2026-11-${String((i % 28) + 1).padStart(2, '0')} 10:${String(i % 60).padStart(2, '0')}:00\n`;
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      chunk = '';
+    }
+  }
+  out.end(chunk);
+  await once(out, 'finish');
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /VmHWM:\s+(\d+) kB/.exec(status);
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+export interface IngestResult {
+  rows: number;
+  engineSeconds: number;
+  sqliteSeconds: number;
+  ratio: number;
+  peakRssMb: number;
+}
+
+/** The engine's ingest of a generated CSV against `sqlite3 .import` of the same file. */
+export async function benchIngest(rows = 1_000_000): Promise<IngestResult> {
+  const folder = mkdtempSync(join(tmpdir(), 'bench-ingest-'));
+  try {
+    const data = join(folder, 'data');
+    mkdirSync(join(data, 'inbox'), { recursive: true });
+    const csv = join(data, 'inbox', 'bench.csv');
+    await writeCsv(csv, rows);
+    writeFileSync(join(folder, 'pipelines.yaml'), PIPELINE);
+
+    // Baseline: the sqlite3 command-line tool importing the same file into a typed table.
+    const baselineDb = join(folder, 'baseline.db');
+    const script = `PRAGMA journal_mode=WAL;\nCREATE TABLE BENCH (ID BIGINT, NAME VARCHAR, AMOUNT DOUBLE, QTY INTEGER, CREATED TIMESTAMP);\n.import --csv --skip 1 ${csv} BENCH\n`;
+    const started = performance.now();
+    const sqlite = spawnSync('sqlite3', [baselineDb], { input: script, encoding: 'utf8' });
+    const sqliteSeconds = (performance.now() - started) / 1000;
+    if (sqlite.status !== 0)
+      throw new Error(
+        `sqlite3 failed (is the sqlite3 package installed?): ${sqlite.stderr || sqlite.error?.message}`,
+      );
+
+    const child = await startChild([
+      '--data',
+      data,
+      '--pipelines',
+      join(folder, 'pipelines.yaml'),
+      '--no-demo',
+      '--api-key',
+      KEY,
+    ]);
+    try {
+      const client = new PipelineClient({ baseUrl: child.url, apiKey: KEY });
+      const begin = performance.now();
+      const { requestId } = await client.exec('pl_1', 'bench.csv');
+      for (;;) {
+        const detail = await client.requestDetail(requestId as string);
+        if (detail.status === 'Finish') break;
+        if (detail.status === 'Error') throw new Error(`ingest failed: ${JSON.stringify(detail)}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const engineSeconds = (performance.now() - begin) / 1000;
+      const total = (await client.table('action', 'BENCH', { pageSize: 1 })).info.total;
+      if (total !== rows) throw new Error(`expected ${rows} rows, the table has ${total}`);
+      const peak = peakRssMb(child.process.pid as number);
+      return {
+        rows,
+        engineSeconds,
+        sqliteSeconds,
+        ratio: sqliteSeconds / engineSeconds,
+        peakRssMb: peak,
+      };
+    } finally {
+      child.process.kill('SIGTERM');
+      await child.exited;
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = await benchIngest(Number(process.argv[2] ?? 1_000_000));
+  console.log(result);
+}
