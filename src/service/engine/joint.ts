@@ -49,9 +49,7 @@ function converter(
       return (value, rowNumber) => {
         if (value === null || value === '') return null;
         const text = asText(value);
-        return Number.isNaN(Date.parse(text.includes('T') ? text : text.replace(' ', 'T')))
-          ? bad(value, rowNumber, 'a timestamp')
-          : text;
+        return TIMESTAMP_SHAPE.test(text) ? text : bad(value, rowNumber, 'a timestamp');
       };
     default:
       return (value) => (value === null ? null : asText(value));
