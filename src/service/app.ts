@@ -1,13 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
+import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { ErrorCode } from '../kit/wire.ts';
-import { ApiAccess } from './auth/api-access.ts';
+import { ErrorCode, MC_SESSION_HEADER } from '../kit/wire.ts';
+import { ApiAccess, newSecret } from './auth/api-access.ts';
+import { mayCall } from './auth/permissions.ts';
+import { SessionStore } from './auth/sessions.ts';
+import { addUser, countUsers } from './auth/users.ts';
+import { FLOWAPI_PREFIX, flowApiRoutes, renderPartBError } from './flowapi/routes.ts';
+import { MCAPI_PREFIX, mcapiRoutes, renderPartAError } from './mcapi/routes.ts';
 import { ServiceTime, systemClock, type Clock } from './clock.ts';
 import type { DataPaths, ServiceContext } from './context.ts';
 import { openDatabases, type Databases } from './db/databases.ts';
@@ -18,7 +32,11 @@ import { Engine } from './engine/engine.ts';
 import { ApiError } from './errors.ts';
 import { installErrorHandler } from './errors-handler.ts';
 import { loadDefinitionFile, toRecord } from './pipelines/definition.ts';
-import { PIPELINE_API_PREFIX, pipelineApiRoutes } from './pipelineapi/routes.ts';
+import {
+  PIPELINE_API_PREFIX,
+  pipelineApiRoutes,
+  type ExtraAuthenticator,
+} from './pipelineapi/routes.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = resolve(here, '../..');
@@ -44,6 +62,10 @@ export interface AppConfig {
   /** Built dashboard to serve at `/`; nothing is served there when absent. */
   readonly staticDir?: string | undefined;
   readonly logger?: FastifyServerOptions['logger'];
+  /** Shown by Part A login; the host name by default. */
+  readonly serverName?: string | undefined;
+  /** Sign-in attempts per client address and window (ms) on each Part's login. */
+  readonly loginLimit?: { max: number; timeWindow: number } | undefined;
 }
 
 export interface App {
@@ -100,6 +122,21 @@ function seedDemoRequests(context: ServiceContext): void {
   setSetting(context.dbs.system, 'demoSeeded', 'true');
 }
 
+/** First start without users: `admin` with the given password, or a random one kept in a 0600 file. */
+async function ensureAdmin(
+  dbs: Databases,
+  dataDir: string,
+  password: string | undefined,
+  now: string,
+): Promise<string | undefined> {
+  if (countUsers(dbs.system) > 0) return undefined;
+  const chosen = password ?? newSecret().slice(0, 20);
+  await addUser(dbs.system, 'admin', chosen, 'administrator', now);
+  if (password !== undefined) return undefined;
+  writeFileSync(join(dataDir, 'initial-admin-password'), `${chosen}\n`, { mode: 0o600 });
+  return chosen;
+}
+
 /** Builds the service from a config; tests and main.ts both start here. */
 export async function buildApp(config: AppConfig): Promise<App> {
   const dataDir = resolve(config.dataDir);
@@ -140,7 +177,45 @@ export async function buildApp(config: AppConfig): Promise<App> {
       batchSize: config.batchSize,
       log: (message, error) => server.log.error({ err: error }, message),
     });
-    const context: ServiceContext = { dbs, clock, time, access, engine, version: VERSION, paths };
+    const initialAdminPassword = await ensureAdmin(
+      dbs,
+      dataDir,
+      config.adminPassword,
+      clock.now().toISOString(),
+    );
+    const sessions = new SessionStore(dbs.system, clock);
+    const context: ServiceContext = {
+      dbs,
+      clock,
+      time,
+      access,
+      engine,
+      version: VERSION,
+      paths,
+      sessions,
+      serverName: config.serverName ?? hostname(),
+      serverId: getSetting(dbs.system, 'serverId') as string,
+    };
+    const sessionAuth: ExtraAuthenticator = (request, operation) => {
+      const id = request.headers[MC_SESSION_HEADER.toLowerCase()];
+      if (typeof id !== 'string' || id === '') return undefined;
+      const session = sessions.use('mc', id);
+      if (!session)
+        throw new ApiError(
+          401,
+          ErrorCode.BadCredentials,
+          'The management console session has expired or ended; sign in again.',
+        );
+      if (!mayCall(session.role, operation)) {
+        throw new ApiError(
+          403,
+          ErrorCode.RoleForbidden,
+          `The ${session.role} role may not call ${operation}.`,
+        );
+      }
+      return { via: 'session', role: session.role };
+    };
+    const loginLimit = config.loginLimit ?? { max: 20, timeWindow: 60_000 };
 
     const server = Fastify({
       logger: config.logger ?? false,
@@ -149,8 +224,25 @@ export async function buildApp(config: AppConfig): Promise<App> {
     server.removeAllContentTypeParsers();
     await server.register(fastifyFormbody, { bodyLimit: BODY_LIMIT });
     await server.register(fastifyCookie);
-    installErrorHandler(server, {});
-    await server.register(pipelineApiRoutes(context));
+    installErrorHandler(server, {
+      [MCAPI_PREFIX]: renderPartAError,
+      [FLOWAPI_PREFIX]: renderPartBError,
+    });
+    // Only the login routes opt in (per-route config); the limit is per client address, so
+    // failures from elsewhere never lock the real user out, and it lifts after the window.
+    await server.register(fastifyRateLimit, {
+      global: false,
+      keyGenerator: (request) => request.ip,
+      errorResponseBuilder: (_request, context) =>
+        new ApiError(
+          429,
+          4029,
+          `Too many sign-in attempts from this address; try again in ${Math.ceil(context.ttl / 1000)} s.`,
+        ),
+    });
+    await server.register(pipelineApiRoutes(context, sessionAuth));
+    await server.register(mcapiRoutes(context, loginLimit));
+    await server.register(flowApiRoutes(context, loginLimit));
 
     if (config.staticDir && existsSync(join(config.staticDir, 'index.html'))) {
       await server.register(fastifyStatic, {
@@ -160,7 +252,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       });
     }
     server.setNotFoundHandler((request, reply) => {
-      const isApi = ['/api', '/mcapi', PIPELINE_API_PREFIX].some(
+      const isApi = [FLOWAPI_PREFIX, MCAPI_PREFIX, PIPELINE_API_PREFIX].some(
         (p) => request.url === p || request.url.startsWith(`${p}/`),
       );
       if (
@@ -189,7 +281,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       context,
       engine,
       issuedApiKey,
-      initialAdminPassword: undefined,
+      initialAdminPassword,
       async close() {
         await server.close();
         await engine.shutdown();

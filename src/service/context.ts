@@ -1,4 +1,5 @@
 import type { ApiAccess } from './auth/api-access.ts';
+import type { SessionStore } from './auth/sessions.ts';
 import type { Clock, ServiceTime } from './clock.ts';
 import type { Databases } from './db/databases.ts';
 import type { EngineControl } from './engine/control.ts';
@@ -18,4 +19,8 @@ export interface ServiceContext {
   readonly engine: EngineControl;
   readonly version: string;
   readonly paths: DataPaths;
+  readonly sessions: SessionStore;
+  readonly serverName: string;
+  /** UUID made at first start, kept in the system database. */
+  readonly serverId: string;
 }

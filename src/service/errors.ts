@@ -1,11 +1,11 @@
-import { ErrorCode, type ErrorCodeValue } from '../kit/wire.ts';
+import { ErrorCode } from '../kit/wire.ts';
 
-/** An error with the HTTP status and Part C code it answers with. */
+/** An error with the HTTP status and code it answers with (Part C codes, or Part A/B ones). */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   constructor(
     readonly httpStatus: number,
-    readonly code: ErrorCodeValue,
+    readonly code: number,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {

@@ -27,7 +27,14 @@ export async function startService(
   config: Partial<AppConfig> & { keepData?: boolean } = {},
 ): Promise<TestService> {
   const dataDir = config.dataDir ?? mkdtempSync(join(tmpdir(), 'pipeline-test-'));
-  const app = await buildApp({ demo: false, apiKey: TEST_API_KEY, ...config, dataDir });
+  // Tests sign in far more often than a person; the limit has a test of its own.
+  const app = await buildApp({
+    demo: false,
+    apiKey: TEST_API_KEY,
+    loginLimit: { max: 10_000, timeWindow: 60_000 },
+    ...config,
+    dataDir,
+  });
   const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
   const doFetch = (path: string, init?: RequestInit) => fetch(`${url}${path}`, init);
   return {

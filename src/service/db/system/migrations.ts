@@ -36,6 +36,30 @@ export const systemMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    up(db) {
+      db.exec(`
+        CREATE TABLE USERS (
+          NAME VARCHAR PRIMARY KEY,
+          PASSWORDHASH VARCHAR NOT NULL,
+          ROLE VARCHAR NOT NULL CHECK (ROLE IN ('administrator', 'developer', 'operator')),
+          CREATED TIMESTAMP NOT NULL
+        );
+        -- Session ids are stored hashed: the database alone cannot be used to sign in.
+        CREATE TABLE SESSIONS (
+          IDHASH VARCHAR PRIMARY KEY,
+          KIND VARCHAR NOT NULL CHECK (KIND IN ('mc', 'fs')),
+          USERNAME VARCHAR NOT NULL REFERENCES USERS(NAME) ON DELETE CASCADE,
+          CREATED INTEGER NOT NULL,
+          LASTUSED INTEGER NOT NULL,
+          TIMEOUTMS INTEGER NOT NULL,
+          EXPIRES INTEGER NOT NULL
+        );
+        CREATE INDEX SESSIONS_BY_EXPIRY ON SESSIONS (EXPIRES);
+      `);
+    },
+  },
 ];
 
 /** Tables holding secrets; never shown by the systemdb browser. */

@@ -1,0 +1,90 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { read } from 'read';
+import { ROLES } from '../kit/wire.ts';
+import { addUser, isRole, listUsers, removeUser, setPassword } from './auth/users.ts';
+import { openDatabases } from './db/databases.ts';
+
+const USAGE = `Usage: npm run users -- <command> [options]
+
+  add <name> --role <administrator|developer|operator>   add a user
+  passwd <name>                                          set a new password (ends the user's sessions)
+  remove <name>                                          remove a user
+  list                                                   list users and roles
+
+Options:
+  --data <folder>   the service's data folder [PIPELINE_DATA_DIR] (default ./data)
+  --no-password     (add) a user without a password: flow service login only
+
+The password is asked for without echo, or read from PIPELINE_USER_PASSWORD.
+`;
+
+async function askPassword(): Promise<string> {
+  const fromEnv = process.env.PIPELINE_USER_PASSWORD;
+  if (fromEnv !== undefined) return fromEnv;
+  if (!process.stdin.isTTY)
+    throw new Error('no terminal to ask for the password: set PIPELINE_USER_PASSWORD');
+  const first = await read({ prompt: 'Password: ', silent: true, replace: '' });
+  const second = await read({ prompt: 'Again: ', silent: true, replace: '' });
+  if (first !== second) throw new Error('the two passwords differ');
+  if (first.length < 8) throw new Error('a password has at least 8 characters');
+  return first;
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      data: { type: 'string' },
+      role: { type: 'string' },
+      'no-password': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+  });
+  const [command, name] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const dbs = openDatabases(resolve(values.data ?? process.env.PIPELINE_DATA_DIR ?? 'data'));
+  try {
+    switch (command) {
+      case 'list':
+        for (const user of listUsers(dbs.system)) {
+          process.stdout.write(
+            `${user.name}\t${user.role}${user.hasPassword ? '' : '\t(no password)'}\n`,
+          );
+        }
+        return;
+      case 'add': {
+        if (!name) throw new Error('add needs a user name');
+        if (!values.role || !isRole(values.role))
+          throw new Error(`--role must be one of ${ROLES.join(', ')}`);
+        const password = values['no-password'] ? '' : await askPassword();
+        await addUser(dbs.system, name, password, values.role, new Date().toISOString());
+        process.stdout.write(`added ${name} (${values.role})\n`);
+        return;
+      }
+      case 'passwd':
+        if (!name) throw new Error('passwd needs a user name');
+        await setPassword(dbs.system, name, await askPassword());
+        process.stdout.write(`password of ${name} changed\n`);
+        return;
+      case 'remove':
+        if (!name) throw new Error('remove needs a user name');
+        removeUser(dbs.system, name);
+        process.stdout.write(`removed ${name}\n`);
+        return;
+      default:
+        throw new Error(`unknown command ${command}\n\n${USAGE}`);
+    }
+  } finally {
+    dbs.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`users: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
