@@ -1,4 +1,11 @@
-import { HttpError, NetworkError, ParseError, TimeoutError } from './errors.ts';
+import { HttpError, ParseError } from './errors.ts';
+import {
+  Transport,
+  type FetchLike,
+  type Method,
+  type RequestData,
+  type TransportOptions,
+} from './transport.ts';
 import { htmlToTree } from './html.ts';
 import {
   decodeExecuteResponse,
@@ -26,8 +33,6 @@ export type ResultStatus = (typeof ResultStatus)[keyof typeof ResultStatus];
 export const ResultFormat = { XML: 0, Json: 1, Html: 2, Unknown: 3 } as const;
 export type ResultFormat = (typeof ResultFormat)[keyof typeof ResultFormat];
 
-export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
-
 /** How calls authenticate. */
 export type Credentials =
   | { readonly kind: 'apiKey'; readonly apiKey: string }
@@ -37,25 +42,14 @@ export type Credentials =
   | { readonly kind: 'cookie' }
   | { readonly kind: 'none' };
 
-export interface ClientOptions {
+export interface ClientOptions extends TransportOptions {
   /** The API key issued by the pipeline service (sent as X-Pipelinewebapi). */
   readonly apiKey?: string;
   /** Other credentials; apiKey is the short form of `{ kind: 'apiKey' }`. */
   readonly credentials?: Credentials;
-  readonly host?: string;
-  readonly port?: number;
-  /** `https://host:port`; overrides host and port. Empty means the page's own origin. */
-  readonly baseUrl?: string;
-  /** Prefix before `/pipelineapi`, for a service behind a proxy path (`/ops`). */
-  readonly basePath?: string;
-  readonly fetch?: FetchLike;
-  /** Milliseconds before a call fails with TimeoutError (default 30000; 0 = never). */
-  readonly timeoutMs?: number;
-  /** Headers sent with every call. */
-  readonly headers?: Readonly<Record<string, string>>;
 }
 
-export type RequestData = Readonly<Record<string, string | number | boolean | undefined>>;
+export type { FetchLike, RequestData };
 
 /** Response types of Part C. */
 export type Format = 'xml' | 'json';
@@ -154,14 +148,6 @@ export class PipelineResult {
   }
 }
 
-function encode(data: RequestData | undefined): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(data ?? {})) {
-    if (value !== undefined) params.append(name, String(value));
-  }
-  return params.toString();
-}
-
 /**
  * Client of the pipeline API (Part C). Works in browsers and Node alike: it needs only
  * `fetch`, which can be injected.
@@ -172,35 +158,36 @@ function encode(data: RequestData | undefined): string {
  * const { requestId } = await client.exec('pl_1', 'orders.csv', { minAmount: '50' });
  */
 export class PipelineClient {
-  private readonly baseUrl: string;
-  private readonly fetchFn: FetchLike;
+  private readonly transport: Transport;
   private credentials: Credentials;
 
-  constructor(private readonly options: ClientOptions = {}) {
-    const origin =
-      options.baseUrl ??
-      (options.host
-        ? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port ?? 25080}`
-        : '');
-    this.baseUrl = `${origin.replace(/\/$/, '')}${(options.basePath ?? '').replace(/\/$/, '')}/pipelineapi`;
-    this.fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  constructor(options: ClientOptions = {}) {
+    this.transport = new Transport(options);
     this.credentials =
       options.credentials ??
       (options.apiKey ? { kind: 'apiKey', apiKey: options.apiKey } : { kind: 'none' });
   }
 
-  /** Switches credentials, e.g. after a sign-in. */
+  /** Switches credentials, e.g. after a sign-in. @example client.useCredentials({ kind: 'session', sessionId }) */
   useCredentials(credentials: Credentials): void {
     this.credentials = credentials;
   }
 
-  /** The full URL of a call, e.g. for "copy as curl". */
-  urlOf(path: string, data?: RequestData, method = 'GET'): string {
-    const query = method === 'GET' || method === 'DELETE' ? encode(data) : '';
-    return `${this.baseUrl}${path.startsWith('/') ? path : `/${path}`}${query ? `?${query}` : ''}`;
+  /** The credentials in use. */
+  get currentCredentials(): Credentials {
+    return this.credentials;
   }
 
-  /** Headers the current credentials add. */
+  /** The full URL of a call, e.g. for "copy as curl". @example client.urlOf('/list/xml') */
+  urlOf(path: string, data?: RequestData, method: Method = 'GET'): string {
+    return this.transport.urlOf(
+      `/pipelineapi${path.startsWith('/') ? path : `/${path}`}`,
+      data,
+      method,
+    );
+  }
+
+  /** Headers the current credentials add. @example client.authHeaders() // { 'X-Pipelinewebapi': '…' } */
   authHeaders(): Record<string, string> {
     switch (this.credentials.kind) {
       case 'apiKey':
@@ -212,46 +199,23 @@ export class PipelineClient {
     }
   }
 
-  /** Sends one call; `path` is `/<api>/<type>` as in the spec (`/list/xml`). */
+  /** Sends one call; `path` is `/<api>/<type>` as in the spec. @example await client.request('GET', '/list/xml') */
   async request(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    method: Method,
     path: string,
     data?: RequestData,
     headers?: Readonly<Record<string, string>>,
   ): Promise<PipelineResult> {
-    const url = this.urlOf(path, data, method);
-    const hasBody = method === 'POST' || method === 'PUT';
-    const init: RequestInit = {
+    const raw = await this.transport.send(
       method,
-      headers: {
-        ...(hasBody ? { 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' } : {}),
-        ...this.options.headers,
+      `/pipelineapi${path.startsWith('/') ? path : `/${path}`}`,
+      data,
+      {
         ...this.authHeaders(),
         ...headers,
       },
-      credentials: 'same-origin',
-      ...(hasBody ? { body: encode(data) } : {}),
-    };
-    const timeoutMs = this.options.timeoutMs ?? 30_000;
-    const controller = new AbortController();
-    const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(), timeoutMs) : undefined;
-    init.signal = controller.signal;
-    try {
-      const response = await this.fetchFn(url, init);
-      const body = await response.text();
-      return new PipelineResult(
-        response.status,
-        response.headers.get('content-type') ?? '',
-        body,
-        method,
-        url,
-      );
-    } catch (error) {
-      if (controller.signal.aborted) throw new TimeoutError(method, url, timeoutMs);
-      throw new NetworkError(method, url, error);
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
-    }
+    );
+    return new PipelineResult(raw.status, raw.contentType, raw.body, raw.method, raw.url);
   }
 
   /** @example await client.get('/requestlist/json', { date: '20261121' }) */

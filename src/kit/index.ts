@@ -21,6 +21,20 @@ export {
   type Format,
   type RequestData,
 } from './client.ts';
+export {
+  FlowServiceClient,
+  ManagementConsoleClient,
+  type ApiSettings,
+  type McLogin,
+  type McSession,
+} from './sessions.ts';
+export {
+  Transport,
+  encodeForm,
+  type Method,
+  type RawResponse,
+  type TransportOptions,
+} from './transport.ts';
 export { HttpError, NetworkError, ParseError, PipelineKitError, TimeoutError } from './errors.ts';
 export {
   parseServiceDate,

@@ -1,0 +1,272 @@
+import { parseArgs } from 'node:util';
+import {
+  HttpError,
+  PipelineClient,
+  PipelineKitError,
+  type DatabaseName,
+  type Format,
+} from '../index.ts';
+
+const USAGE = `Usage: pipelinectl <command> [arguments] [options]
+
+Commands:
+  list                                   pipelines
+  exec <pipeline> --file <name> [--arg k=v ...]
+                                         start a request; prints its RequestId
+  requests [--date yyyymmdd] [--pipeline pl_N] [--index n] [--page-size n]
+                                         requests of a day, newest first
+  detail <requestid> [--logs]            one request, with its request and application logs
+  retry <requestid>                      run a request in Error or Stop again
+  cancel <requestid>                     stop a waiting or running request
+  resume <pipeline> | suspend <pipeline> set a pipeline's Runmode
+  version                                the service's version
+  db <system|status|action> [table] [--index n] [--page-size n]
+                                         tables of a database, or a page of one
+  clear-cache <pipeline> [--sensor] [--filter] [--joint]
+  delete-table <table> | drop-table <table>
+
+Options:
+  --url <url>        service address [PIPELINE_URL] (default http://127.0.0.1:25080)
+  --key <key>        API key [PIPELINE_API_KEY]
+  --json             print JSON for scripts instead of tables
+  --wire <xml|json>  response type to ask the service for (default json)
+  --timeout <ms>     per call (default 30000)
+`;
+
+type Row = Record<string, string | number | boolean | null | undefined>;
+
+function table(rows: readonly Row[], columns?: readonly string[]): string {
+  const names = columns ?? Object.keys(rows[0] ?? {});
+  if (rows.length === 0) return '(none)\n';
+  const cell = (value: Row[string]) =>
+    value === null ? 'NULL' : value === undefined ? '' : String(value).replace(/\s+/g, ' ');
+  const widths = names.map((n) =>
+    Math.min(60, Math.max(n.length, ...rows.map((r) => cell(r[n]).length))),
+  );
+  const line = (values: readonly string[]) =>
+    values
+      .map((v, i) =>
+        v.length > (widths[i] ?? 0)
+          ? `${v.slice(0, (widths[i] ?? 1) - 1)}…`
+          : v.padEnd(widths[i] ?? 0),
+      )
+      .join('  ')
+      .trimEnd();
+  return `${[line(names), line(widths.map((w) => '-'.repeat(w))), ...rows.map((r) => line(names.map((n) => cell(r[n]))))].join('\n')}\n`;
+}
+
+export async function run(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  write: (text: string) => void,
+): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    options: {
+      url: { type: 'string' },
+      key: { type: 'string' },
+      json: { type: 'boolean' },
+      wire: { type: 'string' },
+      timeout: { type: 'string' },
+      file: { type: 'string' },
+      arg: { type: 'string', multiple: true },
+      date: { type: 'string' },
+      pipeline: { type: 'string' },
+      index: { type: 'string' },
+      'page-size': { type: 'string' },
+      logs: { type: 'boolean' },
+      sensor: { type: 'boolean' },
+      filter: { type: 'boolean' },
+      joint: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+  });
+  const [command, target, extra] = positionals;
+  if (values.help || !command) {
+    write(USAGE);
+    return command ? 0 : 2;
+  }
+  const wire = (values.wire ?? 'json') as Format;
+  if (wire !== 'json' && wire !== 'xml') throw new Error('--wire is xml or json');
+  const client = new PipelineClient({
+    baseUrl: values.url ?? env.PIPELINE_URL ?? 'http://127.0.0.1:25080',
+    apiKey: values.key ?? env.PIPELINE_API_KEY,
+    timeoutMs: values.timeout ? Number(values.timeout) : 30_000,
+  });
+  const need = (value: string | undefined, what: string): string => {
+    if (!value) throw new Error(`${command} needs ${what}`);
+    return value;
+  };
+  const number = (value: string | undefined): number | undefined =>
+    value === undefined ? undefined : Number(value);
+  const out = (data: unknown, human: () => string): void =>
+    write(values.json ? `${JSON.stringify(data, null, 2)}\n` : human());
+  const done = (result: {
+    status: string;
+    message: string;
+    rowCount?: number | undefined;
+    requestId?: string | undefined;
+  }) =>
+    out(
+      result,
+      () =>
+        `${result.status} ${result.message}${result.requestId ? ` ${result.requestId}` : ''}${result.rowCount !== undefined ? ` (${result.rowCount} rows)` : ''}\n`,
+    );
+
+  switch (command) {
+    case 'list': {
+      const pipelines = await client.listPipelines(wire);
+      out(pipelines, () =>
+        table(
+          pipelines.map((p) => ({
+            Id: p.id,
+            Name: p.name,
+            Runmode: p.runmode,
+            Updated: p.updatedate,
+            Args: p.args.map((a) => `${a.name}=${a.value}`).join(' '),
+          })),
+        ),
+      );
+      return 0;
+    }
+    case 'exec': {
+      const args: Record<string, string> = {};
+      for (const pair of values.arg ?? []) {
+        const at = pair.indexOf('=');
+        if (at < 1) throw new Error(`--arg takes name=value, not ${pair}`);
+        args[pair.slice(0, at)] = pair.slice(at + 1);
+      }
+      done(
+        await client.exec(need(target, 'a pipeline id'), need(values.file, '--file'), args, wire),
+      );
+      return 0;
+    }
+    case 'requests': {
+      const list = await client.requestList(
+        {
+          date: values.date,
+          id: values.pipeline,
+          index: number(values.index),
+          pageSize: number(values['page-size']),
+        },
+        wire,
+      );
+      out(list, () => {
+        const info = list.info;
+        const summary = `${info.date}${info.id ? ` ${info.id}` : ''}: ${info.count} of ${info.total ?? '?'} from index ${info.index}${info.next >= 0 ? ` (next: --index ${info.next})` : ''}\n`;
+        return (
+          summary +
+          table(
+            list.requests.map((r) => ({
+              RequestId: r.requestId,
+              Pipeline: r.name,
+              Status: r.status,
+              Stage: r.stage,
+              Begin: r.beginDate,
+            })),
+          )
+        );
+      });
+      return 0;
+    }
+    case 'detail': {
+      const detail = await client.requestDetail(
+        need(target, 'a request id'),
+        { requestLog: values.logs, appLog: values.logs },
+        wire,
+      );
+      out(detail, () => {
+        const { requestLog, appLog, begin: _begin, end: _end, ...summary } = detail;
+        let text = table(
+          Object.entries(summary).map(([field, value]) => ({
+            Field: field,
+            Value: value as string,
+          })),
+        );
+        if (requestLog) text += `\nRequest log\n${table(requestLog.map((l) => ({ ...l })))}`;
+        if (appLog) text += `\nApplication log\n${table(appLog.map((l) => ({ ...l })))}`;
+        return text;
+      });
+      return 0;
+    }
+    case 'retry':
+      done(await client.retry(need(target, 'a request id'), wire));
+      return 0;
+    case 'cancel':
+      done(await client.cancel(need(target, 'a request id'), wire));
+      return 0;
+    case 'resume':
+      done(await client.resume(need(target, 'a pipeline id'), wire));
+      return 0;
+    case 'suspend':
+      done(await client.suspend(need(target, 'a pipeline id'), wire));
+      return 0;
+    case 'version': {
+      const version = await client.version(wire);
+      out({ version }, () => `${version}\n`);
+      return 0;
+    }
+    case 'db': {
+      const database = need(target, 'system, status or action') as DatabaseName;
+      if (!['system', 'status', 'action'].includes(database))
+        throw new Error('db takes system, status or action');
+      const page = { index: number(values.index), pageSize: number(values['page-size']) };
+      if (extra === undefined) {
+        const list = await client.tables(database, page, wire);
+        out(list, () => table(list.tables.map((t) => ({ Table: t }))));
+      } else {
+        const contents = await client.table(database, extra, page, wire);
+        out(contents, () => {
+          const names = contents.columns.map((c) => c.name);
+          const rows = contents.rows.map((r) =>
+            Object.fromEntries(names.map((n, i) => [n, r[i] ?? null])),
+          );
+          return `${extra}: rows ${contents.info.index + 1}-${contents.info.index + contents.info.count} of ${contents.info.total ?? '?'}\n${table(rows, names)}`;
+        });
+      }
+      return 0;
+    }
+    case 'clear-cache':
+      done(
+        await client.clearCache(
+          need(target, 'a pipeline id'),
+          { sensor: values.sensor, filter: values.filter, joint: values.joint },
+          wire,
+        ),
+      );
+      return 0;
+    case 'delete-table':
+      done(await client.deleteTable(need(target, 'a table name'), wire));
+      return 0;
+    case 'drop-table':
+      done(await client.dropTable(need(target, 'a table name'), wire));
+      return 0;
+    default:
+      throw new Error(`unknown command ${command}; see pipelinectl --help`);
+  }
+}
+
+/** Runs the CLI with process arguments; exit code 1 for service errors, 2 for usage. */
+export async function main(): Promise<void> {
+  try {
+    process.exitCode = await run(process.argv.slice(2), process.env, (text) =>
+      process.stdout.write(text),
+    );
+  } catch (error) {
+    if (error instanceof HttpError) {
+      process.stderr.write(
+        `pipelinectl: ${error.status}${error.code !== undefined ? ` ${error.code}` : ''} ${error.serviceMessage ?? error.message}\n`,
+      );
+      process.exitCode = 1;
+    } else if (error instanceof PipelineKitError) {
+      process.stderr.write(`pipelinectl: ${error.message}\n`);
+      process.exitCode = 1;
+    } else {
+      process.stderr.write(
+        `pipelinectl: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      process.exitCode = 2;
+    }
+  }
+}

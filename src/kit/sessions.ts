@@ -1,0 +1,237 @@
+import { HttpError, ParseError } from './errors.ts';
+import { PipelineClient } from './client.ts';
+import {
+  Transport,
+  type Method,
+  type RawResponse,
+  type RequestData,
+  type TransportOptions,
+} from './transport.ts';
+import { xmlToTree } from './tree.ts';
+import { FS_SESSION_HEADER, MC_SESSION_HEADER, ROLES, type Role } from './wire.ts';
+
+/** What a management console login returns. */
+export interface McLogin {
+  readonly sessionId: string;
+  readonly serverName: string;
+  readonly serverId: string;
+  /** The user's basic role, when asked for with getRole. */
+  readonly role: Role | undefined;
+}
+
+/** The signed-in user of a session (an extension of the embedded service). */
+export interface McSession {
+  readonly userName: string;
+  readonly role: Role;
+  readonly serverName: string;
+  readonly serverId: string;
+  readonly expires: string;
+}
+
+export interface ApiSettings {
+  readonly apiEnabled: boolean;
+  readonly apiKey: string | null;
+}
+
+function roleOf(value: unknown): Role | undefined {
+  const first = Array.isArray(value) ? (value[0] as unknown) : value;
+  return typeof first === 'string' && (ROLES as readonly string[]).includes(first)
+    ? (first as Role)
+    : undefined;
+}
+
+/** Reads a Part A envelope: the data of a success, or an HttpError carrying code and message. */
+function partAData(raw: RawResponse): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.body);
+  } catch {
+    if (raw.status >= 400)
+      throw new HttpError(raw.status, raw.method, raw.url, undefined, undefined, raw.body);
+    throw new ParseError(`${raw.method} ${raw.url}: not JSON`, raw.body);
+  }
+  const result = (parsed as { result?: Record<string, unknown> } | null)?.result;
+  if (raw.status >= 400 || result?.status !== 'success') {
+    const code = typeof result?.code === 'number' ? result.code : undefined;
+    const message = typeof result?.message === 'string' ? result.message : undefined;
+    throw new HttpError(raw.status, raw.method, raw.url, code, message, raw.body);
+  }
+  return (result.data ?? {}) as Record<string, unknown>;
+}
+
+/**
+ * Client of the management console API (Part A): login, logout and, on the embedded
+ * service, the session and the pipeline API settings. After login it sends X-As-SessionId.
+ *
+ * @example
+ * const mc = new ManagementConsoleClient({ host: '127.0.0.1', port: 25080 });
+ * const { role } = await mc.login({ userName: 'admin', password: 'secret', getRole: true });
+ * const pipelines = await mc.pipelineClient().listPipelines();
+ */
+export class ManagementConsoleClient {
+  private readonly transport: Transport;
+  /** The current session id, set by login (or given, to resume a stored session). */
+  sessionId: string | undefined;
+
+  constructor(private readonly options: TransportOptions & { sessionId?: string } = {}) {
+    this.transport = new Transport(options);
+    this.sessionId = options.sessionId;
+  }
+
+  private async call(
+    method: Method,
+    path: string,
+    data?: RequestData,
+  ): Promise<Record<string, unknown>> {
+    const headers: Record<string, string> = this.sessionId
+      ? { [MC_SESSION_HEADER]: this.sessionId }
+      : {};
+    return partAData(await this.transport.send(method, `/mcapi${path}`, data, headers));
+  }
+
+  /** @example await mc.login({ userName: 'alice', password: 'pw', timeout: 60, getRole: true }) */
+  async login(input: {
+    userName: string;
+    password: string;
+    timeout?: number;
+    getRole?: boolean;
+  }): Promise<McLogin> {
+    const data = await this.call('POST', '/auth/login', {
+      userName: input.userName,
+      password: input.password,
+      timeout: input.timeout,
+      getRole: input.getRole === undefined ? undefined : String(input.getRole),
+    });
+    if (typeof data.sessionId !== 'string')
+      throw new ParseError('login answered without a sessionId', JSON.stringify(data));
+    this.sessionId = data.sessionId;
+    return {
+      sessionId: data.sessionId,
+      serverName: String(data.serverName ?? ''),
+      serverId: String(data.serverId ?? ''),
+      role: roleOf(data.role),
+    };
+  }
+
+  /** Ends the session (this client's, or the one given). @example await mc.logout() */
+  async logout(sessionId = this.sessionId): Promise<void> {
+    if (!sessionId) return;
+    await this.call('POST', '/auth/logout', { sessionId });
+    if (sessionId === this.sessionId) this.sessionId = undefined;
+  }
+
+  /** Who is signed in (embedded service extension). @example (await mc.session()).role */
+  async session(): Promise<McSession> {
+    const data = await this.call('GET', '/auth/session');
+    return {
+      userName: String(data.userName ?? ''),
+      role: roleOf(data.role) ?? 'operator',
+      serverName: String(data.serverName ?? ''),
+      serverId: String(data.serverId ?? ''),
+      expires: String(data.expires ?? ''),
+    };
+  }
+
+  /** The pipeline API setting and key (administrators). @example await mc.settings() */
+  async settings(): Promise<ApiSettings> {
+    const data = await this.call('GET', '/pipeline/settings');
+    return {
+      apiEnabled: data.apiEnabled === true,
+      apiKey: typeof data.apiKey === 'string' ? data.apiKey : null,
+    };
+  }
+
+  /** @example await mc.setApiEnabled(false) */
+  async setApiEnabled(enabled: boolean): Promise<ApiSettings> {
+    const data = await this.call('PUT', '/pipeline/settings', { apiEnabled: String(enabled) });
+    return {
+      apiEnabled: data.apiEnabled === true,
+      apiKey: typeof data.apiKey === 'string' ? data.apiKey : null,
+    };
+  }
+
+  /** Issues a new API key; the old one stops working at once. @example const key = await mc.reissueApiKey(); */
+  async reissueApiKey(): Promise<string> {
+    const data = await this.call('POST', '/pipeline/apikey');
+    return String(data.apiKey ?? '');
+  }
+
+  /** A pipeline API client that authenticates with this session. @example await mc.pipelineClient().version() */
+  pipelineClient(): PipelineClient {
+    if (!this.sessionId) throw new Error('sign in first');
+    return new PipelineClient({
+      ...this.options,
+      credentials: { kind: 'session', sessionId: this.sessionId },
+    });
+  }
+}
+
+/** Reads a Part B envelope: the data of a success, or an HttpError carrying code and message. */
+function partBData(raw: RawResponse): Record<string, unknown> {
+  let result: Record<string, unknown> | undefined;
+  try {
+    result = xmlToTree(raw.body).result as Record<string, unknown> | undefined;
+  } catch {
+    result = undefined;
+  }
+  if (raw.status >= 400 || result?.status !== 'success') {
+    const code = result && /^\d+$/.test(String(result.code)) ? Number(result.code) : undefined;
+    const message = typeof result?.message === 'string' ? result.message : undefined;
+    throw new HttpError(raw.status, raw.method, raw.url, code, message, raw.body);
+  }
+  return (result.data ?? {}) as Record<string, unknown>;
+}
+
+/**
+ * Client of the flow service API (Part B): login and logout; later calls carry X-Fs-SessionId.
+ *
+ * @example
+ * const fs = new FlowServiceClient({ host: '127.0.0.1', port: 25080 });
+ * await fs.login({ user: 'robot' }); // a user without a password
+ */
+export class FlowServiceClient {
+  private readonly transport: Transport;
+  sessionId: string | undefined;
+
+  constructor(options: TransportOptions & { sessionId?: string } = {}) {
+    this.transport = new Transport(options);
+    this.sessionId = options.sessionId;
+  }
+
+  private async call(
+    method: Method,
+    path: string,
+    data?: RequestData,
+  ): Promise<Record<string, unknown>> {
+    const headers: Record<string, string> = this.sessionId
+      ? { [FS_SESSION_HEADER]: this.sessionId }
+      : {};
+    return partBData(await this.transport.send(method, `/api${path}`, data, headers));
+  }
+
+  /** @example const sessionId = await fs.login({ user: 'alice', password: 'pw', lifetime: 60 }); */
+  async login(input: { user: string; password?: string; lifetime?: number }): Promise<string> {
+    const data = await this.call('POST', '/auth/login', input);
+    if (typeof data.sessionId !== 'string')
+      throw new ParseError('login answered without a sessionId', JSON.stringify(data));
+    this.sessionId = data.sessionId;
+    return data.sessionId;
+  }
+
+  /** @example await fs.logout() */
+  async logout(sessionId = this.sessionId): Promise<void> {
+    if (!sessionId) return;
+    await this.call('POST', '/auth/logout', { sessionId });
+    if (sessionId === this.sessionId) this.sessionId = undefined;
+  }
+
+  /** The session's user and role (embedded service extension). @example (await fs.session()).user */
+  async session(): Promise<{ user: string; role: string; expires: string }> {
+    const data = await this.call('GET', '/auth/session');
+    return {
+      user: String(data.user ?? ''),
+      role: String(data.role ?? ''),
+      expires: String(data.expires ?? ''),
+    };
+  }
+}

@@ -1,0 +1,101 @@
+import { NetworkError, TimeoutError } from './errors.ts';
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export type RequestData = Readonly<Record<string, string | number | boolean | undefined>>;
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Where and how a client sends its calls. */
+export interface TransportOptions {
+  readonly host?: string;
+  readonly port?: number;
+  /** `https://host:port`; overrides host and port. Empty means the page's own origin. */
+  readonly baseUrl?: string;
+  /** Prefix before the API paths, for a service behind a proxy path (`/ops`). */
+  readonly basePath?: string;
+  readonly fetch?: FetchLike;
+  /** Milliseconds before a call fails with TimeoutError (default 30000; 0 = never). */
+  readonly timeoutMs?: number;
+  /** Headers sent with every call. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface RawResponse {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+  readonly method: Method;
+  readonly url: string;
+}
+
+/** Form-urlencodes fields, leaving out undefined ones. */
+export function encodeForm(data: RequestData | undefined): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(data ?? {})) {
+    if (value !== undefined) params.append(name, String(value));
+  }
+  return params.toString();
+}
+
+/**
+ * The HTTP layer every client of the kit shares: fetch with a timeout, fields as a query
+ * (GET, DELETE) or a form body (POST, PUT), typed network and timeout errors.
+ */
+export class Transport {
+  readonly origin: string;
+  private readonly fetchFn: FetchLike;
+
+  constructor(private readonly options: TransportOptions = {}) {
+    const host = options.host?.includes(':') ? `[${options.host}]` : options.host;
+    const origin = options.baseUrl ?? (host ? `http://${host}:${options.port ?? 25080}` : '');
+    this.origin = `${origin.replace(/\/$/, '')}${(options.basePath ?? '').replace(/\/$/, '')}`;
+    this.fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  urlOf(path: string, data?: RequestData, method: Method = 'GET'): string {
+    const query = method === 'GET' || method === 'DELETE' ? encodeForm(data) : '';
+    return `${this.origin}${path}${query ? `${path.includes('?') ? '&' : '?'}${query}` : ''}`;
+  }
+
+  async send(
+    method: Method,
+    path: string,
+    data?: RequestData,
+    headers?: Readonly<Record<string, string>>,
+  ): Promise<RawResponse> {
+    const url = this.urlOf(path, data, method);
+    const hasBody = method === 'POST' || method === 'PUT';
+    const timeoutMs = this.options.timeoutMs ?? 30_000;
+    const controller = new AbortController();
+    const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(), timeoutMs) : undefined;
+    try {
+      const response = await this.fetchFn(url, {
+        method,
+        headers: {
+          ...(hasBody
+            ? { 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' }
+            : {}),
+          ...this.options.headers,
+          ...headers,
+        },
+        credentials: 'same-origin',
+        signal: controller.signal,
+        ...(hasBody ? { body: encodeForm(data) } : {}),
+      });
+      const body = await response.text();
+      return {
+        status: response.status,
+        contentType: response.headers.get('content-type') ?? '',
+        body,
+        method,
+        url,
+      };
+    } catch (error) {
+      if (controller.signal.aborted) throw new TimeoutError(method, url, timeoutMs);
+      throw new NetworkError(method, url, error);
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+    }
+  }
+}
