@@ -1,13 +1,20 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { createQueryClient } from './app/query-client.ts';
+import { router } from './app/router.tsx';
+import { useThemeClass } from './app/theme.ts';
 import './index.css';
 
-function Placeholder() {
+const queryClient = createQueryClient();
+
+function App() {
+  useThemeClass();
   return (
-    <main className="mx-auto max-w-xl p-8 font-sans text-slate-800">
-      <h1 className="text-2xl font-semibold">Pipeline dashboard</h1>
-      <p className="mt-2">The service is running. The dashboard is on its way.</p>
-    </main>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
   );
 }
 
@@ -15,7 +22,7 @@ const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <Placeholder />
+      <App />
     </StrictMode>,
   );
 }

@@ -69,6 +69,20 @@ export type RequestStage = (typeof REQUEST_STAGES)[number];
 export const ROLES = ['administrator', 'developer', 'operator'] as const;
 export type Role = (typeof ROLES)[number];
 
+const READ_OPERATIONS = (Object.keys(OPERATIONS) as OperationName[]).filter((op) => OPERATIONS[op] === 'GET');
+const OPERATOR_OPERATIONS: readonly OperationName[] = [...READ_OPERATIONS, 'resume', 'suspend', 'requestretry', 'requestcancel'];
+const DEVELOPER_OPERATIONS: readonly OperationName[] = [...OPERATOR_OPERATIONS, 'exec', 'pipelinecache'];
+
+/**
+ * Part C operations each role may call with a management console session (contract
+ * section 4). The API key may call all of them.
+ */
+export const ROLE_OPERATIONS: Readonly<Record<Role, ReadonlySet<OperationName>>> = {
+  operator: new Set(OPERATOR_OPERATIONS),
+  developer: new Set(DEVELOPER_OPERATIONS),
+  administrator: new Set(Object.keys(OPERATIONS) as OperationName[]),
+};
+
 /** Header carrying the API key. */
 export const API_KEY_HEADER = 'X-Pipelinewebapi';
 /** Header carrying a management console session id. */

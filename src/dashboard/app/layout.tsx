@@ -1,0 +1,177 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Suspense } from 'react';
+import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { Spinner } from '../components/spinner.tsx';
+import { paths } from '../paths.ts';
+import { setAuth, useAuth, useClients } from './auth.ts';
+import { useUnreachable } from './connection.ts';
+import { dismiss, useNotices } from './notices.ts';
+import { usePreference, type Theme } from './preferences.ts';
+import { strings } from './strings.ts';
+
+const NAV = [
+  { to: paths.overview(), label: strings.nav.overview, end: true },
+  { to: paths.pipelines(), label: strings.nav.pipelines, end: false },
+  { to: paths.requests(), label: strings.nav.requests, end: false },
+  { to: paths.database('system'), label: strings.nav.databases, end: false, match: '/databases' },
+  { to: paths.settings(), label: strings.nav.settings, end: false },
+];
+
+function ThemeSwitch() {
+  const [theme, setTheme] = usePreference('theme');
+  return (
+    <label className="flex items-center gap-1 text-xs text-slate-300">
+      <span className="sr-only sm:not-sr-only">{strings.theme.label}</span>
+      <select
+        value={theme}
+        onChange={(event) => setTheme(event.target.value as Theme)}
+        className="rounded border border-slate-600 bg-slate-800 px-1 py-0.5 text-xs text-slate-100 focus-visible:outline-2 focus-visible:outline-teal-400"
+      >
+        <option value="system">{strings.theme.system}</option>
+        <option value="light">{strings.theme.light}</option>
+        <option value="dark">{strings.theme.dark}</option>
+      </select>
+    </label>
+  );
+}
+
+function Notices() {
+  const notices = useNotices();
+  return (
+    <div aria-live="polite" className="fixed right-4 bottom-4 z-50 flex w-80 flex-col gap-2">
+      {notices.map((n) => (
+        <div
+          key={n.id}
+          role={n.kind === 'error' ? 'alert' : 'status'}
+          className={`flex items-start justify-between gap-3 rounded-md px-3 py-2 text-sm shadow-lg ring-1 ${
+            n.kind === 'error'
+              ? 'bg-red-50 text-red-900 ring-red-300 dark:bg-red-950 dark:text-red-100 dark:ring-red-800'
+              : 'bg-white text-slate-800 ring-slate-200 dark:bg-slate-800 dark:text-slate-100 dark:ring-slate-600'
+          }`}
+        >
+          <span>
+            {n.code !== undefined ? <span className="mr-1 font-mono">[{n.code}]</span> : null}
+            {n.text}
+          </span>
+          <button
+            type="button"
+            aria-label={strings.dismiss}
+            onClick={() => dismiss(n.id)}
+            className="text-xs opacity-70 hover:opacity-100"
+          >
+            ✕
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function Identity() {
+  const auth = useAuth();
+  const { pipeline, console: mc } = useClients();
+  const version = useQuery({
+    queryKey: ['version'],
+    queryFn: () => pipeline.version(),
+    staleTime: 60_000,
+  });
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  if (!auth) return null;
+  const signOut = async () => {
+    if (auth.kind === 'session') await mc.logout().catch(() => undefined);
+    setAuth(null);
+    queryClient.clear();
+    await navigate(paths.signIn());
+  };
+  return (
+    <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-300">
+      <span data-testid="identity">
+        {auth.kind === 'session' ? (
+          <>
+            <span className="font-semibold text-white">{auth.userName}</span> · {auth.role}
+          </>
+        ) : (
+          <span className="font-semibold text-white">{strings.apiKeyUser}</span>
+        )}
+      </span>
+      <span title={strings.serverTitle}>
+        {auth.kind === 'session' ? auth.serverName : window.location.host}
+      </span>
+      <span title={strings.versionTitle} data-testid="service-version">
+        v{version.data ?? '…'}
+      </span>
+      <ThemeSwitch />
+      <button
+        type="button"
+        onClick={() => void signOut()}
+        className="rounded border border-slate-600 px-2 py-0.5 text-slate-100 hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-teal-400"
+      >
+        {strings.signOut}
+      </button>
+    </div>
+  );
+}
+
+/** The frame of every signed-in page: navigation, identity, banners. */
+export function Layout() {
+  const auth = useAuth();
+  const location = useLocation();
+  const unreachable = useUnreachable();
+  if (!auth) {
+    return <Navigate to={paths.signIn(`${location.pathname}${location.search}`)} replace />;
+  }
+  return (
+    <div className="min-h-screen bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900"
+      >
+        {strings.skipToContent}
+      </a>
+      <header className="bg-slate-900 text-white dark:border-b dark:border-slate-800">
+        <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center justify-between gap-3 px-4 py-2">
+          <div className="flex flex-wrap items-center gap-4">
+            <span className="flex items-center gap-2 font-semibold">
+              <img src="/favicon.svg" alt="" className="size-6" />
+              {strings.productName}
+            </span>
+            <nav aria-label={strings.nav.label} className="flex flex-wrap gap-1">
+              {NAV.map((item) => (
+                <NavLink
+                  key={item.label}
+                  to={item.to}
+                  end={item.end}
+                  className={({ isActive }) =>
+                    `rounded px-2.5 py-1 text-sm focus-visible:outline-2 focus-visible:outline-teal-400 ${
+                      isActive || (item.match && location.pathname.startsWith(item.match))
+                        ? 'bg-slate-700 text-white'
+                        : 'text-slate-300 hover:bg-slate-800 hover:text-white'
+                    }`
+                  }
+                >
+                  {item.label}
+                </NavLink>
+              ))}
+            </nav>
+          </div>
+          <Identity />
+        </div>
+      </header>
+      {unreachable ? (
+        <div
+          role="alert"
+          className="bg-amber-100 px-4 py-2 text-center text-sm text-amber-900 dark:bg-amber-900 dark:text-amber-100"
+        >
+          {strings.unreachable}
+        </div>
+      ) : null}
+      <main id="main" className="mx-auto max-w-screen-2xl px-4 py-5">
+        <Suspense fallback={<Spinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Notices />
+    </div>
+  );
+}

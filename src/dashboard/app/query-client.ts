@@ -1,0 +1,38 @@
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { HttpError, NetworkError, TimeoutError } from '../../kit/index.ts';
+import { expireAuth } from './auth.ts';
+import { markReachable } from './connection.ts';
+import { notify } from './notices.ts';
+
+function onError(error: unknown): void {
+  if (error instanceof NetworkError || error instanceof TimeoutError) {
+    markReachable(false);
+    return;
+  }
+  markReachable(true);
+  if (error instanceof HttpError && error.status === 401) expireAuth();
+  else if (error instanceof HttpError && error.status === 403) {
+    notify({
+      kind: 'error',
+      text: error.serviceMessage ?? 'You may not do this.',
+      code: error.code,
+    });
+  }
+}
+
+/** One configuration for every query and mutation of the dashboard. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({ onError, onSuccess: () => markReachable(true) }),
+    mutationCache: new MutationCache({ onError, onSuccess: () => markReachable(true) }),
+    defaultOptions: {
+      queries: {
+        // A 4xx will not change by asking again; network trouble may.
+        retry: (count, error) => !(error instanceof HttpError && error.status < 500) && count < 2,
+        refetchOnWindowFocus: true,
+        staleTime: 2_000,
+      },
+      mutations: { retry: false },
+    },
+  });
+}

@@ -1,0 +1,49 @@
+import { createBrowserRouter, Navigate } from 'react-router';
+import { SignInPage } from '../features/sign-in/sign-in-page.tsx';
+import { PipelinesPage } from '../features/pipelines/pipelines-page.tsx';
+import { Layout } from './layout.tsx';
+import { strings } from './strings.ts';
+
+// Sign-in and pipelines ship in the first bundle; every other page loads when first opened.
+export const router = createBrowserRouter([
+  { path: '/sign-in', element: <SignInPage /> },
+  {
+    element: <Layout />,
+    children: [
+      {
+        index: true,
+        lazy: async () => ({
+          Component: (await import('../features/overview/overview-page.tsx')).OverviewPage,
+        }),
+      },
+      { path: 'pipelines', element: <PipelinesPage /> },
+      {
+        path: 'requests',
+        lazy: async () => ({
+          Component: (await import('../features/requests/requests-page.tsx')).RequestsPage,
+        }),
+      },
+      {
+        path: 'requests/:requestId',
+        lazy: async () => ({
+          Component: (await import('../features/request-detail/request-detail-page.tsx'))
+            .RequestDetailPage,
+        }),
+      },
+      { path: 'databases', element: <Navigate to="/databases/system" replace /> },
+      {
+        path: 'databases/:database',
+        lazy: async () => ({
+          Component: (await import('../features/databases/databases-page.tsx')).DatabasesPage,
+        }),
+      },
+      {
+        path: 'settings',
+        lazy: async () => ({
+          Component: (await import('../features/settings/settings-page.tsx')).SettingsPage,
+        }),
+      },
+      { path: '*', element: <p className="text-sm text-slate-600">{strings.notFound}</p> },
+    ],
+  },
+]);

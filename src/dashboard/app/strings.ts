@@ -1,0 +1,21 @@
+/** Texts of the shell; each feature keeps its own next to it. */
+export const strings = {
+  productName: 'Pipeline dashboard',
+  skipToContent: 'Skip to content',
+  nav: {
+    label: 'Main',
+    overview: 'Overview',
+    pipelines: 'Pipelines',
+    requests: 'Requests',
+    databases: 'Databases',
+    settings: 'Settings',
+  },
+  theme: { label: 'Theme', system: 'System', light: 'Light', dark: 'Dark' },
+  apiKeyUser: 'API key',
+  serverTitle: 'Server',
+  versionTitle: 'Service version',
+  signOut: 'Sign out',
+  dismiss: 'Dismiss',
+  unreachable: 'The pipeline service cannot be reached. Retrying…',
+  notFound: 'Nothing here.',
+} as const;

@@ -1,0 +1,59 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+/**
+ * A modal built on the native <dialog>: the browser traps focus, closes on Escape and
+ * restores focus to the opener.
+ */
+export function Dialog({
+  open,
+  title,
+  onClose,
+  children,
+  footer,
+  wide,
+}: {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  footer?: ReactNode;
+  wide?: boolean;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      onClose={onClose}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      className={`m-auto w-[calc(100%-2rem)] ${wide ? 'max-w-2xl' : 'max-w-md'} rounded-lg border border-slate-200 bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100`}
+    >
+      {open ? (
+        <div className="flex max-h-[85vh] flex-col">
+          <h2
+            id={titleId}
+            className="border-b border-slate-200 px-5 py-3 text-base font-semibold dark:border-slate-700"
+          >
+            {title}
+          </h2>
+          <div className="overflow-auto px-5 py-4 text-sm">{children}</div>
+          {footer ? (
+            <div className="flex justify-end gap-2 border-t border-slate-200 px-5 py-3 dark:border-slate-700">
+              {footer}
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+    </dialog>
+  );
+}

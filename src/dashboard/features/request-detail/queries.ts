@@ -1,0 +1,43 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  TERMINAL_STATUSES,
+  type PipelineClient,
+  type RequestDetail,
+  type RequestStatus,
+} from '../../../kit/index.ts';
+import { useClients } from '../../app/auth.ts';
+import { requestKeys } from '../requests/keys.ts';
+
+export const isTerminal = (status: string): boolean =>
+  TERMINAL_STATUSES.includes(status as RequestStatus);
+
+export const requestDetailQuery = (client: PipelineClient, requestId: string) =>
+  queryOptions<RequestDetail>({
+    queryKey: requestKeys.detail(requestId),
+    queryFn: () => client.requestDetail(requestId, { requestLog: true, appLog: true }),
+    // Polls while the request can still change, and stops once it is terminal.
+    refetchInterval: (query) =>
+      query.state.data && isTerminal(query.state.data.status) ? false : 2000,
+    refetchIntervalInBackground: false,
+  });
+
+export function useRequestDetail(requestId: string) {
+  return useQuery(requestDetailQuery(useClients().pipeline, requestId));
+}
+
+export const DETAIL_PARAMS = (requestId: string) => ({
+  requestid: requestId,
+  requestlog: 'true',
+  applog: 'true',
+});
+
+/** The detail exactly as the service sends it, for the raw view. */
+export function useRawDetail(requestId: string, format: 'xml' | 'json', enabled: boolean) {
+  const { pipeline } = useClients();
+  return useQuery({
+    queryKey: requestKeys.raw(requestId, format),
+    queryFn: async () =>
+      (await pipeline.get(`/requestdetail/${format}`, DETAIL_PARAMS(requestId))).text(),
+    enabled,
+  });
+}

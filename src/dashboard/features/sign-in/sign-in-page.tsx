@@ -1,0 +1,167 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { ManagementConsoleClient, PipelineClient } from '../../../kit/index.ts';
+import { setAuth, useAuth, wasExpired, type Auth } from '../../app/auth.ts';
+import { Button } from '../../components/button.tsx';
+import { ErrorView } from '../../components/error-view.tsx';
+import { Field, TextInput } from '../../components/fields.tsx';
+import { paths } from '../../paths.ts';
+import { strings } from './strings.ts';
+
+type Mode = 'password' | 'key';
+
+/** Only a path of this dashboard may follow sign-in, never another origin. */
+function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : paths.overview();
+}
+
+export function SignInPage() {
+  const auth = useAuth();
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [mode, setMode] = useState<Mode>('password');
+  const [userName, setUserName] = useState('');
+  const [password, setPassword] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [remember, setRemember] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const next = safeNext(search.get('next'));
+  if (auth) return <Navigate to={next} replace />;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      let signedIn: Auth;
+      if (mode === 'password') {
+        const login = await new ManagementConsoleClient().login({
+          userName,
+          password,
+          getRole: true,
+        });
+        signedIn = {
+          kind: 'session',
+          sessionId: login.sessionId,
+          userName,
+          role: login.role ?? 'operator',
+          serverName: login.serverName,
+          serverId: login.serverId,
+        };
+      } else {
+        const key = apiKey.trim();
+        await new PipelineClient({ apiKey: key }).version();
+        signedIn = { kind: 'apiKey', apiKey: key };
+      }
+      queryClient.clear();
+      setAuth(signedIn, remember);
+      await navigate(next, { replace: true });
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const tab = (value: Mode, label: string) => (
+    <button
+      type="button"
+      role="tab"
+      aria-selected={mode === value}
+      onClick={() => setMode(value)}
+      className={`flex-1 rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-teal-600 ${
+        mode === value
+          ? 'bg-white text-slate-900 shadow dark:bg-slate-700 dark:text-white'
+          : 'text-slate-600 dark:text-slate-300'
+      }`}
+    >
+      {label}
+    </button>
+  );
+
+  return (
+    <main className="flex min-h-screen items-center justify-center bg-slate-100 px-4 dark:bg-slate-950">
+      <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+        <div className="mb-4 flex items-center gap-2">
+          <img src="/favicon.svg" alt="" className="size-7" />
+          <h1 className="text-lg font-semibold text-slate-900 dark:text-white">{strings.title}</h1>
+        </div>
+        <p className="mb-4 text-sm text-slate-600 dark:text-slate-300">{strings.intro}</p>
+        {wasExpired() ? (
+          <p
+            role="status"
+            className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+          >
+            {strings.expired}
+          </p>
+        ) : null}
+        <div
+          role="tablist"
+          className="mb-4 flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800"
+        >
+          {tab('password', strings.withPassword)}
+          {tab('key', strings.withKey)}
+        </div>
+        <form onSubmit={(event) => void submit(event)} className="flex flex-col gap-3">
+          {mode === 'password' ? (
+            <>
+              <Field label={strings.userName}>
+                <TextInput
+                  name="username"
+                  autoComplete="username"
+                  required
+                  value={userName}
+                  onChange={(e) => setUserName(e.target.value)}
+                  autoFocus
+                />
+              </Field>
+              <Field label={strings.password}>
+                <TextInput
+                  name="password"
+                  type="password"
+                  autoComplete="current-password"
+                  required
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+              </Field>
+            </>
+          ) : (
+            <Field label={strings.apiKey} hint={strings.apiKeyHint}>
+              <TextInput
+                name="apikey"
+                type="password"
+                autoComplete="off"
+                required
+                value={apiKey}
+                onChange={(e) => setApiKey(e.target.value)}
+                autoFocus
+              />
+            </Field>
+          )}
+          <label className="flex items-start gap-2 text-sm text-slate-700 dark:text-slate-200">
+            <input
+              type="checkbox"
+              checked={remember}
+              onChange={(e) => setRemember(e.target.checked)}
+              className="mt-0.5"
+            />
+            <span>
+              {strings.remember}
+              <span className="block text-xs text-slate-500 dark:text-slate-400">
+                {strings.rememberHint}
+              </span>
+            </span>
+          </label>
+          {error ? <ErrorView error={error} /> : null}
+          <Button type="submit" variant="primary" disabled={busy}>
+            {busy ? strings.submitting : strings.submit}
+          </Button>
+        </form>
+      </div>
+    </main>
+  );
+}

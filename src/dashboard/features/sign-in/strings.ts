@@ -1,0 +1,16 @@
+export const strings = {
+  title: 'Sign in',
+  intro: 'Sign in to watch and steer the pipelines of this service.',
+  withPassword: 'User and password',
+  withKey: 'API key',
+  userName: 'User name',
+  password: 'Password',
+  apiKey: 'API key',
+  apiKeyHint: 'The key shown in the service settings (X-Pipelinewebapi).',
+  remember: 'Remember me on this browser',
+  rememberHint: 'Otherwise the sign-in ends when this tab closes.',
+  submit: 'Sign in',
+  submitting: 'Signing in…',
+  expired: 'Your session has ended. Sign in again to go back where you were.',
+  keyRefused: 'The service refused this API key.',
+} as const;

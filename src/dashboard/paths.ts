@@ -1,0 +1,70 @@
+/** Every link of the dashboard is built here, so routes and links cannot drift apart. */
+
+export interface RequestsQuery {
+  readonly date?: string | undefined;
+  readonly pipeline?: string | undefined;
+  readonly status?: string | undefined;
+  readonly index?: number | undefined;
+  readonly size?: number | undefined;
+}
+
+function withQuery(path: string, query: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') params.set(name, String(value));
+  }
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+export type DatabaseName = 'system' | 'status' | 'action';
+
+export const paths = {
+  overview: () => '/',
+  signIn: (next?: string) => withQuery('/sign-in', { next }),
+  pipelines: (filter?: string) => withQuery('/pipelines', { q: filter }),
+  requests: (query: RequestsQuery = {}) =>
+    withQuery('/requests', {
+      date: query.date,
+      pipeline: query.pipeline,
+      status: query.status,
+      index: query.index || undefined,
+      size: query.size,
+    }),
+  request: (requestId: string, tab?: 'request' | 'app' | 'raw') =>
+    withQuery(`/requests/${encodeURIComponent(requestId)}`, { tab }),
+  database: (
+    database: DatabaseName,
+    table?: string,
+    page: { index?: number; size?: number } = {},
+  ) =>
+    withQuery(`/databases/${database}`, { table, index: page.index || undefined, size: page.size }),
+  settings: () => '/settings',
+} as const;
+
+/** Today in the browser's calendar as yyyymmdd. */
+export function todayYmd(now = new Date()): string {
+  return `${now.getFullYear()}${String(now.getMonth() + 1).padStart(2, '0')}${String(now.getDate()).padStart(2, '0')}`;
+}
+
+export function ymdToIso(ymd: string): string {
+  return `${ymd.slice(0, 4)}-${ymd.slice(4, 6)}-${ymd.slice(6, 8)}`;
+}
+
+export function isoToYmd(iso: string): string {
+  return iso.replaceAll('-', '');
+}
+
+export function shiftDay(ymd: string, days: number): string {
+  const date = new Date(
+    Number(ymd.slice(0, 4)),
+    Number(ymd.slice(4, 6)) - 1,
+    Number(ymd.slice(6, 8)) + days,
+  );
+  return todayYmd(date);
+}
+
+/** The day a RequestId belongs to: `pl_1-20261121_09-000001` → `20261121`. */
+export function dayOfRequest(requestId: string): string | undefined {
+  return /-(\d{8})_\d{2}-\d{6}$/.exec(requestId)?.[1];
+}
