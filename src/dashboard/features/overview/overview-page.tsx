@@ -1,0 +1,242 @@
+import { useMemo, useState, useSyncExternalStore } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { REQUEST_STATUSES, type RequestSummary } from '../../../kit/index.ts';
+import { forbiddenReason, useAuth } from '../../app/auth.ts';
+import { usePreference } from '../../app/preferences.ts';
+import { Button } from '../../components/button.tsx';
+import { ErrorView } from '../../components/error-view.tsx';
+import { Field, PageHeader, TextInput } from '../../components/fields.tsx';
+import { Spinner } from '../../components/spinner.tsx';
+import { isoToYmd, paths, todayYmd, ymdToIso } from '../../paths.ts';
+import { usePipelines, useSetRunmode } from '../pipelines/queries.ts';
+import { ActionDialog } from '../requests/action-dialog.tsx';
+import { HourlyChart } from './hourly-chart.tsx';
+import { useDayRequests, useErrorMessage } from './queries.ts';
+import { strings } from './strings.ts';
+
+function useDarkClass(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      const observer = new MutationObserver(listener);
+      observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+      return () => observer.disconnect();
+    },
+    () => document.documentElement.classList.contains('dark'),
+  );
+}
+
+function ErrorRow({ request, onRetry }: { request: RequestSummary; onRetry: () => void }) {
+  const message = useErrorMessage(request.requestId);
+  const auth = useAuth();
+  return (
+    <li className="flex flex-wrap items-start justify-between gap-2 border-b border-slate-100 py-2 last:border-0 dark:border-slate-800">
+      <div className="min-w-0">
+        <Link
+          to={paths.request(request.requestId)}
+          className="font-mono text-xs text-teal-700 hover:underline dark:text-teal-400"
+        >
+          {request.requestId}
+        </Link>
+        <span className="ml-2 text-xs text-slate-500">
+          {request.name} · {request.stage} · {request.beginDate}
+        </span>
+        <p className="mt-0.5 text-sm break-words text-red-800 dark:text-red-300">
+          {message.data ?? '…'}
+        </p>
+      </div>
+      <Button size="sm" disabledReason={forbiddenReason(auth, 'requestretry')} onClick={onRetry}>
+        {strings.retry}
+      </Button>
+    </li>
+  );
+}
+
+export function OverviewPage() {
+  const [search, setSearch] = useSearchParams();
+  const date = /^\d{8}$/.test(search.get('date') ?? '')
+    ? (search.get('date') as string)
+    : todayYmd();
+  const [refreshSeconds] = usePreference('refreshSeconds');
+  const day = useDayRequests(date, refreshSeconds);
+  const pipelines = usePipelines();
+  const setRunmode = useSetRunmode();
+  const auth = useAuth();
+  const dark = useDarkClass();
+  const [retrying, setRetrying] = useState<string>();
+
+  const summary = useMemo(() => {
+    const requests = day.data?.requests ?? [];
+    const byPipeline = new Map<
+      string,
+      { name: string; counts: Record<string, number>; total: number }
+    >();
+    const hourly = Array.from({ length: 24 }, () => 0);
+    for (const r of requests) {
+      const entry = byPipeline.get(r.pipelineId) ?? { name: r.name, counts: {}, total: 0 };
+      entry.counts[r.status] = (entry.counts[r.status] ?? 0) + 1;
+      entry.total += 1;
+      byPipeline.set(r.pipelineId, entry);
+      const hour = Number(r.beginDate.slice(11, 13));
+      if (Number.isInteger(hour) && hour >= 0 && hour < 24) hourly[hour] = (hourly[hour] ?? 0) + 1;
+    }
+    const errors = requests.filter((r) => r.status === 'Error');
+    return {
+      byPipeline: [...byPipeline.entries()].sort(
+        ([a], [b]) => Number(a.slice(3)) - Number(b.slice(3)),
+      ),
+      hourly,
+      errors,
+    };
+  }, [day.data]);
+  const suspended = (pipelines.data ?? []).filter((p) => p.runmode === 'stop');
+
+  return (
+    <>
+      <PageHeader title={strings.title}>
+        <Field label={strings.day}>
+          <TextInput
+            type="date"
+            value={ymdToIso(date)}
+            onChange={(e) => e.target.value && setSearch({ date: isoToYmd(e.target.value) })}
+          />
+        </Field>
+        <Button onClick={() => setSearch({})}>{strings.today}</Button>
+      </PageHeader>
+      {day.error ? <ErrorView error={day.error} onRetry={() => void day.refetch()} /> : null}
+      {!day.data ? (
+        <Spinner />
+      ) : (
+        <div className="flex flex-col gap-5">
+          <p
+            role="status"
+            data-testid="health"
+            className={`rounded-md px-4 py-2 text-sm font-medium ${
+              summary.errors.length === 0 && suspended.length === 0
+                ? 'bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100'
+                : 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-100'
+            }`}
+          >
+            {summary.errors.length === 0 && suspended.length === 0
+              ? strings.allGood
+              : strings.attention(summary.errors.length, suspended.length)}
+            <span className="ml-2 text-xs font-normal opacity-75">
+              {strings.refreshing(refreshSeconds)}
+            </span>
+          </p>
+          <div className="grid gap-5 xl:grid-cols-2">
+            <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+              <h2 className="mb-3 text-sm font-semibold">{strings.byPipeline}</h2>
+              <div className="overflow-x-auto">
+                <table className="w-full text-sm" data-testid="by-pipeline">
+                  <thead>
+                    <tr className="text-left text-xs text-slate-500 dark:text-slate-400">
+                      <th className="py-1 pr-3">{strings.pipeline}</th>
+                      {REQUEST_STATUSES.map((s) => (
+                        <th key={s} className="px-2 py-1 text-right font-semibold">
+                          {s}
+                        </th>
+                      ))}
+                      <th className="px-2 py-1 text-right">{strings.total}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {summary.byPipeline.map(([id, entry]) => (
+                      <tr
+                        key={id}
+                        data-pipeline={id}
+                        className="border-t border-slate-100 dark:border-slate-800"
+                      >
+                        <td className="py-1.5 pr-3">
+                          <Link
+                            to={paths.requests({ date, pipeline: id })}
+                            className="hover:underline"
+                          >
+                            {entry.name}{' '}
+                            <span className="font-mono text-xs text-slate-500">{id}</span>
+                          </Link>
+                        </td>
+                        {REQUEST_STATUSES.map((s) => (
+                          <td
+                            key={s}
+                            data-status={s}
+                            className="px-2 py-1.5 text-right tabular-nums"
+                          >
+                            {entry.counts[s] ?? 0}
+                          </td>
+                        ))}
+                        <td
+                          className="px-2 py-1.5 text-right font-semibold tabular-nums"
+                          data-status="total"
+                        >
+                          {entry.total}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              {day.data.truncated ? (
+                <p className="mt-2 text-xs text-slate-500">
+                  {strings.truncated(day.data.requests.length)}
+                </p>
+              ) : null}
+            </section>
+            <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+              <h2 className="mb-3 text-sm font-semibold">{strings.perHour}</h2>
+              <HourlyChart counts={summary.hourly} dark={dark} />
+            </section>
+            <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+              <h2 className="mb-1 text-sm font-semibold">{strings.latestErrors}</h2>
+              {summary.errors.length === 0 ? (
+                <p className="text-sm text-slate-500">{strings.noErrors}</p>
+              ) : (
+                <ul data-testid="latest-errors">
+                  {summary.errors.slice(0, 5).map((r) => (
+                    <ErrorRow
+                      key={r.requestId}
+                      request={r}
+                      onRetry={() => setRetrying(r.requestId)}
+                    />
+                  ))}
+                </ul>
+              )}
+            </section>
+            <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+              <h2 className="mb-1 text-sm font-semibold">{strings.suspended}</h2>
+              {suspended.length === 0 ? (
+                <p className="text-sm text-slate-500">{strings.noneSuspended}</p>
+              ) : (
+                <ul data-testid="suspended">
+                  {suspended.map((p) => (
+                    <li
+                      key={p.id}
+                      className="flex items-center justify-between gap-2 border-b border-slate-100 py-2 last:border-0 dark:border-slate-800"
+                    >
+                      <span>
+                        {p.name} <span className="font-mono text-xs text-slate-500">{p.id}</span>
+                      </span>
+                      <Button
+                        size="sm"
+                        disabledReason={forbiddenReason(auth, 'resume')}
+                        onClick={() => setRunmode.mutate({ id: p.id, run: true })}
+                      >
+                        {strings.resume}
+                      </Button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+          </div>
+        </div>
+      )}
+      {retrying ? (
+        <ActionDialog
+          action="retry"
+          requestIds={[retrying]}
+          onClose={() => setRetrying(undefined)}
+        />
+      ) : null}
+    </>
+  );
+}
