@@ -69,9 +69,21 @@ export type RequestStage = (typeof REQUEST_STAGES)[number];
 export const ROLES = ['administrator', 'developer', 'operator'] as const;
 export type Role = (typeof ROLES)[number];
 
-const READ_OPERATIONS = (Object.keys(OPERATIONS) as OperationName[]).filter((op) => OPERATIONS[op] === 'GET');
-const OPERATOR_OPERATIONS: readonly OperationName[] = [...READ_OPERATIONS, 'resume', 'suspend', 'requestretry', 'requestcancel'];
-const DEVELOPER_OPERATIONS: readonly OperationName[] = [...OPERATOR_OPERATIONS, 'exec', 'pipelinecache'];
+const READ_OPERATIONS = (Object.keys(OPERATIONS) as OperationName[]).filter(
+  (op) => OPERATIONS[op] === 'GET',
+);
+const OPERATOR_OPERATIONS: readonly OperationName[] = [
+  ...READ_OPERATIONS,
+  'resume',
+  'suspend',
+  'requestretry',
+  'requestcancel',
+];
+const DEVELOPER_OPERATIONS: readonly OperationName[] = [
+  ...OPERATOR_OPERATIONS,
+  'exec',
+  'pipelinecache',
+];
 
 /**
  * Part C operations each role may call with a management console session (contract

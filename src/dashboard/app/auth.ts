@@ -120,9 +120,20 @@ export function useCan(operation: OperationName): boolean {
   return can(useAuth(), operation);
 }
 
+const DOING: Partial<Record<OperationName, string>> = {
+  exec: 'execute pipelines',
+  pipelinecache: 'clear caches',
+  deletetable: 'delete the rows of action tables',
+  droptable: 'drop action tables',
+  resume: 'resume pipelines',
+  suspend: 'suspend pipelines',
+  requestretry: 'retry requests',
+  requestcancel: 'cancel requests',
+};
+
 /** Why a control is disabled for this user, for its tooltip. */
 export function forbiddenReason(auth: Auth | null, operation: OperationName): string | undefined {
   if (can(auth, operation)) return undefined;
   const role = auth?.kind === 'session' ? auth.role : 'this sign-in';
-  return `The ${role} role may not ${operation === 'exec' ? 'execute pipelines' : operation === 'pipelinecache' ? 'clear caches' : operation}.`;
+  return `The ${role} role may not ${DOING[operation] ?? `call ${operation}`}.`;
 }

@@ -577,7 +577,10 @@ export class Engine implements EngineControl {
           event: 'Start',
           status: 'Process',
           actionOrder: i + 1,
-          message: 'table' in spec ? `insert into ${spec.table.name}` : `write ${substitute(spec.file.name, args)}`,
+          message:
+            'table' in spec
+              ? `insert into ${spec.table.name}`
+              : `write ${substitute(spec.file.name, args)}`,
         });
         if ('table' in spec) {
           if (tablesDone) continue;

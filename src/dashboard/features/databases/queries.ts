@@ -65,6 +65,12 @@ export function useTableChange() {
   return useMutation({
     mutationFn: ({ table, drop }: { table: string; drop: boolean }) =>
       drop ? pipeline.dropTable(table) : pipeline.deleteTable(table),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: [...databaseKeys.all, 'action'] }),
+    onSettled: (_data, _error, { table, drop }) =>
+      queryClient.invalidateQueries({
+        queryKey: [...databaseKeys.all, 'action'],
+        // A dropped table has nothing left to load; asking would only answer 404 under the dialog.
+        predicate: (query) =>
+          !(drop && query.queryKey[3] === table && query.queryKey[4] !== 'count'),
+      }),
   });
 }

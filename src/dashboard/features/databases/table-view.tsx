@@ -72,8 +72,45 @@ export function TableView({
     overscan: 20,
   });
 
-  if (page.error) return <ErrorView error={page.error} onRetry={() => void page.refetch()} />;
-  if (!data) return <Spinner />;
+  const dialogs = (
+    <>
+      {full ? (
+        <Dialog
+          open
+          title={strings.fullValue(full.column)}
+          onClose={() => setFull(undefined)}
+          wide
+          footer={<Button onClick={() => setFull(undefined)}>{strings.close}</Button>}
+        >
+          <pre className="font-mono text-xs break-all whitespace-pre-wrap">{full.value}</pre>
+        </Dialog>
+      ) : null}
+      {change ? (
+        <TableChangeDialog
+          table={table}
+          rows={data?.info.total}
+          drop={change === 'drop'}
+          onClose={(changed) => {
+            setChange(undefined);
+            // A dropped table is gone: back to the list. After a delete the emptied table stays.
+            if (changed && change === 'drop') onChanged();
+          }}
+        />
+      ) : null}
+    </>
+  );
+  if (page.error || !data) {
+    return (
+      <>
+        {page.error ? (
+          <ErrorView error={page.error} onRetry={() => void page.refetch()} />
+        ) : (
+          <Spinner />
+        )}
+        {dialogs}
+      </>
+    );
+  }
   const info = data.info;
   const statusDay = database === 'status' ? /^STATUS(\d{8})$/.exec(table)?.[1] : undefined;
   const items = virtualizer.getVirtualItems();
@@ -256,29 +293,7 @@ export function TableView({
           </tbody>
         </table>
       </div>
-      {full ? (
-        <Dialog
-          open
-          title={strings.fullValue(full.column)}
-          onClose={() => setFull(undefined)}
-          wide
-          footer={<Button onClick={() => setFull(undefined)}>{strings.close}</Button>}
-        >
-          <pre className="font-mono text-xs break-all whitespace-pre-wrap">{full.value}</pre>
-        </Dialog>
-      ) : null}
-      {change ? (
-        <TableChangeDialog
-          table={table}
-          rows={info.total}
-          drop={change === 'drop'}
-          onClose={(changed) => {
-            setChange(undefined);
-            // A dropped table is gone: back to the list. After a delete the emptied table stays.
-            if (changed && change === 'drop') onChanged();
-          }}
-        />
-      ) : null}
+      {dialogs}
     </div>
   );
 }
