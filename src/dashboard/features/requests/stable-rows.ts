@@ -1,7 +1,7 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import type { RequestSummary } from '../../../kit/index.ts';
 
-interface Shown {
+export interface Shown {
   readonly key: string;
   readonly ids: readonly string[];
   /** Last known state of each shown row, for rows a newer page has pushed out. */
@@ -10,7 +10,7 @@ interface Shown {
   readonly from: readonly RequestSummary[] | undefined;
 }
 
-const fresh = (key: string, rows: readonly RequestSummary[]): Shown => ({
+export const fresh = (key: string, rows: readonly RequestSummary[]): Shown => ({
   key,
   ids: rows.map((r) => r.requestId),
   known: new Map(rows.map((r) => [r.requestId, r])),
@@ -22,6 +22,32 @@ const fresh = (key: string, rows: readonly RequestSummary[]): Shown => ({
  * shown are updated where they are, and requests that arrived since are only counted
  * until `showNew` is called. Resets when the view (date, pipeline, page) changes.
  */
+/** The next state after new rows arrived for a view; the same object when nothing changes. */
+export function advance(shown: Shown, viewKey: string, rows: readonly RequestSummary[]): Shown {
+  if (shown.from === rows) return shown;
+  if (shown.key !== viewKey) return fresh(viewKey, rows);
+  const known = new Map(shown.known);
+  for (const row of rows) if (known.has(row.requestId)) known.set(row.requestId, row);
+  return { ...shown, known, from: rows };
+}
+
+/** What to show: the pinned rows in their order with their latest state, and how many are new. */
+export function view(
+  shown: Shown,
+  viewKey: string,
+  rows: readonly RequestSummary[] | undefined,
+): { rows: RequestSummary[]; newCount: number } {
+  if (shown.key !== viewKey) return { rows: [], newCount: 0 };
+  const latest = new Map((rows ?? []).map((r) => [r.requestId, r]));
+  const pinned = new Set(shown.ids);
+  return {
+    rows: shown.ids
+      .map((id) => latest.get(id) ?? shown.known.get(id))
+      .filter((r): r is RequestSummary => r !== undefined),
+    newCount: (rows ?? []).filter((r) => !pinned.has(r.requestId)).length,
+  };
+}
+
 export function useStableRows(
   viewKey: string,
   rows: readonly RequestSummary[] | undefined,
@@ -34,26 +60,12 @@ export function useStableRows(
     from: undefined,
   });
   // State follows new data during render (React's pattern for deriving from props), not in an effect.
-  if (fetchedForView && rows && shown.from !== rows) {
-    if (shown.key !== viewKey) {
-      setShown(fresh(viewKey, rows));
-    } else {
-      const known = new Map(shown.known);
-      for (const row of rows) if (known.has(row.requestId)) known.set(row.requestId, row);
-      setShown({ ...shown, known, from: rows });
-    }
+  if (fetchedForView && rows) {
+    const next = advance(shown, viewKey, rows);
+    if (next !== shown) setShown(next);
   }
-  const latest = useMemo(() => new Map((rows ?? []).map((r) => [r.requestId, r])), [rows]);
-  const current = shown.key === viewKey ? shown.ids : [];
-  const shownSet = new Set(current);
-  const newCount =
-    shown.key === viewKey ? (rows ?? []).filter((r) => !shownSet.has(r.requestId)).length : 0;
-  const visible = current
-    .map((id) => latest.get(id) ?? shown.known.get(id))
-    .filter((r): r is RequestSummary => r !== undefined);
   return {
-    rows: visible,
-    newCount,
+    ...view(shown, viewKey, rows),
     showNew: () => {
       if (rows) setShown(fresh(viewKey, rows));
     },
