@@ -31,6 +31,7 @@ import { createRequest } from './db/status/requests.ts';
 import { Engine } from './engine/engine.ts';
 import { ApiError } from './errors.ts';
 import { installErrorHandler } from './errors-handler.ts';
+import { parseForm } from './form.ts';
 import { loadDefinitionFile, toRecord } from './pipelines/definition.ts';
 import {
   PIPELINE_API_PREFIX,
@@ -220,9 +221,12 @@ export async function buildApp(config: AppConfig): Promise<App> {
     const server = Fastify({
       logger: config.logger ?? false,
       bodyLimit: BODY_LIMIT,
+      // Long query strings reach the parameter checks (and their 400) instead of Node's bare 431.
+      http: { maxHeaderSize: 64 * 1024 },
+      routerOptions: { querystringParser: parseForm },
     });
     server.removeAllContentTypeParsers();
-    await server.register(fastifyFormbody, { bodyLimit: BODY_LIMIT });
+    await server.register(fastifyFormbody, { bodyLimit: BODY_LIMIT, parser: parseForm });
     await server.register(fastifyCookie);
     installErrorHandler(server, {
       [MCAPI_PREFIX]: renderPartAError,

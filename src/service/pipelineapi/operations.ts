@@ -88,7 +88,7 @@ const list: Operation = (ctx) => ({
 const exec: Operation = (ctx, params) => {
   const pipeline = pipelineParam(ctx, params, 'pipelineid');
   const filename = params.required('filename', 255);
-  if (!PLAIN_FILE_NAME.test(filename) || filename === '.') {
+  if (!PLAIN_FILE_NAME.test(filename) || filename === '.' || filename.trim() === '') {
     throw badParameter(
       'filename',
       'must be a plain file name inside the inbox folder (no /, \\, .. or control characters)',

@@ -33,6 +33,8 @@ export class Params {
     if (value === undefined || value === '') return undefined;
     if (value.length > maxLength)
       throw badParameter(name, `is longer than ${maxLength} characters`);
+    // The form parser turns bytes that are not UTF-8 into U+FFFD; such a value is not what was meant.
+    if (value.includes('\uFFFD')) throw badParameter(name, 'is not valid UTF-8');
     return value;
   }
 
