@@ -126,3 +126,90 @@ describe('crash safety', () => {
     }
   }, 120_000);
 });
+
+describe('crash safety around cancel and retry', () => {
+  async function killWhen(
+    client: PipelineClient,
+    requestId: string,
+    child: Awaited<ReturnType<typeof startChild>>,
+    act?: () => Promise<unknown>,
+  ) {
+    await eventually(
+      async () => ((await client.requestDetail(requestId)).status === 'Process' ? true : undefined),
+      'running',
+      60_000,
+    );
+    if (act) await act();
+    child.process.kill('SIGKILL');
+    expect(await child.exited).toBe('SIGKILL');
+  }
+
+  it('SIGKILL right after a cancel: the request is Stop or Error, never half-written, and retries cleanly', async () => {
+    const { data, definitions } = prepare(1_500_000);
+    const { child, client } = await childWithData(data, definitions);
+    const big = (await client.exec('pl_1', 'big.csv')).requestId as string;
+    await killWhen(client, big, child, () => client.cancel(big));
+    const service = await startService({ dataDir: data, pipelinesFile: definitions });
+    try {
+      expect(['Stop', 'Error']).toContain((await service.client.requestDetail(big)).status);
+      const tables = (await service.client.tables('action')).tables;
+      if (tables.includes('ITEMS'))
+        expect((await service.client.table('action', 'ITEMS')).info.total).toBe(0);
+      expect(readdirSync(join(data, 'outbox'))).toEqual([]);
+      await service.client.retry(big);
+      await eventually(
+        async () =>
+          (await service.client.requestDetail(big)).status === 'Finish' ? true : undefined,
+        'finish',
+        60_000,
+      );
+      expect((await service.client.table('action', 'ITEMS')).info.total).toBe(1_500_000);
+    } finally {
+      await service.app.close();
+    }
+  }, 120_000);
+
+  it('SIGKILL during a retry: Error again with nothing of either attempt half-written; the next retry completes once', async () => {
+    const { data, definitions } = prepare(1_500_000);
+    const { child, client } = await childWithData(data, definitions);
+    const big = (await client.exec('pl_1', 'big.csv')).requestId as string;
+    await eventually(
+      async () => ((await client.requestDetail(big)).status === 'Process' ? true : undefined),
+      'running',
+      60_000,
+    );
+    await client.cancel(big);
+    await eventually(
+      async () => ((await client.requestDetail(big)).status === 'Stop' ? true : undefined),
+      'stopped',
+      60_000,
+    );
+    await client.retry(big);
+    await killWhen(client, big, child);
+    const service = await startService({ dataDir: data, pipelinesFile: definitions });
+    try {
+      const detail = await service.client.requestDetail(big, { appLog: true });
+      expect(detail.status).toBe('Error');
+      expect(detail.appLog?.at(-1)?.message).toBe(
+        'The service stopped while this request ran; retry it.',
+      );
+      const tables = (await service.client.tables('action')).tables;
+      if (tables.includes('ITEMS'))
+        expect((await service.client.table('action', 'ITEMS')).info.total).toBe(0);
+      await service.client.retry(big);
+      await eventually(
+        async () =>
+          (await service.client.requestDetail(big)).status === 'Finish' ? true : undefined,
+        'finish',
+        60_000,
+      );
+      expect((await service.client.table('action', 'ITEMS')).info.total).toBe(1_500_000);
+      const all = await service.client.requestList({ pageSize: 1000 });
+      expect(
+        all.requests.every((r) => ['Finish', 'Error', 'Stop', 'Wait'].includes(r.status)),
+      ).toBe(true);
+    } finally {
+      await service.app.close();
+    }
+  }, 120_000);
+});
