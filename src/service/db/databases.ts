@@ -19,6 +19,13 @@ export interface Databases {
    * that a client never sees the rows of a Joint transaction that has not committed.
    */
   readonly readers: Readonly<Record<DatabaseName, Db>>;
+  /**
+   * Grows whenever anything in the three databases changes (rows written by this process,
+   * plus commits and rollbacks marked with `touch`): the key of cached answers.
+   */
+  version(): number;
+  /** Marks a change rows alone do not show, such as the commit of an open transaction. */
+  touch(): void;
   close(): void;
 }
 
@@ -29,6 +36,12 @@ export function openDatabases(dataDir: string): Databases {
   const status = openDatabase(join(dataDir, 'status.db'), statusMigrations);
   const action = openDatabase(join(dataDir, 'action.db'), actionMigrations);
   const actionReader = new Database(join(dataDir, 'action.db'), { readonly: true });
+  const changes = {
+    system: system.prepare('SELECT total_changes()').pluck(),
+    status: status.prepare('SELECT total_changes()').pluck(),
+    action: action.prepare('SELECT total_changes()').pluck(),
+  } as Record<DatabaseName, { get(): number }>;
+  let touched = 0;
   return {
     system,
     status,
@@ -39,6 +52,12 @@ export function openDatabases(dataDir: string): Databases {
       action: catalogue(isInternalActionTable),
     },
     readers: { system, status, action: actionReader },
+    version() {
+      return changes.system.get() + changes.status.get() + changes.action.get() + touched;
+    },
+    touch() {
+      touched++;
+    },
     close() {
       for (const db of [actionReader, system, status, action]) {
         if (db.open) db.close();

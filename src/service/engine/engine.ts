@@ -636,10 +636,14 @@ export class Engine implements EngineControl {
       });
       action.exec('COMMIT');
       open = false;
+      this.dbs.touch();
       for (const file of files) await rename(file.writer.path, file.final);
       progress.spend('Joint', performance.now() - started);
     } catch (error) {
-      if (open) action.exec('ROLLBACK');
+      if (open) {
+        action.exec('ROLLBACK');
+        this.dbs.touch();
+      }
       for (const { writer } of files) {
         writer.destroy();
         await rm(writer.path, { force: true });

@@ -327,9 +327,13 @@ const tableChange =
           ErrorCode.TableNotFound,
           `Table ${table} does not exist in the action database.`,
         );
-      return change === 'delete'
-        ? deleteAllRows(ctx.dbs.action, current)
-        : dropTable(ctx.dbs.action, current);
+      const count =
+        change === 'delete'
+          ? deleteAllRows(ctx.dbs.action, current)
+          : dropTable(ctx.dbs.action, current);
+      // A drop changes no rows SQLite counts: cached pages of the table must still go.
+      ctx.dbs.touch();
+      return count;
     });
     return ok({ RowCount: rows });
   };

@@ -553,3 +553,30 @@ describe('operations', () => {
     expect((await service.client.tables('action')).tables).not.toContain('EVENTS');
   });
 });
+
+describe('answer cache', () => {
+  it('answers repeated reads alike and forgets them as soon as anything changes', async () => {
+    const list = async () => (await service.keyed('/pipelineapi/list/json')).text();
+    const first = await list();
+    expect(await list()).toBe(first);
+    await service.client.suspend('pl_2');
+    expect(await list()).not.toBe(first);
+    expect((await service.client.listPipelines()).find((p) => p.id === 'pl_2')?.runmode).toBe(
+      'stop',
+    );
+    await service.client.resume('pl_2');
+
+    writeFileSync(join(service.dataDir, 'inbox', 'cache.jsonl'), '{"kind":"x","n":5}\n');
+    await service.client.exec('pl_2', 'cache.jsonl');
+    await service.app.engine.whenIdle();
+    const before = await service.client.table('action', 'EVENTS');
+    expect(await service.client.table('action', 'EVENTS')).toEqual(before);
+    await service.client.dropTable('EVENTS');
+    await expect(service.client.table('action', 'EVENTS')).rejects.toMatchObject({
+      status: 404,
+      code: 1203,
+    });
+    // Credentials are checked before any cached answer is given.
+    expect((await service.fetch('/pipelineapi/list/json')).status).toBe(401);
+  });
+});

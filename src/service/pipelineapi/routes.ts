@@ -124,8 +124,33 @@ function authenticate(
   );
 }
 
+/** Rendered answers of reads by URL, with the data version they were made at; least recently used go first. */
+class AnswerCache {
+  private readonly entries = new Map<string, { version: number; body: string }>();
+  constructor(private readonly capacity: number) {}
+
+  get(key: string): { version: number; body: string } | undefined {
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  set(key: string, entry: { version: number; body: string }): void {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    if (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+  }
+}
+
 /** Part C: one route dispatching every `/pipelineapi/<api>/<type>` call. */
 export function pipelineApiRoutes(ctx: ServiceContext, extraAuth?: ExtraAuthenticator) {
+  const answers = new AnswerCache(512);
   return async function routes(app: FastifyInstance): Promise<void> {
     app.all(`${PIPELINE_API_PREFIX}/*`, async (request, reply) => {
       const target = parseTarget(request.url);
@@ -151,8 +176,25 @@ export function pipelineApiRoutes(ctx: ServiceContext, extraAuth?: ExtraAuthenti
         );
       }
       authenticate(ctx, request, reply, target.operation, extraAuth);
-      const params = new Params(request.query, request.body);
-      const doc = await operations[target.operation](ctx, params);
+      if (method === 'GET') {
+        // Reads are answered from the cache while no database has changed since; an answer
+        // that depends on "today" keeps the day in its key.
+        const key = `${request.url}|${target.operation === 'requestlist' ? ctx.time.day(ctx.clock.now()) : ''}`;
+        const version = ctx.dbs.version();
+        const hit = answers.get(key);
+        if (hit && hit.version === version) {
+          void reply.code(200).header('content-type', CONTENT_TYPES[target.type]).send(hit.body);
+          return reply;
+        }
+        const body = render(
+          await operations[target.operation](ctx, new Params(request.query, request.body)),
+          target.type,
+        );
+        answers.set(key, { version, body });
+        void reply.code(200).header('content-type', CONTENT_TYPES[target.type]).send(body);
+        return reply;
+      }
+      const doc = await operations[target.operation](ctx, new Params(request.query, request.body));
       sendDocument(reply, 200, doc, target.type);
       return reply;
     });
