@@ -1,7 +1,14 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DIST_DIR, REPO_ROOT } from '../service/app.ts';
+import { benchApi, benchLatency } from './api.ts';
+import { bundleSizes, dashboardTimes } from './dashboard.ts';
 import { benchIngest } from './ingest.ts';
 
 // `npm run bench`: every figure is measured in this run, next to its baseline from the
-// same run; nothing here asserts a time. Pass names to run a subset: `npm run bench -- ingest`.
+// same run; nothing here asserts a time. Pass names to run a subset:
+// `npm run bench -- ingest api latency dashboard`.
 
 const wanted = new Set(process.argv.slice(2));
 const runs = (name: string) => wanted.size === 0 || wanted.has(name);
@@ -10,6 +17,11 @@ function table(rows: (string | number)[][]): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => String(r[i]).length))) ?? [];
   return rows.map((r) => r.map((c, i) => String(c).padEnd(widths[i] ?? 0)).join('  ')).join('\n');
 }
+
+const os = await import('node:os');
+console.log(
+  `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
+);
 
 if (runs('ingest')) {
   const rows = Number(process.env.BENCH_INGEST_ROWS ?? 1_000_000);
@@ -36,5 +48,57 @@ if (runs('ingest')) {
   );
   console.log(
     `Peak RSS of the service process while ingesting: ${result.peakRssMb.toFixed(0)} MB (goal: under 250 MB; ratio goal: at least 0.5)`,
+  );
+}
+
+if (runs('latency')) {
+  const result = await benchLatency(Number(process.env.BENCH_LATENCY_RUNS ?? 50));
+  console.log(
+    `\nRequest latency, 10-row file, exec to Finish (status table timestamps): median ${result.median} ms, p90 ${result.p90} ms (goal: median under 50 ms)`,
+  );
+}
+
+if (runs('api')) {
+  const seconds = Number(process.env.BENCH_API_SECONDS ?? 5);
+  const result = await benchApi(seconds, Number(process.env.BENCH_REQUESTS ?? 100_000));
+  console.log(
+    `\nAPI under load: autocannon, 50 connections, ${seconds} s each, loopback; a day of 100,000 requests. Baseline: bare node:http returning the same bytes, in its own process.`,
+  );
+  console.log(
+    table([
+      ['endpoint', 'bytes', 'bare req/s', 'service req/s', 'ratio', 'p50 ms', 'p99 ms', 'non-2xx'],
+      ...result.rows.map((r) => [
+        r.name,
+        r.bytes,
+        Math.round(r.bare.requestsPerSecond),
+        Math.round(r.service.requestsPerSecond),
+        (r.service.requestsPerSecond / r.bare.requestsPerSecond).toFixed(2),
+        r.service.p50,
+        r.service.p99,
+        r.service.non2xx,
+      ]),
+    ]),
+  );
+  console.log(
+    `First (uncached) answer: requestlist page 1 ${result.firstListMs.toFixed(1)} ms, at index 90,000 ${result.firstDeepMs.toFixed(1)} ms (goal: ratio ≥ 0.5, p99 < 20 ms). autocannon shares the 2 cores with the servers and under-reports ceilings (perf notes).`,
+  );
+}
+
+if (runs('dashboard')) {
+  if (!existsSync(join(DIST_DIR, 'index.html')))
+    spawnSync(process.execPath, [join(REPO_ROOT, 'node_modules/vite/bin/vite.js'), 'build'], {
+      cwd: REPO_ROOT,
+      stdio: 'ignore',
+    });
+  const sizes = bundleSizes();
+  console.log(
+    `\nDashboard bundles (gzip): first load (sign-in and pipelines) ${sizes.initialKb.toFixed(1)} KB (goal: at most 200 KB)`,
+  );
+  console.log(
+    table([['page chunk', 'KB gzip'], ...sizes.routes.map(([name, kb]) => [name, kb.toFixed(1)])]),
+  );
+  const times = await dashboardTimes();
+  console.log(
+    `Chromium: navigation to the pipelines table filled ${times.pipelinesMs} ms; to a 1,000-row requests page ${times.requests1000Ms} ms, with ${times.rowElements} row elements in the DOM (${times.rowsAfterScroll} after scrolling to the end; goal: at most 200).`,
   );
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { getSetting, setSetting } from '../db/system/settings.ts';
 import type { Db } from '../db/sqlite.ts';
@@ -64,21 +64,22 @@ export class ApiAccess {
       const oldest = this.cookies.keys().next().value;
       if (oldest !== undefined) this.cookies.delete(oldest);
     }
-    const id = newSecret();
-    this.cookies.set(digest(id).toString('hex'), this.clock.now().getTime());
+    // Every key-authenticated call without a cookie mints one, so this is on the hot path:
+    // randomUUID draws from a pooled CSPRNG buffer, and ids live only in memory, unhashed.
+    const id = randomUUID();
+    this.cookies.set(id, this.clock.now().getTime());
     return id;
   }
 
   /** True when the cookie names a live session; using it restarts its idle time. */
   touchCookieSession(id: string): boolean {
-    const hash = digest(id).toString('hex');
-    const lastUsed = this.cookies.get(hash);
+    const lastUsed = this.cookies.get(id);
     if (lastUsed === undefined) return false;
     const now = this.clock.now().getTime();
-    this.cookies.delete(hash);
+    this.cookies.delete(id);
     if (now - lastUsed > COOKIE_IDLE_MS) return false;
     // Re-inserting keeps the Map in least-recently-used order for the cap above.
-    this.cookies.set(hash, now);
+    this.cookies.set(id, now);
     return true;
   }
 }

@@ -126,10 +126,10 @@ function authenticate(
 
 /** Rendered answers of reads by URL, with the data version they were made at; least recently used go first. */
 class AnswerCache {
-  private readonly entries = new Map<string, { version: number; body: string }>();
+  private readonly entries = new Map<string, { version: number; body: Buffer }>();
   constructor(private readonly capacity: number) {}
 
-  get(key: string): { version: number; body: string } | undefined {
+  get(key: string): { version: number; body: Buffer } | undefined {
     const entry = this.entries.get(key);
     if (entry) {
       this.entries.delete(key);
@@ -138,7 +138,7 @@ class AnswerCache {
     return entry;
   }
 
-  set(key: string, entry: { version: number; body: string }): void {
+  set(key: string, entry: { version: number; body: Buffer }): void {
     this.entries.delete(key);
     this.entries.set(key, entry);
     if (this.entries.size > this.capacity) {
@@ -186,9 +186,12 @@ export function pipelineApiRoutes(ctx: ServiceContext, extraAuth?: ExtraAuthenti
           void reply.code(200).header('content-type', CONTENT_TYPES[target.type]).send(hit.body);
           return reply;
         }
-        const body = render(
-          await operations[target.operation](ctx, new Params(request.query, request.body)),
-          target.type,
+        // Kept as bytes: a hit then costs no UTF-8 encoding at all.
+        const body = Buffer.from(
+          render(
+            await operations[target.operation](ctx, new Params(request.query, request.body)),
+            target.type,
+          ),
         );
         answers.set(key, { version, body });
         void reply.code(200).header('content-type', CONTENT_TYPES[target.type]).send(body);

@@ -1,0 +1,180 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { freePort, startChild } from '../service/testing/child.ts';
+import { seedRequests } from './seed.ts';
+
+const KEY = 'bench-key-0123456789abcdefghijklmnopqrstu';
+const HEADERS = { 'X-Pipelinewebapi': KEY };
+
+export interface LoadResult {
+  readonly requestsPerSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly non2xx: number;
+}
+
+async function load(
+  url: string,
+  seconds: number,
+  headers: Record<string, string>,
+): Promise<LoadResult> {
+  const result = await autocannon({ url, connections: 50, duration: seconds, headers });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+  };
+}
+
+/** A bare node:http server answering every request with the same bytes, in its own process. */
+async function bareServer(body: Buffer, contentType: string, folder: string) {
+  const file = join(folder, `body-${Math.random().toString(36).slice(2)}`);
+  writeFileSync(file, body);
+  const port = await freePort();
+  const code = `const b=require('fs').readFileSync(${JSON.stringify(file)});require('http').createServer((q,r)=>{r.writeHead(200,{'content-type':${JSON.stringify(contentType)},'content-length':b.length});r.end(b)}).listen(${port},'127.0.0.1',()=>console.log('up'))`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+export interface ApiRow {
+  readonly name: string;
+  readonly bytes: number;
+  readonly bare: LoadResult;
+  readonly service: LoadResult;
+}
+
+/** Each endpoint under load next to a bare server returning the same bytes, in the same run. */
+export async function benchApi(
+  seconds = 5,
+  requests = 100_000,
+): Promise<{ rows: ApiRow[]; firstDeepMs: number; firstListMs: number }> {
+  const folder = mkdtempSync(join(tmpdir(), 'bench-api-'));
+  try {
+    const data = join(folder, 'data');
+    const { day, sample } = seedRequests(data, requests);
+    const child = await startChild([
+      '--data',
+      data,
+      '--no-demo',
+      '--api-key',
+      KEY,
+      '--pipelines',
+      join(process.cwd(), 'src/service/demo/pipelines.yaml'),
+    ]);
+    try {
+      const endpoints: [string, string][] = [
+        ['list', '/pipelineapi/list/xml'],
+        ['requestlist, first page', `/pipelineapi/requestlist/xml?date=${day}&pagesize=100`],
+        [
+          'requestlist, index 90,000',
+          `/pipelineapi/requestlist/xml?date=${day}&pagesize=100&index=${Math.max(0, requests - 10_000)}`,
+        ],
+        [
+          'requestdetail with logs',
+          `/pipelineapi/requestdetail/xml?requestid=${sample}&requestlog=true&applog=true`,
+        ],
+        ['statusdb page', `/pipelineapi/statusdb/xml?tablename=STATUS${day}&pagesize=100`],
+      ];
+      // The first, uncached answers: what a deep page costs the database.
+      let started = performance.now();
+      await fetch(`${child.url}${endpoints[2]?.[1]}`, { headers: HEADERS }).then((r) => r.text());
+      const firstDeepMs = performance.now() - started;
+      started = performance.now();
+      await fetch(`${child.url}${endpoints[1]?.[1]}`, { headers: HEADERS }).then((r) => r.text());
+      const firstListMs = performance.now() - started;
+      const rows: ApiRow[] = [];
+      for (const [name, path] of endpoints) {
+        const response = await fetch(`${child.url}${path}`, { headers: HEADERS });
+        const body = Buffer.from(await response.arrayBuffer());
+        if (response.status !== 200) throw new Error(`${name} answered ${response.status}`);
+        const bare = await bareServer(
+          body,
+          response.headers.get('content-type') ?? 'text/xml',
+          folder,
+        );
+        try {
+          const bareResult = await load(bare.url, seconds, {});
+          const serviceResult = await load(`${child.url}${path}`, seconds, HEADERS);
+          rows.push({ name, bytes: body.length, bare: bareResult, service: serviceResult });
+        } finally {
+          bare.stop();
+        }
+      }
+      return { rows, firstDeepMs, firstListMs };
+    } finally {
+      child.process.kill('SIGTERM');
+      await child.exited;
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** Exec to Finish of a 10-row file, one request at a time, from the status table's own timestamps. */
+export async function benchLatency(runs = 50): Promise<{ median: number; p90: number }> {
+  const folder = mkdtempSync(join(tmpdir(), 'bench-latency-'));
+  try {
+    const child = await startChild([
+      '--data',
+      join(folder, 'data'),
+      '--no-demo',
+      '--api-key',
+      KEY,
+      '--pipelines',
+      join(process.cwd(), 'src/service/demo/pipelines.yaml'),
+    ]);
+    try {
+      writeFileSync(
+        join(folder, 'data', 'inbox', 'ten.csv'),
+        `order_id,customer,region,amount,quantity,ordered_at\n${Array.from({ length: 10 }, (_, i) => `${i},c${i},EU,${i + 20},2,2026-11-20 10:00:00`).join('\n')}\n`,
+      );
+      const ids: string[] = [];
+      for (let i = 0; i < runs; i++) {
+        const response = await fetch(`${child.url}/pipelineapi/exec/json`, {
+          method: 'POST',
+          headers: { ...HEADERS, 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: 'pipelineid=pl_1&filename=ten.csv',
+        });
+        const id = ((await response.json()) as { ExecuteResponse: { RequestId: string } })
+          .ExecuteResponse.RequestId;
+        ids.push(id);
+        for (;;) {
+          const detail = (await (
+            await fetch(`${child.url}/pipelineapi/requestdetail/json?requestid=${id}`, {
+              headers: HEADERS,
+            })
+          ).json()) as { RequestDetail: { Status: string } };
+          if (['Finish', 'Error'].includes(detail.RequestDetail.Status)) break;
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+      }
+      const day = ids[0]?.slice(5, 13);
+      const table = (await (
+        await fetch(`${child.url}/pipelineapi/statusdb/json?tablename=STATUS${day}&pagesize=1000`, {
+          headers: HEADERS,
+        })
+      ).json()) as {
+        Result: { Record: { Item: (string | null)[] }[] };
+      };
+      const ms = table.Result.Record.map(
+        (r) =>
+          Date.parse((r.Item[3] as string).replace(' ', 'T')) -
+          Date.parse((r.Item[2] as string).replace(' ', 'T')),
+      ).sort((a, b) => a - b);
+      return {
+        median: ms[Math.floor(ms.length / 2)] ?? NaN,
+        p90: ms[Math.floor(ms.length * 0.9)] ?? NaN,
+      };
+    } finally {
+      child.process.kill('SIGTERM');
+      await child.exited;
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { ServiceTime } from '../service/clock.ts';
+import { openDatabases } from '../service/db/databases.ts';
+import { quoteIdentifier } from '../service/db/sqlite.ts';
+import {
+  appendAppLog,
+  appendRequestLog,
+  createRequest,
+  statusTableName,
+} from '../service/db/status/requests.ts';
+import { upsertPipeline } from '../service/db/system/pipelines.ts';
+import { loadDefinitionFile, toRecord } from '../service/pipelines/definition.ts';
+import { DEMO_DIR } from '../service/app.ts';
+
+/**
+ * Fills a data folder with the demo pipelines and `count` finished requests of one day,
+ * written straight into the status database (far faster than running them).
+ */
+export function seedRequests(
+  dataDir: string,
+  count: number,
+  pipelineId = 'pl_1',
+): { day: string; sample: string } {
+  const dbs = openDatabases(dataDir);
+  try {
+    for (const def of loadDefinitionFile(join(DEMO_DIR, 'pipelines.yaml')))
+      upsertPipeline(dbs.system, toRecord(def), new Date().toISOString());
+    const time = new ServiceTime();
+    const now = new Date();
+    const day = time.day(now);
+    let sample = '';
+    dbs.status.transaction(() => {
+      for (let i = 0; i < count; i++) {
+        sample = createRequest(dbs.status, {
+          pipelineId,
+          filename: 'orders.csv',
+          args: {},
+          day,
+          hour: time.hour(now),
+          stamp: time.stamp(now),
+        });
+      }
+      dbs.status.exec(
+        `UPDATE ${quoteIdentifier(statusTableName(day))} SET STATUS = 'Finish', STAGE = 'Complete'`,
+      );
+      dbs.status.exec('DELETE FROM REQUEST_QUEUE');
+      dbs.status
+        .prepare(
+          'UPDATE REQUEST SET BEGINTIME = ?, ENDTIME = ?, SENSORMS = 120, FILTERMS = 40, JOINTMS = 300, SENSORFILE = FILENAME, FILESIZE = 8822',
+        )
+        .run(time.stamp(now), time.stamp(now));
+      for (let i = 0; i < 60; i++) {
+        appendRequestLog(dbs.status, sample, {
+          date: time.logDate(now),
+          stage: 'Filter',
+          event: i % 2 ? 'End' : 'Start',
+          status: 'Process',
+          actionOrder: i,
+          message: `action ${i}`,
+        });
+        appendAppLog(dbs.status, sample, {
+          date: time.clockTime(now),
+          type: 'INFO',
+          message: `step ${i} of the application log`,
+        });
+      }
+    })();
+    return { day, sample };
+  } finally {
+    dbs.close();
+  }
+}
