@@ -61,11 +61,13 @@ export async function dashboardTimes(runs = 5): Promise<DashboardTimes> {
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.addInitScript(
+      // Runs in the page; this file is compiled without DOM types.
       (key) =>
-        sessionStorage.setItem(
-          'pipeline-dashboard.auth',
-          JSON.stringify({ kind: 'apiKey', apiKey: key }),
-        ),
+        (
+          Reflect.get(globalThis, 'sessionStorage') as {
+            setItem(name: string, value: string): void;
+          }
+        ).setItem('pipeline-dashboard.auth', JSON.stringify({ kind: 'apiKey', apiKey: key })),
       KEY,
     );
     const page = await context.newPage();
