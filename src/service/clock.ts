@@ -69,10 +69,16 @@ export class ServiceTime {
     };
   }
 
-  /** `yyyymmdd` of the local day. */
+  private lastDay: { second: number; day: string } = { second: Number.NaN, day: '' };
+
+  /** `yyyymmdd` of the local day. Asked on every request list, so the last second's answer is kept. */
   day(date: Date): string {
-    const p = this.local(date);
-    return `${p.year}${p.month}${p.day}`;
+    const second = Math.floor(date.getTime() / 1000);
+    if (second !== this.lastDay.second) {
+      const p = this.local(date);
+      this.lastDay = { second, day: `${p.year}${p.month}${p.day}` };
+    }
+    return this.lastDay.day;
   }
 
   /** `hh` of the local hour. */

@@ -185,10 +185,15 @@ export function listRequests(
         day,
       ) as { n: number }
     ).n;
+    // Status rows are never deleted, so rowids run 1..n in creation order: a page at any
+    // depth is a range of rowids, with no OFFSET walking the rows before it.
+    const last = (
+      prepared(db, `SELECT COALESCE(MAX(rowid), 0) AS n FROM ${table}`).get() as { n: number }
+    ).n;
     const rows = prepared(
       db,
-      `SELECT ${columns} FROM ${table} ORDER BY rowid DESC LIMIT ? OFFSET ?`,
-    ).all(pageSize, index) as RequestListRow[];
+      `SELECT ${columns} FROM ${table} WHERE rowid <= ? ORDER BY rowid DESC LIMIT ?`,
+    ).all(last - index, pageSize) as RequestListRow[];
     return { rows, total };
   }
   const counter = prepared(
