@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { DIST_DIR } from '../service/app.ts';
 import { startChild } from '../service/testing/child.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../service/testing/chromium.ts';
 import { seedRequests } from './seed.ts';
 
 const KEY = 'bench-key-0123456789abcdefghijklmnopqrstu';
@@ -47,16 +48,8 @@ export async function dashboardTimes(runs = 5): Promise<DashboardTimes> {
     join(process.cwd(), 'src/service/demo/pipelines.yaml'),
   ]);
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
   });
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

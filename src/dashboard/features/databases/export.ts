@@ -1,14 +1,6 @@
 import Papa from 'papaparse';
+import { downloadText } from '../../components/download.ts';
 import type { TablePage } from '../../../kit/index.ts';
-
-function download(name: string, type: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /** The loaded rows as CSV (RFC 4180; NULL becomes an empty field, as CSV has no null). */
 export function toCsv(page: TablePage, rows: readonly (readonly (string | null)[])[]): string {
@@ -32,7 +24,7 @@ export function exportCsv(
   page: TablePage,
   rows: readonly (readonly (string | null)[])[],
 ): void {
-  download(`${name}.csv`, 'text/csv;charset=utf-8', `${toCsv(page, rows)}\n`);
+  downloadText(`${name}.csv`, 'text/csv;charset=utf-8', `${toCsv(page, rows)}\n`);
 }
 
 export function exportJson(
@@ -40,5 +32,5 @@ export function exportJson(
   page: TablePage,
   rows: readonly (readonly (string | null)[])[],
 ): void {
-  download(`${name}.json`, 'application/json', toJson(page, rows));
+  downloadText(`${name}.json`, 'application/json', toJson(page, rows));
 }

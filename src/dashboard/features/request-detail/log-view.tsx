@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { notify } from '../../app/notices.ts';
 import { usePreference } from '../../app/preferences.ts';
 import { Button } from '../../components/button.tsx';
+import { downloadText } from '../../components/download.ts';
 import { Select, TextInput } from '../../components/fields.tsx';
 import { strings } from './strings.ts';
 
@@ -102,16 +103,7 @@ export function LogView({
     await navigator.clipboard.writeText(text());
     notify({ kind: 'success', text: strings.log.copied(shown.length) });
   };
-  const download = () => {
-    const url = URL.createObjectURL(
-      new Blob([`${text()}\n`], { type: 'text/plain;charset=utf-8' }),
-    );
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = fileName;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  };
+  const download = () => downloadText(fileName, 'text/plain;charset=utf-8', `${text()}\n`);
   const step = (delta: number) => {
     if (matches.length === 0) return;
     setFollow(false);

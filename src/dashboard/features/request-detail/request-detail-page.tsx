@@ -1,19 +1,14 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import {
-  CANCELLABLE_STATUSES,
-  RETRYABLE_STATUSES,
-  type RequestDetail,
-  type RequestStatus,
-} from '../../../kit/index.ts';
-import { forbiddenReason, useAuth } from '../../app/auth.ts';
+import type { RequestDetail } from '../../../kit/index.ts';
+import { useAuth } from '../../app/auth.ts';
 import { StageBadge, StatusBadge } from '../../components/badge.tsx';
 import { Button } from '../../components/button.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { dayOfRequest, paths } from '../../paths.ts';
 import { ActionDialog } from '../requests/action-dialog.tsx';
-import { strings as requestStrings } from '../requests/strings.ts';
+import { actionReasons } from '../requests/actions.ts';
 import { LogView, type LogLine } from './log-view.tsx';
 import { isTerminal, useRequestDetail } from './queries.ts';
 import { RawView } from './raw-view.tsx';
@@ -121,13 +116,7 @@ export function RequestDetailPage() {
 
   if (detail.error) return <ErrorView error={detail.error} onRetry={() => void detail.refetch()} />;
   if (!data) return <Spinner />;
-  const status = data.status as RequestStatus;
-  const retryReason =
-    forbiddenReason(auth, 'requestretry') ??
-    (RETRYABLE_STATUSES.includes(status) ? undefined : requestStrings.retryNotAllowed(status));
-  const cancelReason =
-    forbiddenReason(auth, 'requestcancel') ??
-    (CANCELLABLE_STATUSES.includes(status) ? undefined : requestStrings.cancelNotAllowed(status));
+  const { retry: retryReason, cancel: cancelReason } = actionReasons(auth, data.status);
   const tabButton = (value: Tab, label: string) => (
     <button
       type="button"

@@ -1,13 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import {
-  CANCELLABLE_STATUSES,
-  REQUEST_STATUSES,
-  RETRYABLE_STATUSES,
-  type RequestStatus,
-  type RequestSummary,
-} from '../../../kit/index.ts';
+import { REQUEST_STATUSES, type RequestSummary } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
 import { REFRESH_CHOICES, usePreference, type RefreshSeconds } from '../../app/preferences.ts';
 import { StageBadge, StatusBadge } from '../../components/badge.tsx';
@@ -18,6 +12,7 @@ import { Spinner } from '../../components/spinner.tsx';
 import { isoToYmd, paths, shiftDay, todayYmd, ymdToIso } from '../../paths.ts';
 import { usePipelines } from '../pipelines/queries.ts';
 import { ActionDialog } from './action-dialog.tsx';
+import { actionReasons } from './actions.ts';
 import { useRequestList } from './queries.ts';
 import { useStableRows } from './stable-rows.ts';
 import { strings } from './strings.ts';
@@ -45,13 +40,9 @@ function RowActions({
   onAction: (action: 'retry' | 'cancel', ids: string[]) => void;
 }) {
   const auth = useAuth();
-  const status = row.status as RequestStatus;
-  const retryReason =
-    forbiddenReason(auth, 'requestretry') ??
-    (RETRYABLE_STATUSES.includes(status) ? undefined : strings.retryNotAllowed(status));
-  const cancelReason =
-    forbiddenReason(auth, 'requestcancel') ??
-    (CANCELLABLE_STATUSES.includes(status) ? undefined : strings.cancelNotAllowed(status));
+  const reasons = actionReasons(auth, row.status);
+  const retryReason = reasons.retry;
+  const cancelReason = reasons.cancel;
   return (
     <div className="flex gap-1">
       <Button
