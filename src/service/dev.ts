@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT } from './app.ts';
+import { readConfig } from './config.ts';
 
 // `npm run dev`: the embedded service and the Vite dev server side by side. With
 // PIPELINE_SERVICE_URL set, only Vite runs, proxying to that service instead.
@@ -19,10 +20,14 @@ if (!external) {
     ),
   );
 }
+// Vite proxies to the embedded service wherever its flags put it.
+const { host, port } = readConfig(process.argv.slice(2), process.env);
+const target = external ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 children.push(
   spawn(process.execPath, [join(REPO_ROOT, 'node_modules/vite/bin/vite.js')], {
     cwd: REPO_ROOT,
     stdio: 'inherit',
+    env: { ...process.env, PIPELINE_SERVICE_URL: target },
   }),
 );
 
