@@ -311,7 +311,7 @@ export function RequestsPage() {
                         }}
                       />
                     </td>
-                    <td className="px-3 font-mono text-xs">
+                    <td className="px-3 font-mono text-xs whitespace-nowrap">
                       <Link
                         to={paths.request(row.requestId)}
                         className="text-teal-700 hover:underline focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-teal-400"
