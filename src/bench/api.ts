@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,11 +16,38 @@ export interface LoadResult {
   readonly non2xx: number;
 }
 
+/** wrk (Debian package) when it is installed: autocannon saturates its own core first (perf notes). */
+export const LOAD_GENERATOR = spawnSync('wrk', ['--version']).error ? 'autocannon' : 'wrk';
+
+function milliseconds(text: string): number {
+  const m = /([\d.]+)(us|ms|s)/.exec(text);
+  if (!m) return Number.NaN;
+  const value = Number(m[1]);
+  return m[2] === 'us' ? value / 1000 : m[2] === 's' ? value * 1000 : value;
+}
+
 async function load(
   url: string,
   seconds: number,
   headers: Record<string, string>,
 ): Promise<LoadResult> {
+  if (LOAD_GENERATOR === 'wrk') {
+    const headerArgs = Object.entries(headers).flatMap(([name, value]) => [
+      '-H',
+      `${name}: ${value}`,
+    ]);
+    const out = spawnSync(
+      'wrk',
+      ['-t1', '-c50', `-d${seconds}s`, '--latency', ...headerArgs, url],
+      { encoding: 'utf8' },
+    ).stdout;
+    return {
+      requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
+      p50: milliseconds(/50%\s+(\S+)/.exec(out)?.[1] ?? ''),
+      p99: milliseconds(/99%\s+(\S+)/.exec(out)?.[1] ?? ''),
+      non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
+    };
+  }
   const result = await autocannon({ url, connections: 50, duration: seconds, headers });
   return {
     requestsPerSecond: result.requests.average,

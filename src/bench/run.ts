@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIST_DIR, REPO_ROOT } from '../service/app.ts';
-import { benchApi, benchLatency } from './api.ts';
+import { benchApi, benchLatency, LOAD_GENERATOR } from './api.ts';
 import { bundleSizes, dashboardTimes } from './dashboard.ts';
 import { benchIngest } from './ingest.ts';
 
@@ -62,7 +62,7 @@ if (runs('api')) {
   const seconds = Number(process.env.BENCH_API_SECONDS ?? 5);
   const result = await benchApi(seconds, Number(process.env.BENCH_REQUESTS ?? 100_000));
   console.log(
-    `\nAPI under load: autocannon, 50 connections, ${seconds} s each, loopback; a day of 100,000 requests. Baseline: bare node:http returning the same bytes, in its own process.`,
+    `\nAPI under load: ${LOAD_GENERATOR}, 50 connections, ${seconds} s each, loopback; a day of 100,000 requests. Baseline: bare node:http returning the same bytes, in its own process.`,
   );
   console.log(
     table([
@@ -80,7 +80,7 @@ if (runs('api')) {
     ]),
   );
   console.log(
-    `First (uncached) answer: requestlist page 1 ${result.firstListMs.toFixed(1)} ms, at index 90,000 ${result.firstDeepMs.toFixed(1)} ms (goal: ratio ≥ 0.5, p99 < 20 ms). autocannon shares the 2 cores with the servers and under-reports ceilings (perf notes).`,
+    `First (uncached) answer: requestlist page 1 ${result.firstListMs.toFixed(1)} ms, at index 90,000 ${result.firstDeepMs.toFixed(1)} ms (goal: ratio ≥ 0.5, p99 < 20 ms). ${LOAD_GENERATOR === 'autocannon' ? 'autocannon saturates its own core and under-reports ceilings (perf notes); install wrk for better figures.' : 'wrk shares the 2 cores with the servers.'}`,
   );
 }
 
