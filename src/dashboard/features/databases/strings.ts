@@ -3,7 +3,8 @@ export const strings = {
   databases: { system: 'System', status: 'Status', action: 'Action' },
   tables: 'Tables',
   filterTables: 'Filter tables on this page',
-  rows: (n: number | undefined) => (n === undefined ? '…' : `${n.toLocaleString()} rows`),
+  rows: (n: number | undefined) =>
+    n === undefined ? '…' : `${n.toLocaleString()} row${n === 1 ? '' : 's'}`,
   noTables: 'No tables.',
   pickTable: 'Choose a table to see its rows.',
   pageSize: 'Rows per page',
