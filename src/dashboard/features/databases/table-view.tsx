@@ -1,10 +1,10 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { DatabaseName } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
 import { notify } from '../../app/notices.ts';
 import { Button } from '../../components/button.tsx';
+import { SpacerRow, useVirtualRows } from '../../components/virtual-rows.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, Select, TextInput } from '../../components/fields.tsx';
@@ -64,13 +64,7 @@ export function TableView({
     }
     return out;
   }, [data, filter, sort]);
-  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer's own API, used as documented
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 20,
-  });
+  const { items, padTop, padBottom } = useVirtualRows(rows.length, scroller, ROW_HEIGHT, 20);
 
   const dialogs = (
     <>
@@ -113,9 +107,6 @@ export function TableView({
   }
   const info = data.info;
   const statusDay = database === 'status' ? /^STATUS(\d{8})$/.exec(table)?.[1] : undefined;
-  const items = virtualizer.getVirtualItems();
-  const padTop = items[0]?.start ?? 0;
-  const padBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
   const copy = async (value: string | null) => {
     await navigator.clipboard.writeText(value ?? '');
     notify({ kind: 'success', text: strings.copied });
@@ -251,11 +242,7 @@ export function TableView({
             </tr>
           </thead>
           <tbody>
-            {padTop > 0 ? (
-              <tr aria-hidden="true">
-                <td colSpan={data.columns.length} style={{ height: padTop }} />
-              </tr>
-            ) : null}
+            <SpacerRow height={padTop} colSpan={data.columns.length} />
             {items.map((item) => {
               const row = rows[item.index] as readonly (string | null)[];
               return (
@@ -285,11 +272,7 @@ export function TableView({
                 </tr>
               );
             })}
-            {padBottom > 0 ? (
-              <tr aria-hidden="true">
-                <td colSpan={data.columns.length} style={{ height: padBottom }} />
-              </tr>
-            ) : null}
+            <SpacerRow height={padBottom} colSpan={data.columns.length} />
           </tbody>
         </table>
       </div>

@@ -1,4 +1,3 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { REQUEST_STATUSES, type RequestSummary } from '../../../kit/index.ts';
@@ -6,6 +5,7 @@ import { forbiddenReason, useAuth } from '../../app/auth.ts';
 import { REFRESH_CHOICES, usePreference, type RefreshSeconds } from '../../app/preferences.ts';
 import { StageBadge, StatusBadge } from '../../components/badge.tsx';
 import { Button } from '../../components/button.tsx';
+import { SpacerRow, useVirtualRows } from '../../components/virtual-rows.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, PageHeader, Select, TextInput } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
@@ -82,13 +82,7 @@ export function RequestsPage() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [action, setAction] = useState<{ kind: 'retry' | 'cancel'; ids: string[] }>();
   const scroller = useRef<HTMLDivElement>(null);
-  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer's own API, used as documented
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-  });
+  const { items, padTop, padBottom } = useVirtualRows(rows.length, scroller, ROW_HEIGHT, 12);
 
   const update = (changes: Record<string, string | number | undefined>) => {
     const next = new URLSearchParams(search);
@@ -103,9 +97,6 @@ export function RequestsPage() {
   };
 
   const info = list.data?.info;
-  const items = virtualizer.getVirtualItems();
-  const padTop = items[0]?.start ?? 0;
-  const padBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.requestId));
   const selectedIds = rows.filter((r) => selected.has(r.requestId)).map((r) => r.requestId);
   const auth = useAuth();
@@ -284,11 +275,7 @@ export function RequestsPage() {
               </tr>
             </thead>
             <tbody>
-              {padTop > 0 ? (
-                <tr aria-hidden="true">
-                  <td colSpan={7} style={{ height: padTop }} />
-                </tr>
-              ) : null}
+              <SpacerRow height={padTop} colSpan={7} />
               {items.map((item) => {
                 const row = rows[item.index] as RequestSummary;
                 return (
@@ -338,11 +325,7 @@ export function RequestsPage() {
                   </tr>
                 );
               })}
-              {padBottom > 0 ? (
-                <tr aria-hidden="true">
-                  <td colSpan={7} style={{ height: padBottom }} />
-                </tr>
-              ) : null}
+              <SpacerRow height={padBottom} colSpan={7} />
             </tbody>
           </table>
           {rows.length === 0 && fetchedForView ? (
