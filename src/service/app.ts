@@ -73,8 +73,7 @@ export interface App {
   readonly server: FastifyInstance;
   readonly context: ServiceContext;
   readonly engine: Engine;
-  /** Set when this start created the API key (first start with the demo). */
-  readonly issuedApiKey: string | undefined;
+
   /** The generated password of `admin` when this start created that user. */
   readonly initialAdminPassword: string | undefined;
   close(): Promise<void>;
@@ -154,13 +153,12 @@ export async function buildApp(config: AppConfig): Promise<App> {
   try {
     if (!getSetting(dbs.system, 'serverId')) setSetting(dbs.system, 'serverId', randomUUID());
     const access = new ApiAccess(dbs.system, clock);
-    let issuedApiKey: string | undefined;
+
     if (config.apiKey !== undefined) {
       if (!access.keyMatches(config.apiKey)) access.reissue(config.apiKey);
       access.setEnabled(true);
     } else if (config.demo && access.key === null) {
       access.setEnabled(true);
-      issuedApiKey = access.key ?? undefined;
     }
     const definitionFiles = [
       ...(config.demo ? [join(DEMO_DIR, 'pipelines.yaml')] : []),
@@ -284,7 +282,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       server,
       context,
       engine,
-      issuedApiKey,
+
       initialAdminPassword,
       async close() {
         await server.close();

@@ -43,10 +43,6 @@ function emit(): void {
   for (const listener of listeners) listener();
 }
 
-export function getAuth(): Auth | null {
-  return current;
-}
-
 export function setAuth(auth: Auth | null, remember = false): void {
   current = auth;
   expired = false;
@@ -114,10 +110,6 @@ export function useClients() {
 export function can(auth: Auth | null, operation: OperationName): boolean {
   if (!auth) return false;
   return auth.kind === 'apiKey' || ROLE_OPERATIONS[auth.role].has(operation);
-}
-
-export function useCan(operation: OperationName): boolean {
-  return can(useAuth(), operation);
 }
 
 const DOING: Partial<Record<OperationName, string>> = {

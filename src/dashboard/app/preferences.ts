@@ -32,10 +32,6 @@ let current: Preferences = {
 };
 const listeners = new Set<() => void>();
 
-export function getPreferences(): Preferences {
-  return current;
-}
-
 export function setPreference<K extends keyof Preferences>(key: K, value: Preferences[K]): void {
   current = { ...current, [key]: value };
   writeStored(localStorage, KEY, current);

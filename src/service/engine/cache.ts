@@ -1,14 +1,15 @@
 import { prepared, type Db } from '../db/sqlite.ts';
 import type { Row } from './values.ts';
 
-/** Cache parts: a stage's output, or the marker that a Joint's table writes committed. */
-export type CachePart = 'Sensor' | 'Filter' | 'JointTables';
+/** Cache parts in the database: the Filter's output, and the marker that a Joint's table writes committed. */
+export type CachePart = 'Filter' | 'JointTables';
 
 const MARKER = -1;
 
-// The action cache lives in the action database's `_CACHE` table: one row per chunk of a
-// stage's output (a JSON array of rows) plus a marker row written when the stage ended.
-// A stage without its marker is incomplete, and its chunks are replaced on the next run.
+// This part of the action cache lives in the action database's `_CACHE` table: one row per
+// chunk of the Filter's output (a JSON array of rows) plus a marker row written when it was
+// complete; chunks without their marker are replaced on the next run. The Sensor's output,
+// a snapshot of the input file, is a file beside the databases (see Engine.cacheFolder).
 
 export function clearPart(db: Db, requestId: string, part: CachePart): void {
   prepared(db, 'DELETE FROM _CACHE WHERE REQUESTID = ? AND STAGE = ?').run(requestId, part);

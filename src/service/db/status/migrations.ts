@@ -57,5 +57,3 @@ export const statusMigrations: readonly Migration[] = [
     },
   },
 ];
-
-export const STATUS_TABLE_PATTERN = /^STATUS\d{8}$/;
