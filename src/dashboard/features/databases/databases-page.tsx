@@ -8,7 +8,8 @@ import { Spinner } from '../../components/spinner.tsx';
 import { paths } from '../../paths.ts';
 import { TABLES_PER_PAGE, useRowCounts, useTables } from './queries.ts';
 import { strings } from './strings.ts';
-import { ROW_PAGE_SIZES, TableView } from './table-view.tsx';
+import { TableView } from './table-view.tsx';
+import { pageSizeFrom } from '../../app/preferences.ts';
 
 const DATABASES: readonly DatabaseName[] = ['system', 'status', 'action'];
 
@@ -21,8 +22,8 @@ export function DatabasesPage() {
   const database = DATABASES.find((d) => d === param);
   const table = search.get('table') ?? undefined;
   const index = Math.max(0, Number.parseInt(search.get('index') ?? '0', 10) || 0);
-  const sizeParam = Number(search.get('size'));
-  const size = (ROW_PAGE_SIZES as readonly number[]).includes(sizeParam) ? sizeParam : 100;
+
+  const size = pageSizeFrom(search.get('size'), 100);
   const tables = useTables(database ?? 'system', tablesIndex);
   const names = (tables.data?.tables ?? []).filter((t) =>
     t.toLowerCase().includes(tableFilter.trim().toLowerCase()),

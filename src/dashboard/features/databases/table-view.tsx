@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { DatabaseName } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
 import { notify } from '../../app/notices.ts';
+import { PAGE_SIZES } from '../../app/preferences.ts';
 import { Button } from '../../components/button.tsx';
 import { SpacerRow, useVirtualRows } from '../../components/virtual-rows.tsx';
 import { Dialog } from '../../components/dialog.tsx';
@@ -16,7 +17,6 @@ import { useTablePage } from './queries.ts';
 import { strings } from './strings.ts';
 import { TableChangeDialog } from './table-change-dialog.tsx';
 
-export const ROW_PAGE_SIZES = [50, 100, 500, 1000] as const;
 const ROW_HEIGHT = 30;
 
 export function TableView({
@@ -175,7 +175,7 @@ export function TableView({
         <div className="flex items-end gap-2 text-sm">
           <Field label={strings.pageSize}>
             <Select value={size} onChange={(e) => onPage(0, Number(e.target.value))}>
-              {ROW_PAGE_SIZES.map((n) => (
+              {PAGE_SIZES.map((n) => (
                 <option key={n} value={n}>
                   {n}
                 </option>

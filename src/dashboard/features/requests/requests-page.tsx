@@ -2,7 +2,13 @@ import { useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { REQUEST_STATUSES, type RequestSummary } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
-import { REFRESH_CHOICES, usePreference, type RefreshSeconds } from '../../app/preferences.ts';
+import {
+  PAGE_SIZES,
+  pageSizeFrom,
+  REFRESH_CHOICES,
+  usePreference,
+  type RefreshSeconds,
+} from '../../app/preferences.ts';
 import { StageBadge, StatusBadge } from '../../components/badge.tsx';
 import { Button } from '../../components/button.tsx';
 import { SpacerRow, useVirtualRows } from '../../components/virtual-rows.tsx';
@@ -17,7 +23,6 @@ import { useRequestList } from './queries.ts';
 import { useStableRows } from './stable-rows.ts';
 import { strings } from './strings.ts';
 
-export const PAGE_SIZES = [50, 100, 500, 1000] as const;
 const ROW_HEIGHT = 41;
 
 function readView(search: URLSearchParams, defaultSize: number) {
@@ -27,8 +32,8 @@ function readView(search: URLSearchParams, defaultSize: number) {
   const pipeline = search.get('pipeline') || undefined;
   const status = search.get('status') || undefined;
   const index = Math.max(0, Number.parseInt(search.get('index') ?? '0', 10) || 0);
-  const sizeParam = Number(search.get('size'));
-  const size = (PAGE_SIZES as readonly number[]).includes(sizeParam) ? sizeParam : defaultSize;
+
+  const size = pageSizeFrom(search.get('size'), defaultSize);
   return { date, pipeline, status, index, size };
 }
 
