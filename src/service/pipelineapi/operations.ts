@@ -19,6 +19,7 @@ import {
 import {
   getPipeline,
   listPipelines,
+  pipelineNames,
   setRunmode,
   type PipelineRow,
   type StageName,
@@ -121,7 +122,7 @@ const requestlist: Operation = (ctx, params) => {
   const index = params.integer('index', 0, 0, 1_000_000_000);
   const pageSize = params.integer('pagesize', 100, 1, 1000);
   const page = listRequests(ctx.dbs.status, date, id, index, pageSize);
-  const names = new Map(listPipelines(ctx.dbs.system).map((p) => [p.id, p.name]));
+  const names = pipelineNames(ctx.dbs.system);
   return {
     root: 'RequestList',
     body: {

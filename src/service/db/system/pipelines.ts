@@ -64,6 +64,15 @@ export function listPipelines(db: Db): PipelineRow[] {
   return raws.map((raw) => toRow(db, raw));
 }
 
+/** Names by pipeline id, for lists that show them (one query, no Args). */
+export function pipelineNames(db: Db): Map<string, string> {
+  const rows = prepared(db, 'SELECT ID, NAME FROM PIPELINE').all() as {
+    ID: string;
+    NAME: string;
+  }[];
+  return new Map(rows.map((r) => [r.ID, r.NAME]));
+}
+
 export function getPipeline(db: Db, id: string): PipelineRow | undefined {
   const raw = prepared(db, 'SELECT * FROM PIPELINE WHERE ID = ?').get(id) as
     RawPipeline | undefined;
