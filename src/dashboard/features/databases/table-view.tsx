@@ -225,8 +225,12 @@ export function TableView({
                     className="flex items-center gap-1 font-semibold hover:underline"
                   >
                     {column.key ? (
-                      <span title={strings.key} aria-label={strings.key}>
-                        🔑
+                      // Text, not an emoji: emoji fonts are missing on many servers' browsers.
+                      <span
+                        title={strings.key}
+                        className="rounded bg-amber-100 px-1 text-[9px] font-bold text-amber-900 dark:bg-amber-900 dark:text-amber-100"
+                      >
+                        KEY
                       </span>
                     ) : null}
                     {column.name}
