@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { DIST_DIR, REPO_ROOT } from '../service/app.ts';
 import { benchApi, benchLatency, LOAD_GENERATOR } from './api.ts';
 import { bundleSizes, dashboardTimes } from './dashboard.ts';
+import { benchCsvShapes } from './csv-shapes.ts';
 import { benchIngest } from './ingest.ts';
 
 // `npm run bench`: every figure is measured in this run, next to its baseline from the
 // same run; nothing here asserts a time. Pass names to run a subset:
-// `npm run bench -- ingest api latency dashboard`.
+// `npm run bench -- ingest csv api latency dashboard`.
 
 const wanted = new Set(process.argv.slice(2));
 const runs = (name: string) => wanted.size === 0 || wanted.has(name);
@@ -49,6 +50,27 @@ if (runs('ingest')) {
   console.log(
     `Peak RSS of the service process while ingesting: ${result.peakRssMb.toFixed(0)} MB (goal: under 250 MB; ratio goal: at least 0.5)`,
   );
+}
+
+if (runs('csv')) {
+  const megabytes = Number(process.env.BENCH_CSV_MB ?? 32);
+  const result = await benchCsvShapes(megabytes);
+  console.log(
+    `\nCSV shapes: ${megabytes} MB files read by the engine's reader (best of two); baseline: short rows`,
+  );
+  console.log(
+    table([
+      ['file', 'seconds', 'ratio'],
+      ['short rows (baseline)', result.normalSeconds.toFixed(2), '1.00'],
+      ['one long record', result.longLineSeconds.toFixed(2), result.ratioLongLine.toFixed(2)],
+      [
+        'unterminated quote',
+        result.unterminatedSeconds.toFixed(2),
+        result.ratioUnterminated.toFixed(2),
+      ],
+    ]),
+  );
+  console.log('Goal: ratios about 1 or less (reading time follows size, not shape).');
 }
 
 if (runs('latency')) {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { compileExpression } from './expression.ts';
+import {
+  compileExpression,
+  DEFAULT_MAX_ROW_CHARS,
+  DEFAULT_MAX_VALUE_CHARS,
+  ExpressionLimitError,
+} from './expression.ts';
+import type { Row } from './values.ts';
 
 describe('derive expressions', () => {
   const row = { amount: '12.5', quantity: 4, name: 'ada', empty: null, 'unit price': '2' };
@@ -35,5 +41,49 @@ describe('derive expressions', () => {
     expect(() => compileExpression('amount *')).toThrow(/unexpected end/);
     expect(() => compileExpression("'open")).toThrow(/unterminated string/);
     expect(() => compileExpression('round()')).toThrow(/round takes 1 to 2 arguments/);
+  });
+});
+
+describe('derive bounds', () => {
+  it('has limits of 1,048,576 characters per value and 16 MiB per row by default', () => {
+    expect(DEFAULT_MAX_VALUE_CHARS).toBe(1_048_576);
+    expect(DEFAULT_MAX_ROW_CHARS).toBe(16_777_216);
+  });
+
+  it('refuses a value longer than the limit before building it', () => {
+    const twice = compileExpression('concat(x, x)', { maxValueChars: 5 });
+    expect(twice({ x: 'ab' })).toBe('abab');
+    expect(() => twice({ x: 'abc' })).toThrow(ExpressionLimitError);
+    expect(() => twice({ x: 'abc' })).toThrow('the value would be longer than 5 characters');
+    const plus = compileExpression("x + '!'", { maxValueChars: 5, field: 'shout' });
+    expect(() => plus({ x: 'hello' })).toThrow(
+      'derive shout: the value would be longer than 5 characters',
+    );
+    expect(() => compileExpression('upper(x)', { maxValueChars: 5 })({ x: 'abcdef' })).toThrow(
+      'longer than 5 characters',
+    );
+    // Taking a short part of a long value is fine.
+    expect(compileExpression('substr(x, 0, 2)', { maxValueChars: 5 })({ x: 'abcdef' })).toBe('ab');
+  });
+
+  it('counts what the expressions of one row produce against a shared budget', () => {
+    const limits = { maxValueChars: 100, maxRowChars: 9 };
+    const a = compileExpression('concat(x, x)', { ...limits, field: 'a' });
+    const b = compileExpression('concat(x, x, x)', { ...limits, field: 'b' });
+    const work = { chars: 0 };
+    expect(a({ x: 'ab' }, work)).toBe('abab');
+    expect(() => b({ x: 'ab' }, work)).toThrow(
+      'derive b: the derive expressions of one row would produce more than 9 characters',
+    );
+    // Without a shared budget, each evaluation has its own.
+    expect(b({ x: 'ab' })).toBe('ababab');
+  });
+
+  it('reads only the row’s own fields, never Object.prototype’s', () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty'])
+      expect(compileExpression(name)({ a: '1' })).toBeNull();
+    expect(compileExpression('concat(constructor, toString)')({})).toBe('');
+    const own: Row = JSON.parse('{"__proto__":"p","constructor":"c"}') as Row;
+    expect(compileExpression("concat(__proto__, '-', constructor)")(own)).toBe('p-c');
   });
 });

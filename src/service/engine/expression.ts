@@ -1,4 +1,4 @@
-import { asNumber, asText, type Row, type Value } from './values.ts';
+import { asNumber, asText, fieldOf, type Row, type Value } from './values.ts';
 
 // A small expression language for `derive`: numbers, 'strings', field names, + - * / %,
 // comparisons, and a fixed set of functions. Definitions are parsed into a tree once and
@@ -11,7 +11,86 @@ type Expr =
   | { kind: 'binary'; op: string; left: Expr; right: Expr }
   | { kind: 'call'; name: string; args: Expr[] };
 
-type Fn = (args: Value[]) => Value;
+/** The longest text one evaluation may produce, in characters. */
+export const DEFAULT_MAX_VALUE_CHARS = 1_048_576;
+/** The characters the expressions of one derive action may produce for one row, in all. */
+export const DEFAULT_MAX_ROW_CHARS = 16_777_216;
+
+export interface ExpressionLimits {
+  readonly maxValueChars?: number;
+  readonly maxRowChars?: number;
+}
+
+export interface ExpressionOptions extends ExpressionLimits {
+  /** The derived field, named in the errors. */
+  readonly field?: string;
+}
+
+/**
+ * Characters produced so far for one row. The expressions of one derive action share it, so
+ * many fields of a megabyte each cannot add up to gigabytes per row.
+ */
+export interface RowWork {
+  chars: number;
+}
+
+/** A definition asked for more text than the limits allow. */
+export class ExpressionLimitError extends Error {
+  override readonly name = 'ExpressionLimitError';
+}
+
+interface Limits {
+  readonly maxValueChars: number;
+  readonly maxRowChars: number;
+  readonly prefix: string;
+}
+
+interface Context {
+  readonly row: Row;
+  readonly work: RowWork;
+  readonly limits: Limits;
+}
+
+const characters = (n: number): string => `${n.toLocaleString('en')} characters`;
+
+/**
+ * Accounts for a text of `length` characters about to be built (or just built, where its
+ * length cannot be known beforehand) and refuses it when it exceeds a limit: text that
+ * doubles per derived field would otherwise exhaust the heap within a few dozen fields.
+ */
+function produce(context: Context, length: number): void {
+  const { limits, work } = context;
+  if (length > limits.maxValueChars)
+    throw new ExpressionLimitError(
+      `${limits.prefix}the value would be longer than ${characters(limits.maxValueChars)}`,
+    );
+  work.chars += length;
+  if (work.chars > limits.maxRowChars)
+    throw new ExpressionLimitError(
+      `${limits.prefix}the derive expressions of one row would produce more than ${characters(limits.maxRowChars)}`,
+    );
+}
+
+/**
+ * Builds a text from one argument. Its length is only known afterwards, so text that may
+ * grow (upper('ß') is 'SS') is refused beforehand when already too long: that bounds what
+ * is built to a small multiple of the limit. Text that can only shrink is always allowed in.
+ */
+function shaped(
+  context: Context,
+  x: Value | undefined,
+  shape: (text: string) => string,
+  mayGrow = false,
+): Value {
+  if (x === null || x === undefined) return null;
+  const text = asText(x);
+  if (mayGrow && text.length > context.limits.maxValueChars) produce(context, text.length);
+  const out = shape(text);
+  produce(context, out.length);
+  return out;
+}
+
+type Fn = (args: Value[], context: Context) => Value;
 
 const num = (v: Value | undefined): number | null =>
   v === undefined ? null : (asNumber(v) ?? null);
@@ -29,24 +108,28 @@ const FUNCTIONS: Readonly<Record<string, { arity: [number, number]; fn: Fn }>> =
   floor: { arity: [1, 1], fn: ([x]) => (num(x) === null ? null : Math.floor(num(x) as number)) },
   ceil: { arity: [1, 1], fn: ([x]) => (num(x) === null ? null : Math.ceil(num(x) as number)) },
   abs: { arity: [1, 1], fn: ([x]) => (num(x) === null ? null : Math.abs(num(x) as number)) },
-  upper: {
-    arity: [1, 1],
-    fn: ([x]) => (x === null || x === undefined ? null : asText(x).toUpperCase()),
-  },
-  lower: {
-    arity: [1, 1],
-    fn: ([x]) => (x === null || x === undefined ? null : asText(x).toLowerCase()),
-  },
-  trim: { arity: [1, 1], fn: ([x]) => (x === null || x === undefined ? null : asText(x).trim()) },
+  upper: { arity: [1, 1], fn: ([x], c) => shaped(c, x, (t) => t.toUpperCase(), true) },
+  lower: { arity: [1, 1], fn: ([x], c) => shaped(c, x, (t) => t.toLowerCase(), true) },
+  trim: { arity: [1, 1], fn: ([x], c) => shaped(c, x, (t) => t.trim()) },
   length: { arity: [1, 1], fn: ([x]) => (x === null || x === undefined ? null : asText(x).length) },
-  concat: { arity: [1, 32], fn: (args) => args.map((a) => asText(a)).join('') },
+  concat: {
+    arity: [1, 32],
+    fn: (args, c) => {
+      const texts = args.map((a) => asText(a));
+      let total = 0;
+      for (const t of texts) total += t.length;
+      produce(c, total);
+      return texts.join('');
+    },
+  },
   substr: {
     arity: [2, 3],
-    fn: ([x, start, count]) => {
-      if (x === null || x === undefined) return null;
+    fn: ([x, start, count], c) => {
       const from = num(start ?? 0) ?? 0;
       const length = count === undefined ? undefined : (num(count) ?? 0);
-      return asText(x).substring(from, length === undefined ? undefined : from + length);
+      return shaped(c, x, (t) =>
+        t.substring(from, length === undefined ? undefined : from + length),
+      );
     },
   },
   coalesce: { arity: [1, 32], fn: (args) => args.find((a) => a !== null && a !== '') ?? null },
@@ -203,26 +286,34 @@ function compareValues(op: string, a: Value, b: Value): boolean {
   }
 }
 
-function evaluate(expr: Expr, row: Row): Value {
+function evaluate(expr: Expr, context: Context): Value {
   switch (expr.kind) {
     case 'literal':
       return expr.value;
     case 'field':
-      return row[expr.name] ?? null;
+      return fieldOf(context.row, expr.name);
     case 'unary': {
-      const n = num(evaluate(expr.operand, row));
+      const n = num(evaluate(expr.operand, context));
       return n === null ? null : -n;
     }
     case 'call':
-      return (FUNCTIONS[expr.name] as { fn: Fn }).fn(expr.args.map((a) => evaluate(a, row)));
+      return (FUNCTIONS[expr.name] as { fn: Fn }).fn(
+        expr.args.map((a) => evaluate(a, context)),
+        context,
+      );
     case 'binary': {
-      const a = evaluate(expr.left, row);
-      const b = evaluate(expr.right, row);
+      const a = evaluate(expr.left, context);
+      const b = evaluate(expr.right, context);
       if (['==', '!=', '<', '<=', '>', '>='].includes(expr.op)) return compareValues(expr.op, a, b);
       if (a === null || b === null) return null;
       const x = asNumber(a);
       const y = asNumber(b);
-      if (expr.op === '+' && (x === undefined || y === undefined)) return asText(a) + asText(b);
+      if (expr.op === '+' && (x === undefined || y === undefined)) {
+        const left = asText(a);
+        const right = asText(b);
+        produce(context, left.length + right.length);
+        return left + right;
+      }
       if (x === undefined || y === undefined) return null;
       switch (expr.op) {
         case '+':
@@ -240,8 +331,20 @@ function evaluate(expr: Expr, row: Row): Value {
   }
 }
 
-/** Parses an expression once; the result evaluates it against a row. */
-export function compileExpression(text: string): (row: Row) => Value {
+/**
+ * Parses an expression once; the result evaluates it against a row. Callers that evaluate
+ * several expressions for one row pass the same `work` to each, so that the row's budget
+ * covers them all; without it, each evaluation has a budget of its own.
+ */
+export function compileExpression(
+  text: string,
+  options: ExpressionOptions = {},
+): (row: Row, work?: RowWork) => Value {
   const tree = new Parser(text).parse();
-  return (row) => evaluate(tree, row);
+  const limits: Limits = {
+    maxValueChars: options.maxValueChars ?? DEFAULT_MAX_VALUE_CHARS,
+    maxRowChars: options.maxRowChars ?? DEFAULT_MAX_ROW_CHARS,
+    prefix: options.field === undefined ? '' : `derive ${options.field}: `,
+  };
+  return (row, work = { chars: 0 }) => evaluate(tree, { row, work, limits });
 }

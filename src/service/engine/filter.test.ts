@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { FilterAction } from '../pipelines/definition.ts';
 import { CastError, compileFilter } from './filter.ts';
 import type { Row } from './values.ts';
 
@@ -82,5 +83,104 @@ describe('filter actions', () => {
     const cast = compileFilter({ cast: { region: 'integer' } }, {});
     expect(() => cast.apply(rows())).toThrow(CastError);
     expect(() => cast.apply(rows())).toThrow('cast: region value "EU" is not an integer');
+  });
+});
+
+describe('derive bounds in a filter', () => {
+  it('stops a derive chain that doubles its text, naming the field and the limit', () => {
+    // a0 = x twice, a1 = a0 twice, ...: 8 · 2^40 characters if nothing stopped it.
+    const chain: Record<string, string> = { a0: 'concat(x, x)' };
+    for (let i = 1; i <= 40; i++) chain[`a${i}`] = `concat(a${i - 1}, a${i - 1})`;
+    const derive = compileFilter({ derive: chain }, {});
+    // 8 · 2^17 = 1,048,576 is still allowed; a17 would be twice that.
+    expect(() => derive.apply([{ x: 'abcdefgh' }])).toThrow(
+      'derive a17: the value would be longer than 1,048,576 characters',
+    );
+    const plus: Record<string, string> = { b0: 'x + x' };
+    for (let i = 1; i <= 40; i++) plus[`b${i}`] = `b${i - 1} + b${i - 1}`;
+    expect(() => compileFilter({ derive: plus }, {}).apply([{ x: 'abcdefgh' }])).toThrow(
+      'derive b17: the value would be longer than 1,048,576 characters',
+    );
+  });
+
+  it('bounds what all derive expressions produce for one row, 16 MiB by default', () => {
+    const big = 'x'.repeat(1_000_000);
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) many[`f${i}`] = 'concat(big)';
+    // 16 fields of 1,000,000 characters fit in 16,777,216; the 17th does not.
+    expect(() => compileFilter({ derive: many }, {}).apply([{ big }])).toThrow(
+      'derive f16: the derive expressions of one row would produce more than 16,777,216 characters',
+    );
+    // The budget is per row: two rows of ten such fields each pass.
+    const ten = Object.fromEntries(Object.entries(many).slice(0, 10));
+    const rows = compileFilter({ derive: ten }, {}).apply([{ big }, { big }]);
+    expect(rows.map((r) => r.f9)).toEqual([big, big]);
+  });
+
+  it('takes other limits as an option', () => {
+    const derive = compileFilter({ derive: { total: 'concat(x, x)' } }, {}, { maxValueChars: 7 });
+    expect(() => derive.apply([{ x: 'abcd' }])).toThrow(
+      'derive total: the value would be longer than 7 characters',
+    );
+    const row = compileFilter({ derive: { a: 'x', b: 'x + x' } }, {}, { maxRowChars: 7 });
+    expect(() => row.apply([{ x: 'abcd' }])).toThrow(
+      'derive b: the derive expressions of one row would produce more than 7 characters',
+    );
+  });
+});
+
+describe('field names that Object.prototype also has', () => {
+  it('keep, select, cast and derive see null, never an inherited member', () => {
+    const input = (): Row[] => [{ id: '1' }, { id: '2' }];
+    for (const field of ['constructor', '__proto__', 'toString']) {
+      expect(
+        compileFilter({ keep: { field, op: 'notNull' } }, {})
+          .apply(input())
+          .map((r) => r.id),
+      ).toEqual([]);
+      expect(
+        compileFilter({ keep: { field, op: 'isNull' } }, {})
+          .apply(input())
+          .map((r) => r.id),
+      ).toEqual(['1', '2']);
+      expect(
+        compileFilter({ keep: { field, op: 'contains', value: 'function' } }, {}).apply(input()),
+      ).toEqual([]);
+      const [selected] = compileFilter({ select: ['id', field] }, {}).apply(input());
+      expect(Object.getPrototypeOf(selected)).toBe(Object.prototype);
+      expect(Object.entries(selected as Row)).toEqual([
+        ['id', '1'],
+        [field, null],
+      ]);
+      const [cast] = compileFilter({ cast: { [field]: 'string' } }, {}).apply(input());
+      expect(Object.entries(cast as Row)).toEqual([['id', '1']]);
+      const [derived] = compileFilter({ derive: { d: field } }, {}).apply(input());
+      expect((derived as Row).d).toBeNull();
+    }
+  });
+
+  it('keeps columns named __proto__ and constructor as own fields through every action', () => {
+    // As a reader builds them (JSON.parse, like setField, defines own properties).
+    const input = (): Row[] => [JSON.parse('{"__proto__":"7","constructor":"c","x":"1"}') as Row];
+    expect(
+      compileFilter({ keep: { field: '__proto__', op: '=', value: 7 } }, {}).apply(input()),
+    ).toHaveLength(1);
+    // Definitions come from YAML or JSON, which make `__proto__` an own key too.
+    const action = (json: string): FilterAction => JSON.parse(json) as FilterAction;
+    const [cast] = compileFilter(action('{"cast":{"__proto__":"integer"}}'), {}).apply(input());
+    expect(Object.getPrototypeOf(cast)).toBe(Object.prototype);
+    expect((cast as Row)['__proto__']).toBe(7);
+    const rename = action('{"rename":{"__proto__":"p","x":"__proto__"}}');
+    const [renamed] = compileFilter(rename, {}).apply(input());
+    expect(Object.getPrototypeOf(renamed)).toBe(Object.prototype);
+    expect(Object.entries(renamed as Row)).toEqual([
+      ['p', '7'],
+      ['constructor', 'c'],
+      ['__proto__', '1'],
+    ]);
+    const derive = action('{"derive":{"__proto__":"concat(constructor, \'!\')"}}');
+    const [derived] = compileFilter(derive, {}).apply(input());
+    expect(Object.getPrototypeOf(derived)).toBe(Object.prototype);
+    expect((derived as Row)['__proto__']).toBe('c!');
   });
 });

@@ -1,6 +1,6 @@
 import type { FilterAction, Predicate } from '../pipelines/definition.ts';
-import { compileExpression } from './expression.ts';
-import { asNumber, asText, substitute, type Row, type Value } from './values.ts';
+import { compileExpression, type ExpressionLimits, type RowWork } from './expression.ts';
+import { asNumber, asText, fieldOf, setField, substitute, type Row, type Value } from './values.ts';
 
 type Test = (row: Row) => boolean;
 
@@ -50,13 +50,16 @@ function compilePredicate(p: Predicate, args: Readonly<Record<string, string>>):
     return (row) => !inner(row);
   }
   const { field, op } = p;
-  if (op === 'isNull') return (row) => row[field] === null || row[field] === undefined;
-  if (op === 'notNull') return (row) => row[field] !== null && row[field] !== undefined;
+  if (op === 'isNull') return (row) => fieldOf(row, field) === null;
+  if (op === 'notNull') return (row) => fieldOf(row, field) !== null;
   if (op === 'in') {
     const options = (Array.isArray(p.value) ? p.value : [p.value ?? null]).map((v) =>
       resolve(v, args),
     );
-    return (row) => options.some((o) => compare('=', row[field] ?? null, o));
+    return (row) => {
+      const actual = fieldOf(row, field);
+      return options.some((o) => compare('=', actual, o));
+    };
   }
   if (Array.isArray(p.value)) throw new Error(`keep: ${field} ${op} takes one value, not a list`);
   const expected = resolve(p.value ?? null, args);
@@ -73,15 +76,15 @@ function compilePredicate(p: Predicate, args: Readonly<Record<string, string>>):
             ? (n: number) => n > expectedNumber
             : (n: number) => n >= expectedNumber;
     return (row) => {
-      const actual = row[field];
-      if (actual === null || actual === undefined) return false;
+      const actual = fieldOf(row, field);
+      if (actual === null) return false;
       const n = asNumber(actual);
       return n === undefined ? compare(op, actual, expected) : test(n);
     };
   }
   return (row) => {
-    const actual = row[field];
-    if (actual === null || actual === undefined) return false;
+    const actual = fieldOf(row, field);
+    if (actual === null) return false;
     return compare(op, actual, expected);
   };
 }
@@ -135,9 +138,13 @@ export interface CompiledFilter {
   apply(rows: Row[]): Row[];
 }
 
+/** Bounds on what `derive` may build; the defaults are those of expression.ts. */
+export type FilterOptions = ExpressionLimits;
+
 export function compileFilter(
   action: FilterAction,
   args: Readonly<Record<string, string>>,
+  options: FilterOptions = {},
 ): CompiledFilter {
   if ('keep' in action) {
     const test = compilePredicate(action.keep, args);
@@ -150,7 +157,7 @@ export function compileFilter(
       apply: (rows) =>
         rows.map((row) => {
           const out: Row = {};
-          for (const f of fields) out[f] = row[f] ?? null;
+          for (const f of fields) setField(out, f, fieldOf(row, f));
           return out;
         }),
     };
@@ -164,7 +171,7 @@ export function compileFilter(
           const out: Row = {};
           for (const [key, value] of Object.entries(row)) {
             const renamed = pairs.find(([from]) => from === key);
-            out[renamed ? renamed[1] : key] = value;
+            setField(out, renamed ? renamed[1] : key, value);
           }
           return out;
         }),
@@ -181,7 +188,7 @@ export function compileFilter(
       apply: (rows) => {
         for (const row of rows) {
           for (const [field, cast] of casts) {
-            if (field in row) row[field] = cast(row[field] ?? null);
+            if (Object.hasOwn(row, field)) setField(row, field, cast(fieldOf(row, field)));
           }
         }
         return rows;
@@ -189,13 +196,14 @@ export function compileFilter(
     };
   }
   const derived = Object.entries(action.derive).map(
-    ([field, text]) => [field, compileExpression(text)] as const,
+    ([field, text]) => [field, compileExpression(text, { ...options, field })] as const,
   );
   return {
     describe: `derive ${derived.map(([f]) => f).join(', ')}`,
     apply: (rows) => {
       for (const row of rows) {
-        for (const [field, expression] of derived) row[field] = expression(row);
+        const work: RowWork = { chars: 0 };
+        for (const [field, expression] of derived) setField(row, field, expression(row, work));
       }
       return rows;
     },

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { quoteIdentifier, type Db, type Statement } from '../db/sqlite.ts';
 import { tableColumns } from '../db/catalogue.ts';
 import type { JointAction } from '../pipelines/definition.ts';
-import { asNumber, asText, type Row, type Value } from './values.ts';
+import { asNumber, asText, fieldOf, type Row, type Value } from './values.ts';
 
 export class JointError extends Error {
   override readonly name = 'JointError';
@@ -129,7 +129,7 @@ export class TableWriter {
     for (let c = 0; c < this.sources.length; c++) {
       target[offset + c] = (
         this.converters[c] as (v: Value, n: number) => string | number | bigint | null
-      )(row[this.sources[c] as string] ?? null, this.written);
+      )(fieldOf(row, this.sources[c] as string), this.written);
     }
   }
 }
@@ -166,7 +166,7 @@ export class FileWriter {
           this.columns = Object.keys(row);
           text += `${this.columns.map((c) => csvCell(c)).join(',')}\n`;
         }
-        text += `${this.columns.map((c) => csvCell(row[c] ?? null)).join(',')}\n`;
+        text += `${this.columns.map((c) => csvCell(fieldOf(row, c))).join(',')}\n`;
       }
     }
     this.written += rows.length;
