@@ -13,7 +13,9 @@ export default defineConfig({
   plugins: [react(), tailwindcss()],
   server: { host: '127.0.0.1', port: 5173, proxy },
   preview: { host: '127.0.0.1', proxy },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  // No source maps in the build: served next to the bundle they would hand anyone who asks
+  // the dashboard's whole source, comments included.
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     environment: 'node',

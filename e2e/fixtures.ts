@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { PipelineClient } from '../src/kit/index.ts';
 import { buildApp, DIST_DIR, type App } from '../src/service/app.ts';
 import { addUser } from '../src/service/auth/users.ts';
@@ -47,10 +47,68 @@ ${MANY_STEPS}
 `;
 
 /**
+ * Content Security Policy violations seen in a test's browser context: `securitypolicyviolation`
+ * events of every page and frame, and console messages that mention the policy (Chromium
+ * logs some refusals, frame-ancestors among them, only there). A test that provokes one on
+ * purpose allows it by pattern, and can then assert that it happened.
+ */
+export class CspGuard {
+  readonly violations: string[] = [];
+  private readonly allowed: RegExp[] = [];
+
+  allow(pattern: RegExp): void {
+    this.allowed.push(pattern);
+  }
+
+  unexpected(): string[] {
+    return this.violations.filter((v) => !this.allowed.some((pattern) => pattern.test(v)));
+  }
+}
+
+const REPORT_BINDING = '__reportCspViolation';
+
+/** Reports every violation in the context to the guard, across navigations and frames. */
+async function watchCsp(context: BrowserContext, guard: CspGuard): Promise<void> {
+  // A binding rather than only a window array: the array of a page that navigated away is
+  // gone before the test ends, while a binding's calls reach the guard at once.
+  await context.exposeBinding(REPORT_BINDING, (_source, text: unknown) => {
+    guard.violations.push(String(text));
+  });
+  await context.addInitScript((binding: string) => {
+    const w = window as unknown as Record<string, unknown> & { __cspViolations?: string[] };
+    w.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const text = `${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} in ${event.documentURI}${event.sample ? `: ${event.sample}` : ''}`;
+      w.__cspViolations?.push(text);
+      const report = w[binding];
+      if (typeof report === 'function') void (report as (t: string) => Promise<void>)(text);
+    });
+  }, REPORT_BINDING);
+  context.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) guard.violations.push(message.text());
+  });
+}
+
+/**
  * The real service, in this worker's process, on an ephemeral port with a temporary data
  * folder and the demo, serving the built dashboard.
  */
-export const test = base.extend<object, { service: RunningService }>({
+export const test = base.extend<{ csp: CspGuard }, { service: RunningService }>({
+  // Every test fails if the page broke the served Content Security Policy (an inline script
+  // or style, an eval, a resource from elsewhere), unless it allowed that violation.
+  csp: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
+    async ({}, use) => {
+      const guard = new CspGuard();
+      await use(guard);
+      expect(guard.unexpected(), 'Content Security Policy violations').toEqual([]);
+    },
+    { auto: true },
+  ],
+  context: async ({ context, csp }, use) => {
+    await watchCsp(context, csp);
+    await use(context);
+  },
   service: [
     // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
     async ({}, use) => {

@@ -98,3 +98,25 @@ test('a banner tells when the service cannot be reached, and clears itself', asy
     timeout: 15_000,
   });
 });
+
+test('a next parameter that is not a path of the dashboard is ignored: sign-in goes to the overview', async ({
+  page,
+  service,
+}) => {
+  // `/\host` is read by browsers as `//host`: another origin, which the router used to throw on.
+  await page.goto(`${service.url}/sign-in?next=/%5Chost`);
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByText('Unexpected Application Error')).toHaveCount(0);
+  await page.getByLabel('User name').fill(ADMIN.user);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('identity')).toContainText(ADMIN.user);
+  await expect(page).toHaveURL(`${service.url}/`);
+  // Signed in already, the page forwards at once, and just as safely.
+  for (const next of ['//evil.example/x', '/%5C%5Cevil.example', 'https://evil.example/']) {
+    await page.goto(`${service.url}/sign-in?next=${encodeURIComponent(next)}`);
+    await expect(page).toHaveURL(`${service.url}/`);
+  }
+  await page.goto(`${service.url}/sign-in?next=${encodeURIComponent('/pipelines?q=pl_1')}`);
+  await expect(page).toHaveURL(`${service.url}/pipelines?q=pl_1`);
+});

@@ -19,6 +19,11 @@ export interface TransportOptions {
   readonly timeoutMs?: number;
   /** Headers sent with every call. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * fetch's credentials mode (default `same-origin`). `omit` neither sends nor stores
+   * cookies: a client that authenticates by header then never picks up a `SESSIONID`.
+   */
+  readonly credentialsMode?: 'omit' | 'same-origin' | 'include';
 }
 
 export interface RawResponse {
@@ -79,7 +84,7 @@ export class Transport {
           ...this.options.headers,
           ...headers,
         },
-        credentials: 'same-origin',
+        credentials: this.options.credentialsMode ?? 'same-origin',
         signal: controller.signal,
         ...(hasBody ? { body: encodeForm(data) } : {}),
       });

@@ -53,6 +53,8 @@ export const ErrorCode = {
   MethodNotAllowed: 1401,
   BodyTooLarge: 1501,
   Internal: 5000,
+  /** The service cannot write its data (a full disk, say); nothing was changed. */
+  Unavailable: 5003,
 } as const;
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 

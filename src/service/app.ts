@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -19,7 +20,7 @@ import { ErrorCode, MC_SESSION_HEADER } from '../kit/wire.ts';
 import { ApiAccess, newSecret } from './auth/api-access.ts';
 import { mayCall } from './auth/permissions.ts';
 import { SessionStore } from './auth/sessions.ts';
-import { addUser, countUsers } from './auth/users.ts';
+import { addUser, countUsers, passwordProblem } from './auth/users.ts';
 import { FLOWAPI_PREFIX, flowApiRoutes, renderPartBError } from './flowapi/routes.ts';
 import { MCAPI_PREFIX, mcapiRoutes, renderPartAError } from './mcapi/routes.ts';
 import { ServiceTime, systemClock, type Clock } from './clock.ts';
@@ -31,6 +32,7 @@ import { createRequest } from './db/status/requests.ts';
 import { Engine } from './engine/engine.ts';
 import { ApiError } from './errors.ts';
 import { installErrorHandler } from './errors-handler.ts';
+import { DEFAULT_LIMITS, type ServiceLimits } from './limits.ts';
 import { parseForm } from './form.ts';
 import { loadDefinitionFile, toRecord } from './pipelines/definition.ts';
 import {
@@ -45,6 +47,8 @@ export const DEMO_DIR = join(here, 'demo');
 export const DIST_DIR = join(REPO_ROOT, 'dist');
 
 export const BODY_LIMIT = 1024 * 1024;
+
+const API_PREFIXES = [FLOWAPI_PREFIX, MCAPI_PREFIX, PIPELINE_API_PREFIX];
 
 export interface AppConfig {
   /** Folder of the three databases, `inbox/` and `outbox/`. */
@@ -67,6 +71,8 @@ export interface AppConfig {
   readonly serverName?: string | undefined;
   /** Sign-in attempts per client address and window (ms) on each Part's login. */
   readonly loginLimit?: { max: number; timeWindow: number } | undefined;
+  /** Overrides of the default bounds on inputs, answers and connections. */
+  readonly limits?: Partial<ServiceLimits> | undefined;
 }
 
 export interface App {
@@ -76,6 +82,8 @@ export interface App {
 
   /** The generated password of `admin` when this start created that user. */
   readonly initialAdminPassword: string | undefined;
+  /** True when a key was given but one already existed, so the given one was not used. */
+  readonly apiKeyIgnored: boolean;
   close(): Promise<void>;
 }
 
@@ -130,6 +138,8 @@ async function ensureAdmin(
   now: string,
 ): Promise<string | undefined> {
   if (countUsers(dbs.system) > 0) return undefined;
+  const problem = password === undefined ? undefined : passwordProblem(password);
+  if (problem) throw new Error(`the administrator's password: ${problem}`);
   const chosen = password ?? newSecret().slice(0, 20);
   await addUser(dbs.system, 'admin', chosen, 'administrator', now);
   if (password !== undefined) return undefined;
@@ -149,13 +159,17 @@ export async function buildApp(config: AppConfig): Promise<App> {
   mkdirSync(paths.outbox, { recursive: true });
   const dbs = openDatabases(dataDir);
   const clock = config.clock ?? systemClock;
+  const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...config.limits };
   const time = new ServiceTime(config.timeZone);
   try {
     if (!getSetting(dbs.system, 'serverId')) setSetting(dbs.system, 'serverId', randomUUID());
     const access = new ApiAccess(dbs.system, clock);
 
-    if (config.apiKey !== undefined) {
-      if (!access.keyMatches(config.apiKey)) access.reissue(config.apiKey);
+    // The key flag only provisions: once a key exists, an administrator's reissue or
+    // disabling outlives every restart with the flag still on the command line.
+    const apiKeyIgnored = config.apiKey !== undefined && access.key !== null;
+    if (config.apiKey !== undefined && access.key === null) {
+      access.reissue(config.apiKey);
       access.setEnabled(true);
     } else if (config.demo && access.key === null) {
       access.setEnabled(true);
@@ -174,6 +188,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       paths,
       workers: config.workers,
       batchSize: config.batchSize,
+      limits,
       log: (message, error) => server.log.error({ err: error }, message),
     });
     const initialAdminPassword = await ensureAdmin(
@@ -194,6 +209,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       sessions,
       serverName: config.serverName ?? hostname(),
       serverId: getSetting(dbs.system, 'serverId') as string,
+      limits,
     };
     const sessionAuth: ExtraAuthenticator = (request, operation) => {
       const id = request.headers[MC_SESSION_HEADER.toLowerCase()];
@@ -219,11 +235,49 @@ export async function buildApp(config: AppConfig): Promise<App> {
     const server = Fastify({
       logger: config.logger ?? false,
       bodyLimit: BODY_LIMIT,
-      // Long query strings reach the parameter checks (and their 400) instead of Node's bare 431.
-      http: { maxHeaderSize: 64 * 1024 },
+      // A slow client (headers or body trickling in) is cut off instead of holding a
+      // connection; Node checks these every connectionsCheckingInterval.
+      requestTimeout: limits.requestTimeoutMs,
+      http: {
+        // Long query strings reach the parameter checks (and their 400) instead of Node's bare 431.
+        maxHeaderSize: 64 * 1024,
+        headersTimeout: limits.headersTimeoutMs,
+        connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+      },
       routerOptions: { querystringParser: parseForm },
     });
+    server.server.maxConnections = limits.maxConnections;
     server.removeAllContentTypeParsers();
+    await server.register(fastifyHelmet, {
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          // React and uPlot set styles through the CSSOM (element.style), which CSP allows;
+          // no inline <style> or style="" markup is needed.
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:'],
+          fontSrc: ["'self'"],
+          connectSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'none'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+        },
+      },
+      // The service speaks plain HTTP unless a proxy in front terminates TLS; that proxy,
+      // not this process, decides about HSTS. Upgrading requests would break plain HTTP.
+      strictTransportSecurity: false,
+      frameguard: { action: 'deny' },
+    });
+    // Answers of the three APIs carry session ids, the API key or operations data: no
+    // browser or proxy keeps a copy of them.
+    server.addHook('onSend', async (request, reply, payload) => {
+      if (API_PREFIXES.some((p) => request.url === p || request.url.startsWith(`${p}/`)))
+        void reply.header('cache-control', 'no-store');
+      return payload;
+    });
     await server.register(fastifyFormbody, { bodyLimit: BODY_LIMIT, parser: parseForm });
     await server.register(fastifyCookie);
     installErrorHandler(server, {
@@ -254,9 +308,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       });
     }
     server.setNotFoundHandler((request, reply) => {
-      const isApi = [FLOWAPI_PREFIX, MCAPI_PREFIX, PIPELINE_API_PREFIX].some(
-        (p) => request.url === p || request.url.startsWith(`${p}/`),
-      );
+      const isApi = API_PREFIXES.some((p) => request.url === p || request.url.startsWith(`${p}/`));
       if (
         !isApi &&
         request.method === 'GET' &&
@@ -284,6 +336,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       engine,
 
       initialAdminPassword,
+      apiKeyIgnored,
       async close() {
         await server.close();
         await engine.shutdown();

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { passwordProblem } from './auth/users.ts';
+import type { ServiceLimits } from './limits.ts';
 
 export interface CliConfig {
   readonly host: string;
@@ -11,6 +13,8 @@ export interface CliConfig {
   readonly workers: number;
   readonly buildIfMissing: boolean;
   readonly help: boolean;
+  /** Only the bounds given on the command line or in the environment. */
+  readonly limits: Partial<ServiceLimits>;
 }
 
 export const USAGE = `Usage: npm start -- [options]
@@ -27,7 +31,36 @@ Options (each also read from the environment variable in brackets; a flag wins):
   --pipelines <file>      pipeline definition file (YAML or JSON) [PIPELINE_DEFINITIONS]
   --workers <n>           requests run at once [PIPELINE_WORKERS] (default 2)
   --help                  this text
+
+Bounds (see the README's security section):
+  --max-record-kb <n>     longest CSV record or JSON line of an input [PIPELINE_MAX_RECORD_KB] (default 1024)
+  --max-field-kb <n>      longest CSV field [PIPELINE_MAX_FIELD_KB] (default 1024)
+  --max-answer-mb <n>     largest answer; bigger pages are refused [PIPELINE_MAX_ANSWER_MB] (default 64)
+  --answer-cache-mb <n>   memory for cached answers [PIPELINE_ANSWER_CACHE_MB] (default 64)
+  --answer-cache-entry-mb <n>  largest answer kept in that cache [PIPELINE_ANSWER_CACHE_ENTRY_MB] (default 4)
+  --max-connections <n>   open connections at once [PIPELINE_MAX_CONNECTIONS] (default 1000)
+  --headers-timeout-s <n> time to send request headers [PIPELINE_HEADERS_TIMEOUT_S] (default 10)
+  --request-timeout-s <n> time to send a whole request [PIPELINE_REQUEST_TIMEOUT_S] (default 30)
 `;
+
+/** Bound flags: option name, environment variable, limit field, unit in that field, range. */
+const BOUNDS: readonly [string, string, keyof ServiceLimits, number, number, number][] = [
+  ['max-record-kb', 'PIPELINE_MAX_RECORD_KB', 'maxRecordChars', 1024, 1, 1024 * 1024],
+  ['max-field-kb', 'PIPELINE_MAX_FIELD_KB', 'maxFieldChars', 1024, 1, 1024 * 1024],
+  ['max-answer-mb', 'PIPELINE_MAX_ANSWER_MB', 'maxAnswerBytes', 1 << 20, 1, 256],
+  ['answer-cache-mb', 'PIPELINE_ANSWER_CACHE_MB', 'answerCacheBytes', 1 << 20, 0, 4096],
+  [
+    'answer-cache-entry-mb',
+    'PIPELINE_ANSWER_CACHE_ENTRY_MB',
+    'answerCacheEntryBytes',
+    1 << 20,
+    0,
+    256,
+  ],
+  ['max-connections', 'PIPELINE_MAX_CONNECTIONS', 'maxConnections', 1, 1, 1_000_000],
+  ['headers-timeout-s', 'PIPELINE_HEADERS_TIMEOUT_S', 'headersTimeoutMs', 1000, 1, 3600],
+  ['request-timeout-s', 'PIPELINE_REQUEST_TIMEOUT_S', 'requestTimeoutMs', 1000, 1, 3600],
+];
 
 function integer(name: string, text: string, min: number, max: number): number {
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
@@ -53,6 +86,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
       workers: { type: 'string' },
       'build-if-missing': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
+      ...Object.fromEntries(BOUNDS.map(([flag]) => [flag, { type: 'string' as const }])),
     },
     strict: true,
     allowPositionals: false,
@@ -61,16 +95,25 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
   if (apiKey !== undefined && !/^[\x21-\x7e]{16,256}$/.test(apiKey)) {
     throw new Error('--api-key must be 16 to 256 printable ASCII characters without spaces');
   }
+  const limits: Partial<Record<keyof ServiceLimits, number>> = {};
+  for (const [flag, variable, field, unit, min, max] of BOUNDS) {
+    const text = (values as Record<string, string | boolean | undefined>)[flag] ?? env[variable];
+    if (typeof text === 'string') limits[field] = integer(`--${flag}`, text, min, max) * unit;
+  }
+  const adminPassword = values['admin-password'] ?? env.PIPELINE_ADMIN_PASSWORD;
+  const adminProblem = adminPassword === undefined ? undefined : passwordProblem(adminPassword);
+  if (adminProblem) throw new Error(`--admin-password: ${adminProblem}`);
   return {
     host: values.host ?? env.HOST ?? '127.0.0.1',
     port: integer('--port', values.port ?? env.PORT ?? '25080', 0, 65535),
     dataDir: values.data ?? env.PIPELINE_DATA_DIR ?? 'data',
     apiKey,
-    adminPassword: values['admin-password'] ?? env.PIPELINE_ADMIN_PASSWORD,
+    adminPassword,
     demo: !(values['no-demo'] ?? ['1', 'true'].includes(env.PIPELINE_NO_DEMO ?? '')),
     pipelinesFile: values.pipelines ?? env.PIPELINE_DEFINITIONS,
     workers: integer('--workers', values.workers ?? env.PIPELINE_WORKERS ?? '2', 1, 64),
     buildIfMissing: values['build-if-missing'] ?? false,
     help: values.help ?? false,
+    limits,
   };
 }

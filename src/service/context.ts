@@ -3,6 +3,7 @@ import type { SessionStore } from './auth/sessions.ts';
 import type { Clock, ServiceTime } from './clock.ts';
 import type { Databases } from './db/databases.ts';
 import type { EngineControl } from './engine/control.ts';
+import type { ServiceLimits } from './limits.ts';
 
 export interface DataPaths {
   readonly data: string;
@@ -23,4 +24,5 @@ export interface ServiceContext {
   readonly serverName: string;
   /** UUID made at first start, kept in the system database. */
   readonly serverId: string;
+  readonly limits: ServiceLimits;
 }

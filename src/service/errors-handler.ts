@@ -8,6 +8,19 @@ import {
   sendDocument,
 } from './pipelineapi/routes.ts';
 
+/** A failure of the data folder (full, read-only, locked) in words for the caller, or undefined. */
+function storageFailure(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return undefined;
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT')
+    return 'The service cannot write its data: the disk of its data folder is full. Nothing was changed; try again once space is freed.';
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
+    return 'The service is busy writing its data. Nothing was changed; try again in a moment.';
+  if (code === 'SQLITE_READONLY' || code === 'EROFS' || code.startsWith('SQLITE_IOERR'))
+    return `The service cannot write its data (${code}). Nothing was changed; try again later.`;
+  return undefined;
+}
+
 /** The error every Part of the service answers with, whatever was thrown. */
 export function toApiError(error: unknown, correlationId: string): ApiError {
   if (error instanceof ApiError) return error;
@@ -23,6 +36,8 @@ export function toApiError(error: unknown, correlationId: string): ApiError {
       );
     default:
   }
+  const storage = storageFailure(error);
+  if (storage) return new ApiError(503, ErrorCode.Unavailable, storage);
   const status = fastifyError.statusCode;
   if (status !== undefined && status >= 400 && status < 500) {
     return new ApiError(

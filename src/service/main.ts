@@ -37,6 +37,7 @@ async function main(): Promise<void> {
     demo: config.demo,
     pipelinesFile: config.pipelinesFile,
     workers: config.workers,
+    limits: config.limits,
     staticDir: DIST_DIR,
     logger: { level: process.env.LOG_LEVEL ?? 'warn' },
   });
@@ -52,6 +53,12 @@ async function main(): Promise<void> {
     ...(app.initialAdminPassword
       ? [`  Sign in as admin with password: ${app.initialAdminPassword}  (shown once)`]
       : []),
+    ...(app.apiKeyIgnored
+      ? [
+          '  (--api-key was not used: this data folder already has a key, which only an',
+          '   administrator changes, in the Settings page; the current one is shown above)',
+        ]
+      : []),
     `  Data folder:   ${app.context.paths.data}`,
     '',
   ];
@@ -59,9 +66,17 @@ async function main(): Promise<void> {
 
   let closing = false;
   const shutdown = (signal: string): void => {
-    if (closing) return;
+    if (closing) {
+      // A second signal means now: the databases' WAL keeps committed work whole anyway.
+      process.stderr.write(`${signal} again: exiting at once.\n`);
+      process.exit(1);
+    }
     closing = true;
     process.stdout.write(`${signal}: stopping at the next batch boundary…\n`);
+    setTimeout(() => {
+      process.stderr.write('Running requests did not stop within 30 s; exiting anyway.\n');
+      process.exit(1);
+    }, 30_000).unref();
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -2,7 +2,14 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { read } from 'read';
 import { ROLES } from '../kit/wire.ts';
-import { addUser, isRole, listUsers, removeUser, setPassword } from './auth/users.ts';
+import {
+  addUser,
+  isRole,
+  listUsers,
+  passwordProblem,
+  removeUser,
+  setPassword,
+} from './auth/users.ts';
 import { openDatabases } from './db/databases.ts';
 
 const USAGE = `Usage: npm run users -- <command> [options]
@@ -21,13 +28,20 @@ The password is asked for without echo, or read from PIPELINE_USER_PASSWORD.
 
 async function askPassword(): Promise<string> {
   const fromEnv = process.env.PIPELINE_USER_PASSWORD;
-  if (fromEnv !== undefined) return fromEnv;
+  if (fromEnv !== undefined) {
+    // An empty variable is a mistake, not a request for a user without a password
+    // (that is --no-password, said out loud).
+    const problem = passwordProblem(fromEnv);
+    if (problem) throw new Error(`PIPELINE_USER_PASSWORD: ${problem}`);
+    return fromEnv;
+  }
   if (!process.stdin.isTTY)
     throw new Error('no terminal to ask for the password: set PIPELINE_USER_PASSWORD');
   const first = await read({ prompt: 'Password: ', silent: true, replace: '' });
   const second = await read({ prompt: 'Again: ', silent: true, replace: '' });
   if (first !== second) throw new Error('the two passwords differ');
-  if (first.length < 8) throw new Error('a password has at least 8 characters');
+  const problem = passwordProblem(first);
+  if (problem) throw new Error(problem);
   return first;
 }
 

@@ -77,29 +77,56 @@ export function useAuth(): Auth | null {
 
 const clients = new WeakMap<Auth, { pipeline: PipelineClient; console: ManagementConsoleClient }>();
 
+/**
+ * Every kit client of the dashboard neither sends nor stores cookies: the dashboard
+ * authenticates by header alone, and a `SESSIONID` cookie (minted for key-authenticated
+ * scripts, valid on every port of this host) must never add its authority to a user's
+ * session nor be picked up by a key sign-in. Sign-out is the one exception (see signOut).
+ */
+export const NO_COOKIES = { credentialsMode: 'omit' } as const;
+
 /** Clients of the kit for these credentials; the dashboard's hooks use nothing else. */
 export function clientsFor(auth: Auth | null): {
   pipeline: PipelineClient;
   console: ManagementConsoleClient;
 } {
-  if (!auth) return { pipeline: new PipelineClient(), console: new ManagementConsoleClient() };
+  if (!auth)
+    return {
+      pipeline: new PipelineClient(NO_COOKIES),
+      console: new ManagementConsoleClient(NO_COOKIES),
+    };
   let pair = clients.get(auth);
   if (!pair) {
     pair =
       auth.kind === 'session'
         ? {
             pipeline: new PipelineClient({
+              ...NO_COOKIES,
               credentials: { kind: 'session', sessionId: auth.sessionId },
             }),
-            console: new ManagementConsoleClient({ sessionId: auth.sessionId }),
+            console: new ManagementConsoleClient({ ...NO_COOKIES, sessionId: auth.sessionId }),
           }
         : {
-            pipeline: new PipelineClient({ apiKey: auth.apiKey }),
-            console: new ManagementConsoleClient(),
+            pipeline: new PipelineClient({ ...NO_COOKIES, apiKey: auth.apiKey }),
+            console: new ManagementConsoleClient(NO_COOKIES),
           };
     clients.set(auth, pair);
   }
   return pair;
+}
+
+/**
+ * Ends the Part A session, if any, and forgets the stored credentials. The logout goes out
+ * even for a key sign-in (as `sessionId=none`, which the service refuses) and with the
+ * default credentials mode, because the service clears `SESSIONID` with `Max-Age=0` on
+ * every logout answer, success or failure, and only a cookie-storing fetch applies that:
+ * a cookie left over from an earlier key sign-in must not outlive Sign out.
+ */
+export async function signOut(auth: Auth): Promise<void> {
+  const sessionId = auth.kind === 'session' ? auth.sessionId : 'none';
+  // The refusal for `none`, or a session that already ended, changes nothing here.
+  await new ManagementConsoleClient().logout(sessionId).catch(() => undefined);
+  setAuth(null);
 }
 
 export function useClients() {

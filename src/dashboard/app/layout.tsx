@@ -3,7 +3,7 @@ import { Suspense } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { Spinner } from '../components/spinner.tsx';
 import { paths } from '../paths.ts';
-import { setAuth, useAuth, useClients } from './auth.ts';
+import { signOut, useAuth, useClients } from './auth.ts';
 import { useUnreachable } from './connection.ts';
 import { dismiss, useNotices } from './notices.ts';
 import { usePreference, type Theme } from './preferences.ts';
@@ -69,7 +69,7 @@ function Notices() {
 
 function Identity() {
   const auth = useAuth();
-  const { pipeline, console: mc } = useClients();
+  const { pipeline } = useClients();
   const version = useQuery({
     queryKey: ['version'],
     queryFn: () => pipeline.version(),
@@ -78,9 +78,8 @@ function Identity() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   if (!auth) return null;
-  const signOut = async () => {
-    if (auth.kind === 'session') await mc.logout().catch(() => undefined);
-    setAuth(null);
+  const leave = async () => {
+    await signOut(auth);
     queryClient.clear();
     await navigate(paths.signIn());
   };
@@ -104,7 +103,7 @@ function Identity() {
       <ThemeSwitch />
       <button
         type="button"
-        onClick={() => void signOut()}
+        onClick={() => void leave()}
         className="rounded border border-slate-600 px-2 py-0.5 text-slate-100 hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-teal-400"
       >
         {strings.signOut}

@@ -76,6 +76,11 @@ export class ApiAccess {
     return id;
   }
 
+  /** Ends a cookie session (sign-out); unknown ids are ignored. */
+  endCookieSession(id: string): void {
+    this.cookies.delete(id);
+  }
+
   /** True when the cookie names a live session; using it restarts its idle time. */
   touchCookieSession(id: string): boolean {
     const lastUsed = this.cookies.get(id);

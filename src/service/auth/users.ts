@@ -66,6 +66,16 @@ export interface User {
   readonly created: string;
 }
 
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** The rule every password chosen by a person or a script follows, wherever it comes from. */
+export function passwordProblem(password: string): string | undefined {
+  if (password === '') return 'the password is empty';
+  if ([...password].length < MIN_PASSWORD_LENGTH)
+    return `a password has at least ${MIN_PASSWORD_LENGTH} characters`;
+  return undefined;
+}
+
 export const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
 export function isRole(value: string): value is Role {

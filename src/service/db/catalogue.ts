@@ -62,18 +62,48 @@ export function countRows(db: Db, table: string): number {
   return row.n;
 }
 
+/** Thrown when a page would grow past the size its reader allowed. */
+export class PageTooLargeError extends Error {
+  override readonly name = 'PageTooLargeError';
+  constructor(
+    readonly limitChars: number,
+    /** Rows that fitted before the limit was reached. */
+    readonly rowsThatFit: number,
+  ) {
+    super(`the page is larger than ${limitChars} characters`);
+  }
+}
+
+// Markup each cell costs in the largest of the three formats (an HTML <td> or an XML <Item>).
+const CELL_OVERHEAD_CHARS = 16;
+
 /**
  * One page of a table in insertion order. `table` must come from a Catalogue, never from
- * a client. Integers are read as BigInt so that BIGINT values keep every digit.
+ * a client. Integers are read as BigInt so that BIGINT values keep every digit. Rows are
+ * read one at a time so that a page of wide rows stops at `maxChars` instead of filling
+ * the memory first.
  */
-export function readTablePage(db: Db, table: string, index: number, pageSize: number): TablePage {
+export function readTablePage(
+  db: Db,
+  table: string,
+  index: number,
+  pageSize: number,
+  maxChars = Number.POSITIVE_INFINITY,
+): TablePage {
   const columns = tableColumns(db, table);
   const statement = prepared(
     db,
     `SELECT * FROM ${quoteIdentifier(table)} ORDER BY rowid LIMIT ? OFFSET ?`,
   );
-  const rows = (statement.safeIntegers(true).raw(true).all(pageSize, index) as unknown[][]).map(
-    (row) => row.map(cell),
-  );
+  const rows: CellValue[][] = [];
+  let chars = 0;
+  for (const raw of statement.safeIntegers(true).raw(true).iterate(pageSize, index) as Iterable<
+    unknown[]
+  >) {
+    const row = raw.map(cell);
+    for (const value of row) chars += (value?.length ?? 0) + CELL_OVERHEAD_CHARS;
+    if (chars > maxChars) throw new PageTooLargeError(maxChars, rows.length);
+    rows.push(row);
+  }
   return { columns, rows, total: countRows(db, table) };
 }

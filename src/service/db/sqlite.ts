@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 export type Db = Database.Database;
@@ -5,6 +6,7 @@ export type Statement = Database.Statement;
 
 /** Opens a database file in WAL mode and brings its schema up to date. */
 export function openDatabase(file: string, migrations: readonly Migration[]): Db {
+  restrictToOwner(file);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   // NORMAL keeps WAL commits durable across a process crash (not across power loss),
@@ -14,6 +16,17 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
   db.pragma('foreign_keys = ON');
   migrate(db, migrations);
   return db;
+}
+
+/**
+ * The databases hold the API key and password hashes: only the service's own user may read
+ * them. SQLite creates the -wal and -shm files with the database file's permissions.
+ */
+function restrictToOwner(file: string): void {
+  closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    if (existsSync(path)) chmodSync(path, 0o600);
+  }
 }
 
 /** A numbered schema step; number n brings `user_version` from n-1 to n. */

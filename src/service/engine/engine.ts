@@ -1,8 +1,10 @@
-import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Mutex } from 'async-mutex';
+import { finished } from 'node:stream/promises';
+import { E_TIMEOUT, Mutex, withTimeout } from 'async-mutex';
 import { CANCELLABLE_STATUSES, RETRYABLE_STATUSES, type RequestStage } from '../../kit/wire.ts';
 import type { Clock, ServiceTime } from '../clock.ts';
 import type { DataPaths } from '../context.ts';
@@ -14,6 +16,7 @@ import {
   dequeue,
   enqueue,
   getRequest,
+  markCancelRequested,
   queuedRequests,
   setRequestTimes,
   setStatus,
@@ -30,6 +33,7 @@ import { compileFilter, type CompiledFilter } from './filter.ts';
 import { FileWriter, TableWriter } from './joint.ts';
 import { fileText, formatOf, InputError, parseRows } from './readers.ts';
 import { substitute, type Row } from './values.ts';
+import type { ServiceLimits } from '../limits.ts';
 
 export interface EngineOptions {
   readonly dbs: Databases;
@@ -40,6 +44,8 @@ export interface EngineOptions {
   readonly workers?: number;
   /** Rows per batch: the unit of streaming, caching and cancellation (default 2000). */
   readonly batchSize?: number;
+  /** Bounds on one input record (the service's defaults when absent). */
+  readonly limits?: Pick<ServiceLimits, 'maxRecordChars' | 'maxFieldChars' | 'actionWaitMs'>;
   readonly log?: (message: string, error?: unknown) => void;
 }
 
@@ -60,9 +66,24 @@ class StageFailure extends Error {
 
 interface Running {
   readonly requestId: string;
-  stopReason: 'cancel' | 'shutdown' | undefined;
+  /** Aborted with a Cancelled: every stage stops at its next chunk or batch. */
+  readonly stop: AbortController;
   readonly tables: Set<string>;
   readonly done: Promise<void>;
+}
+
+/** A failure to write (disk full, read-only folder) in the words an operator can act on. */
+function describeWriteFailure(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT')
+    return 'The disk of the data folder is full; free some space, then retry the request.';
+  if (
+    code === 'SQLITE_READONLY' ||
+    code === 'EROFS' ||
+    (typeof code === 'string' && code.startsWith('SQLITE_IOERR'))
+  )
+    return `The service cannot write to its data folder (${code}); fix the folder, then retry the request.`;
+  return undefined;
 }
 
 const PARTIAL_PREFIX = '.partial-';
@@ -85,7 +106,11 @@ export class Engine implements EngineControl {
   private stopping = false;
   /** Serialises every write to the action database. */
   readonly actionLock = new Mutex();
+  /** The request whose Joint holds the lock, named in a 409 to whoever meets it. */
+  private lockHolder: string | undefined;
   private readonly idleWaiters: (() => void)[] = [];
+  /** Failures that could not be written yet (disk full), written again with backoff. */
+  private readonly unrecorded = new Map<string, () => void>();
 
   constructor(private readonly options: EngineOptions) {
     this.workers = options.workers ?? 2;
@@ -101,16 +126,31 @@ export class Engine implements EngineControl {
   }
 
   /**
-   * After a crash: requests that were running become Error (retryable), leftovers of
-   * unfinished output files go, and waiting requests stay queued.
+   * After a crash: requests that were running become Error (retryable), or Stop when their
+   * cancel had been accepted; requests that had been picked but not begun (Start) wait
+   * again; leftovers of unfinished output files go, and waiting requests stay queued.
    */
   async recover(): Promise<number> {
     let failed = 0;
-    for (const { requestId } of queuedRequests(this.dbs.status)) {
+    for (const { requestId, cancelRequested } of queuedRequests(this.dbs.status)) {
       const request = getRequest(this.dbs.status, requestId);
       if (!request) {
         dequeue(this.dbs.status, requestId);
-      } else if (request.status === 'Start' || request.status === 'Process') {
+      } else if (
+        cancelRequested &&
+        (request.status === 'Start' || request.status === 'Process' || request.status === 'Wait')
+      ) {
+        this.stopWaiting(
+          request,
+          'Cancelled by request (the cancel was completed after a restart)',
+        );
+      } else if (request.status === 'Start') {
+        setStatus(this.dbs.status, request, {
+          status: 'Wait',
+          stage: request.stage,
+          stamp: this.stamp(),
+        });
+      } else if (request.status === 'Process') {
         const message = 'The service stopped while this request ran; retry it.';
         this.dbs.status.transaction(() => {
           setStatus(this.dbs.status, request, {
@@ -191,7 +231,7 @@ export class Engine implements EngineControl {
   private start(request: RequestRow): void {
     const entry: { -readonly [K in keyof Running]: Running[K] } = {
       requestId: request.requestId,
-      stopReason: undefined,
+      stop: new AbortController(),
       tables: new Set(),
       done: Promise.resolve(),
     };
@@ -235,7 +275,7 @@ export class Engine implements EngineControl {
   }
 
   private checkpoint(entry: Running): void {
-    if (entry.stopReason) throw new Cancelled(entry.stopReason);
+    if (entry.stop.signal.aborted) throw entry.stop.signal.reason as Cancelled;
   }
 
   private cacheFolder(request: { pipelineId: string; requestId: string }): string {
@@ -262,9 +302,6 @@ export class Engine implements EngineControl {
       });
     })();
     const progress = new Progress(this, request);
-    // The pass keeps a transaction open on the action database from its first row to its
-    // commit; everything else that writes there waits for the lock.
-    const release = await this.actionLock.acquire();
     try {
       await this.pass(request, entry, progress);
       status.transaction(() => {
@@ -280,16 +317,19 @@ export class Engine implements EngineControl {
         dequeue(status, requestId);
       })();
       // A finished request can never be retried: its cache would only take space.
-      cache.clearRequest(this.dbs.action, requestId);
+      await this.actionLock.runExclusive(() => cache.clearRequest(this.dbs.action, requestId));
       await rm(this.cacheFolder(request), { recursive: true, force: true });
     } catch (error) {
-      await this.fail(request, progress, error);
-    } finally {
-      release();
+      await this.fail(request, entry, progress, error);
     }
   }
 
-  private async fail(request: RequestRow, progress: Progress, error: unknown): Promise<void> {
+  private async fail(
+    request: RequestRow,
+    entry: Running,
+    progress: Progress,
+    error: unknown,
+  ): Promise<void> {
     const { requestId } = request;
     const status = this.dbs.status;
     if (error instanceof Cancelled) {
@@ -323,19 +363,61 @@ export class Engine implements EngineControl {
         ? error
         : new StageFailure(
             progress.current,
-            error instanceof Error ? error.message : String(error),
+            describeWriteFailure(error) ?? (error instanceof Error ? error.message : String(error)),
           );
     if (!(error instanceof StageFailure))
       this.options.log?.(`request ${requestId} failed in ${failure.stage}`, error);
     // Earlier stages finish their cache so that a retry starts at the stage that failed.
     if (failure.stage !== 'Sensor') {
       try {
-        await this.completeEarlierStages(request, failure.stage);
+        await this.completeEarlierStages(request, entry, failure.stage);
       } catch (earlier) {
         if (earlier instanceof StageFailure) failure = earlier;
         else this.options.log?.(`request ${requestId}: its cache could not be completed`, earlier);
       }
     }
+    if (failure.stage === 'Sensor') {
+      // Nothing of a failed Sensor is worth keeping (a retry reads the inbox again), and a
+      // huge or sparse input must not stay behind as a copy.
+      const folder = this.cacheFolder(request);
+      for (const name of ['sensor', 'sensor.partial'])
+        await rm(join(folder, name), { force: true });
+    }
+    this.recordFailure(request, failure);
+  }
+
+  /**
+   * Ends a request in Error. When the status database cannot be written (its disk is full)
+   * the worker is freed anyway and the write is tried again with backoff; meanwhile the
+   * request may be retried or cancelled like any failed one.
+   */
+  private recordFailure(request: RequestRow, failure: StageFailure, attempt = 0): void {
+    const { requestId } = request;
+    const status = this.dbs.status;
+    try {
+      this.writeFailure(request, failure);
+      this.unrecorded.delete(requestId);
+    } catch (error) {
+      if (this.stopping || !status.open) return;
+      this.options.log?.(`request ${requestId}: its failure could not be recorded yet`, error);
+      const again = (): void => {
+        if (!this.unrecorded.has(requestId)) return;
+        const current = getRequest(status, requestId);
+        // Retried or cancelled meanwhile: that newer state stands.
+        if (!current || (current.status !== 'Start' && current.status !== 'Process')) {
+          this.unrecorded.delete(requestId);
+          return;
+        }
+        this.recordFailure(request, failure, attempt + 1);
+      };
+      this.unrecorded.set(requestId, again);
+      setTimeout(again, Math.min(30_000, 500 * 2 ** attempt)).unref();
+    }
+  }
+
+  private writeFailure(request: RequestRow, failure: StageFailure): void {
+    const { requestId } = request;
+    const status = this.dbs.status;
     status.transaction(() => {
       setStatus(status, request, {
         status: 'Error',
@@ -372,13 +454,19 @@ export class Engine implements EngineControl {
   }
 
   /**
-   * Copies the inbox file into the request's snapshot and streams the copy's text, so a
-   * file that changes in the inbox meanwhile cannot tear the read. Checks the file first
-   * so that a missing one fails before anything starts.
+   * Streams the inbox file's text while writing the same bytes to the request's snapshot,
+   * so a file that changes in the inbox meanwhile cannot make the parse and the snapshot
+   * differ, and a read that stops early (a bad record, a cancel) copies no more than it
+   * read. Checks the file first so that a missing one fails before anything starts.
    */
-  private async openInbox(request: RequestRow, progress: Progress): Promise<AsyncIterable<string>> {
+  private async openInbox(
+    request: RequestRow,
+    entry: Running,
+    progress: Progress,
+  ): Promise<AsyncIterable<string>> {
     const inbox = join(this.options.paths.inbox, request.filename);
     const started = performance.now();
+    const folder = this.cacheFolder(request);
     try {
       const info = await stat(inbox);
       if (!info.isFile()) throw new Error('not a file');
@@ -387,21 +475,21 @@ export class Engine implements EngineControl {
         sensorFile: request.filename,
         fileSize: info.size,
       });
-      const folder = this.cacheFolder(request);
       await mkdir(folder, { recursive: true });
-      await copyFile(inbox, join(folder, 'sensor.partial'));
-    } catch {
+    } catch (error) {
+      if (describeWriteFailure(error)) throw error;
       throw new StageFailure(
         'Sensor',
         `Input file ${request.filename} was not found in the inbox or cannot be read.`,
       );
     }
     progress.spend('Sensor', performance.now() - started);
-    return fileText(join(this.cacheFolder(request), 'sensor.partial'));
+    return teeText(inbox, join(folder, 'sensor.partial'), entry.stop.signal);
   }
 
   private rowsOfText(
     request: RequestRow,
+    entry: Running,
     format: SensorConfig,
     text: AsyncIterable<string>,
   ): AsyncGenerator<Row[]> {
@@ -410,6 +498,11 @@ export class Engine implements EngineControl {
       formatOf(request.filename, format.format),
       format.delimiter,
       this.batchSize,
+      {
+        signal: entry.stop.signal,
+        maxRecordChars: this.options.limits?.maxRecordChars,
+        maxFieldChars: this.options.limits?.maxFieldChars,
+      },
     );
   }
 
@@ -428,8 +521,10 @@ export class Engine implements EngineControl {
       rows = this.filterCacheRows(requestId);
     } else {
       if (sensorCached) progress.skip('Sensor');
-      const text = sensorCached ? fileText(snapshot) : await this.openInbox(request, progress);
-      const parsed = this.rowsOfText(request, definition.sensor, text);
+      const text = sensorCached
+        ? fileText(snapshot)
+        : await this.openInbox(request, entry, progress);
+      const parsed = this.rowsOfText(request, entry, definition.sensor, text);
       rows = this.filterRows(
         this.sensorRows(parsed, progress, sensorCached ? undefined : folder),
         filters,
@@ -453,6 +548,8 @@ export class Engine implements EngineControl {
         next = await parsed.next();
       } catch (error) {
         if (error instanceof StageFailure || error instanceof Cancelled) throw error;
+        const writeFailure = describeWriteFailure(error);
+        if (writeFailure) throw new StageFailure('Sensor', writeFailure);
         const detail =
           error instanceof InputError
             ? error.message
@@ -519,7 +616,11 @@ export class Engine implements EngineControl {
    * may turn the failure into a Sensor one), and after a Joint failure the Filter output
    * is written to the cache, so that a retry starts at the stage that failed.
    */
-  private async completeEarlierStages(request: RequestRow, failed: StageName): Promise<void> {
+  private async completeEarlierStages(
+    request: RequestRow,
+    entry: Running,
+    failed: StageName,
+  ): Promise<void> {
     const { requestId, pipelineId } = request;
     const { definition, filters } = this.definitionOf(request);
     const folder = this.cacheFolder(request);
@@ -528,28 +629,32 @@ export class Engine implements EngineControl {
     if (!existsSync(snapshot)) {
       const parsed = this.rowsOfText(
         request,
+        entry,
         definition.sensor,
-        await this.openInbox(request, progress),
+        await this.openInbox(request, entry, progress),
       );
       for await (const batch of this.sensorRows(parsed, progress, folder)) void batch;
     }
     if (failed !== 'Joint' || cache.completion(this.dbs.action, requestId, 'Filter')) return;
-    cache.clearPart(this.dbs.action, requestId, 'Filter');
-    let chunk = 0;
-    let kept = 0;
-    const rows = this.filterRows(
-      this.rowsOfText(request, definition.sensor, fileText(snapshot)),
-      filters,
-      progress,
-    );
-    for await (const batch of rows) {
-      cache.writeChunk(this.dbs.action, requestId, pipelineId, 'Filter', chunk++, batch);
-      kept += batch.length;
-      await nextTurn();
-    }
-    cache.markComplete(this.dbs.action, requestId, pipelineId, 'Filter', {
-      rows: kept,
-      chunks: chunk,
+    // The cache chunks go to the action database, as a Joint's rows do.
+    await this.actionLock.runExclusive(async () => {
+      cache.clearPart(this.dbs.action, requestId, 'Filter');
+      let chunk = 0;
+      let kept = 0;
+      const rows = this.filterRows(
+        this.rowsOfText(request, entry, definition.sensor, fileText(snapshot)),
+        filters,
+        progress,
+      );
+      for await (const batch of rows) {
+        cache.writeChunk(this.dbs.action, requestId, pipelineId, 'Filter', chunk++, batch);
+        kept += batch.length;
+        await nextTurn();
+      }
+      cache.markComplete(this.dbs.action, requestId, pipelineId, 'Filter', {
+        rows: kept,
+        chunks: chunk,
+      });
     });
   }
 
@@ -568,6 +673,16 @@ export class Engine implements EngineControl {
     const tables: { writer: TableWriter; order: number }[] = [];
     let open = false;
     let entered = false;
+    let release: (() => void) | undefined;
+    // The lock and the transaction begin with the first batch, not before: a request still
+    // reading its input keeps nobody else from the action database.
+    const begin = async (): Promise<void> => {
+      release = await this.actionLock.acquire();
+      this.lockHolder = requestId;
+      this.checkpoint(entry);
+      action.exec('BEGIN IMMEDIATE');
+      open = true;
+    };
     const enter = async (): Promise<void> => {
       entered = true;
       progress.enter('Joint');
@@ -610,17 +725,19 @@ export class Engine implements EngineControl {
     };
     try {
       this.checkpoint(entry);
-      action.exec('BEGIN IMMEDIATE');
-      open = true;
       for await (const batch of rows) {
         this.checkpoint(entry);
+        if (!release) await begin();
         if (!entered) await enter();
         const started = performance.now();
         for (const { writer } of tables) {
           try {
             writer.write(batch);
           } catch (error) {
-            throw new StageFailure('Joint', `${writer.table}: ${(error as Error).message}`);
+            throw new StageFailure(
+              'Joint',
+              describeWriteFailure(error) ?? `${writer.table}: ${(error as Error).message}`,
+            );
           }
         }
         for (const { writer } of files) await writer.write(batch);
@@ -628,6 +745,7 @@ export class Engine implements EngineControl {
         await nextTurn();
       }
       this.checkpoint(entry);
+      if (!release) await begin();
       if (!entered) await enter();
       const started = performance.now();
       for (const { writer } of files) await writer.close();
@@ -636,6 +754,8 @@ export class Engine implements EngineControl {
       });
       action.exec('COMMIT');
       open = false;
+      this.releaseAction(release);
+      release = undefined;
       this.dbs.touch();
       for (const file of files) await rename(file.writer.path, file.final);
       progress.spend('Joint', performance.now() - started);
@@ -644,13 +764,19 @@ export class Engine implements EngineControl {
         action.exec('ROLLBACK');
         this.dbs.touch();
       }
+      this.releaseAction(release);
+      release = undefined;
       for (const { writer } of files) {
         writer.destroy();
         await rm(writer.path, { force: true });
       }
       if (error instanceof StageFailure || error instanceof Cancelled) throw error;
-      throw new StageFailure(progress.current, (error as Error).message);
+      throw new StageFailure(
+        progress.current,
+        describeWriteFailure(error) ?? (error as Error).message,
+      );
     } finally {
+      this.releaseAction(release);
       entry.tables.clear();
     }
     for (const { writer, order } of tables) {
@@ -697,14 +823,24 @@ export class Engine implements EngineControl {
     setRequestTimes(this.dbs.status, requestId, { [column]: Math.round(ms) });
   }
 
+  /** True when the request's row says it runs but no worker of this process has it. */
+  private isOrphan(request: RequestRow): boolean {
+    return (
+      (request.status === 'Start' || request.status === 'Process') &&
+      !this.running.has(request.requestId)
+    );
+  }
+
   retry(requestId: string): void {
     const request = getRequest(this.dbs.status, requestId);
     if (!request) return;
-    if (!RETRYABLE_STATUSES.includes(request.status) || this.running.has(requestId)) {
+    const retryable = RETRYABLE_STATUSES.includes(request.status) || this.isOrphan(request);
+    if (!retryable || this.running.has(requestId)) {
       throw stateConflict(
         `Request ${requestId} is ${request.status}; only a request in Error or Stop can be retried.`,
       );
     }
+    this.unrecorded.delete(requestId);
     this.dbs.status.transaction(() => {
       setStatus(this.dbs.status, request, {
         status: 'Wait',
@@ -733,21 +869,31 @@ export class Engine implements EngineControl {
     }
     const running = this.running.get(requestId);
     if (running) {
-      running.stopReason = 'cancel';
+      // Written before answering, so a crash before the next batch still ends it Stop.
+      markCancelRequested(this.dbs.status, requestId);
+      running.stop.abort(new Cancelled('cancel'));
       return;
     }
+    this.unrecorded.delete(requestId);
+    this.stopWaiting(request, 'Cancelled while waiting');
+  }
+
+  /** Ends a request that no worker runs in Stop. */
+  private stopWaiting(request: RequestRow, message: string): void {
+    const { requestId } = request;
     this.dbs.status.transaction(() => {
       setStatus(this.dbs.status, request, {
         status: 'Stop',
         stage: request.stage,
         stamp: this.stamp(),
       });
+      setRequestTimes(this.dbs.status, requestId, { endTime: this.stamp() });
       this.requestLog(requestId, {
         stage: '',
         event: 'End',
         status: 'Stop',
         actionOrder: 0,
-        message: 'Cancelled while waiting',
+        message,
       });
       this.appLog(requestId, 'WARN', 'Cancelled by request');
       dequeue(this.dbs.status, requestId);
@@ -755,32 +901,54 @@ export class Engine implements EngineControl {
   }
 
   /** Sensor snapshots are files under `<data>/cache/<pipeline>/<request>/`; the rest is in `_CACHE`. */
-  clearCache(pipelineId: string, stages: readonly StageName[]): Promise<number> {
-    return this.writeAction(async () => {
-      let removed = 0;
-      if (stages.includes('Sensor')) {
-        const folder = join(this.options.paths.data, 'cache', pipelineId);
-        const requests = existsSync(folder) ? await readdir(folder) : [];
-        for (const requestId of requests) {
-          if (this.running.has(requestId)) continue;
-          for (const name of ['sensor', 'sensor.partial']) {
-            const path = join(folder, requestId, name);
-            if (existsSync(path)) {
-              await rm(path, { force: true });
-              removed++;
-            }
+  async clearCache(pipelineId: string, stages: readonly StageName[]): Promise<number> {
+    let removed = 0;
+    // Files of requests no worker runs: no lock needed.
+    if (stages.includes('Sensor')) {
+      const folder = join(this.options.paths.data, 'cache', pipelineId);
+      const requests = existsSync(folder) ? await readdir(folder) : [];
+      for (const requestId of requests) {
+        if (this.running.has(requestId)) continue;
+        for (const name of ['sensor', 'sensor.partial']) {
+          const path = join(folder, requestId, name);
+          if (existsSync(path)) {
+            await rm(path, { force: true });
+            removed++;
           }
         }
       }
-      const parts: cache.CachePart[] = [];
-      if (stages.includes('Filter')) parts.push('Filter');
-      if (stages.includes('Joint')) parts.push('JointTables');
-      return removed + cache.clearPipelineParts(this.dbs.action, pipelineId, parts);
-    });
+    }
+    const parts: cache.CachePart[] = [];
+    if (stages.includes('Filter')) parts.push('Filter');
+    if (stages.includes('Joint')) parts.push('JointTables');
+    if (parts.length === 0) return removed;
+    return (
+      removed +
+      (await this.writeAction(() => cache.clearPipelineParts(this.dbs.action, pipelineId, parts)))
+    );
   }
 
-  writeAction<T>(write: () => T | Promise<T>): Promise<T> {
-    return this.actionLock.runExclusive(write);
+  /**
+   * Runs an operator's write to the action database once no Joint holds it, waiting at most
+   * a moment: a Joint keeps its transaction open until its input is read, so a longer wait
+   * would leave the caller hanging. Meeting a busy database answers 409, naming the request.
+   */
+  async writeAction<T>(write: () => T | Promise<T>): Promise<T> {
+    const lock = withTimeout(this.actionLock, this.options.limits?.actionWaitMs ?? 2000);
+    try {
+      return await lock.runExclusive(write);
+    } catch (error) {
+      if (error !== E_TIMEOUT) throw error;
+      throw stateConflict(
+        `The action database is being written by request ${this.lockHolder ?? 'another request'}; try again when it ends.`,
+      );
+    }
+  }
+
+  private releaseAction(release: (() => void) | undefined): void {
+    if (!release) return;
+    this.lockHolder = undefined;
+    release();
   }
 
   isTableInUse(table: string): boolean {
@@ -788,11 +956,54 @@ export class Engine implements EngineControl {
     return false;
   }
 
-  /** Stops taking work, stops running requests at their next batch and waits for them. */
+  /** Stops taking work, stops running requests at their next chunk or batch and waits for them. */
   async shutdown(): Promise<void> {
     this.stopping = true;
-    for (const entry of this.running.values()) entry.stopReason = 'shutdown';
+    for (const entry of this.running.values()) entry.stop.abort(new Cancelled('shutdown'));
     await Promise.all([...this.running.values()].map((e) => e.done));
+  }
+}
+
+/**
+ * Reads a file as text in large chunks and writes the same bytes to `copy` as it goes;
+ * stops at the next chunk once `signal` is aborted (throwing its reason).
+ */
+async function* teeText(path: string, copy: string, signal: AbortSignal): AsyncGenerator<string> {
+  const input = createReadStream(path, { highWaterMark: 1 << 18 });
+  const output = createWriteStream(copy);
+  // A failed write (a full disk) surfaces at the next chunk instead of as an unhandled event.
+  let writeError: unknown;
+  output.on('error', (error) => (writeError ??= error));
+  const decoder = new StringDecoder('utf8');
+  let complete = false;
+  try {
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      if (signal.aborted) throw signal.reason;
+      if (writeError) throw writeError;
+      if (!output.write(chunk)) {
+        await new Promise<void>((resolve) => {
+          const done = (): void => {
+            output.off('drain', done);
+            output.off('error', done);
+            resolve();
+          };
+          output.on('drain', done);
+          output.on('error', done);
+        });
+      }
+      const text = decoder.write(chunk);
+      if (text) yield text;
+    }
+    const rest = decoder.end();
+    if (rest) yield rest;
+    output.end();
+    await finished(output);
+    complete = true;
+  } finally {
+    if (!complete) {
+      input.destroy();
+      output.destroy();
+    }
   }
 }
 

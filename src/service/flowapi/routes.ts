@@ -77,11 +77,15 @@ export function flowApiRoutes(
         FsCode.Missing,
       );
       const user = findUser(ctx.dbs.system, userName);
+      // Every path costs one scrypt, so the time of an answer tells nothing about the user
+      // (a user without a password would otherwise answer at once).
       let valid = false;
-      if (user && user.passwordHash === '') valid = password === undefined;
-      else if (user && password !== undefined)
+      if (user && user.passwordHash !== '' && password !== undefined)
         valid = await verifyPassword(password, user.passwordHash);
-      else await verifyPassword(password ?? '', await decoyHash());
+      else {
+        await verifyPassword(password ?? '', await decoyHash());
+        valid = user !== undefined && user.passwordHash === '' && password === undefined;
+      }
       if (!user || !valid)
         throw new ApiError(
           403,

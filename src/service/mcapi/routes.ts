@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MC_SESSION_HEADER, type Role } from '../../kit/wire.ts';
+import { MC_SESSION_HEADER, SESSION_COOKIE, type Role } from '../../kit/wire.ts';
 import { decoyHash, findUser, verifyPassword } from '../auth/users.ts';
 import { field, merged, minutes } from '../auth/session-params.ts';
 import type { Session } from '../auth/sessions.ts';
@@ -120,7 +120,25 @@ export function mcapiRoutes(ctx: ServiceContext, loginLimit: { max: number; time
       });
     });
 
-    app.post(`${MCAPI_PREFIX}/auth/logout`, async (request, reply) => {
+    // Signing out also ends any SESSIONID the browser holds (contract section 4, revised),
+    // on every answer, an error included: the dashboard signs out whatever it signed in with.
+    const clearsCookie = {
+      onRequest: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+        const cookie = request.cookies[SESSION_COOKIE];
+        if (cookie !== undefined) ctx.access.endCookieSession(cookie);
+        done();
+      },
+      onSend: (
+        _request: FastifyRequest,
+        reply: FastifyReply,
+        payload: unknown,
+        done: (error: null, payload: unknown) => void,
+      ) => {
+        void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict' });
+        done(null, payload);
+      },
+    };
+    app.post(`${MCAPI_PREFIX}/auth/logout`, clearsCookie, async (request, reply) => {
       const sessionId = field(merged(request.query, request.body), 'sessionId', MISSING, true);
       if (!ctx.sessions.close('mc', sessionId))
         throw new ApiError(404, McCode.SessionNotFound, 'No such session.');

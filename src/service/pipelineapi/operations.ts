@@ -8,7 +8,8 @@ import { formatDuration, isCalendarDay, toSeconds } from '../clock.ts';
 import type { ServiceContext } from '../context.ts';
 import { deleteAllRows, dropTable } from '../db/action/tables.ts';
 import type { DatabaseName } from '../db/databases.ts';
-import { readTablePage } from '../db/catalogue.ts';
+import { PageTooLargeError, readTablePage } from '../db/catalogue.ts';
+import { formatBytes } from '../limits.ts';
 import {
   createRequest,
   getRequest,
@@ -275,7 +276,16 @@ const databaseBrowser =
         },
       };
     }
-    const page = readTablePage(db, table, index, pageSize);
+    let page;
+    try {
+      page = readTablePage(db, table, index, pageSize, ctx.limits.maxAnswerBytes);
+    } catch (error) {
+      if (!(error instanceof PageTooLargeError)) throw error;
+      throw badParameter(
+        'pagesize',
+        `asks for a page of ${table} larger than ${formatBytes(ctx.limits.maxAnswerBytes)} (the limit of one answer); ${error.rowsThatFit} rows fit from index ${index}`,
+      );
+    }
     return {
       root: 'Result',
       body: {

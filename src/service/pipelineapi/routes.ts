@@ -13,6 +13,7 @@ import type { ServiceContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { render } from '../render/render.ts';
 import type { Document } from '../render/document.ts';
+import { formatBytes } from '../limits.ts';
 import { operations } from './operations.ts';
 import { Params } from './params.ts';
 
@@ -77,6 +78,26 @@ export function sendDocument(
   void reply.code(status).header('content-type', CONTENT_TYPES[type]).send(render(doc, type));
 }
 
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * True when the request shows that a page of another origin sent it (contract section 4):
+ * an Origin other than this server's own, or a Sec-Fetch-Site other than same-origin or
+ * none. Scripts that send neither header are not affected.
+ */
+function sentByAnotherOrigin(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  const origin = request.headers.origin;
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host !== request.host;
+  } catch {
+    // "null" (a sandboxed frame, a file: page) or garbage: not this server's own origin.
+    return true;
+  }
+}
+
 function authenticate(
   ctx: ServiceContext,
   request: FastifyRequest,
@@ -87,6 +108,10 @@ function authenticate(
   if (!ctx.access.enabled) {
     throw new ApiError(403, ErrorCode.ApiDisabled, 'The pipeline API is disabled in the settings.');
   }
+  // Credentials never add up: a signed-in person's role alone decides, whatever key or
+  // cookie the browser also sends, and such a call never mints a cookie.
+  const viaSession = extra?.(request, operation);
+  if (viaSession) return viaSession;
   const key = request.headers[API_KEY_HEADER.toLowerCase()];
   const cookie = request.cookies[SESSION_COOKIE];
   const cookieValid = cookie !== undefined && ctx.access.touchCookieSession(cookie);
@@ -107,9 +132,18 @@ function authenticate(
     }
     return { via: 'key' };
   }
-  if (cookieValid) return { via: 'cookie' };
-  const viaSession = extra?.(request, operation);
-  if (viaSession) return viaSession;
+  if (cookieValid) {
+    // A browser attaches the cookie to calls from any page of the same site (another port
+    // of the host included), so a change it authenticates must come from our own origin.
+    if (!READ_METHODS.has(request.method) && sentByAnotherOrigin(request)) {
+      throw new ApiError(
+        403,
+        ErrorCode.RoleForbidden,
+        `A ${SESSION_COOKIE} cookie alone cannot authorise ${operation} from a page of another origin; send the ${API_KEY_HEADER} header.`,
+      );
+    }
+    return { via: 'cookie' };
+  }
   if (cookie !== undefined) {
     throw new ApiError(
       401,
@@ -124,12 +158,31 @@ function authenticate(
   );
 }
 
-/** Rendered answers of reads by URL, with the data version they were made at; least recently used go first. */
-class AnswerCache {
-  private readonly entries = new Map<string, { version: number; body: Buffer }>();
-  constructor(private readonly capacity: number) {}
+interface CachedAnswer {
+  readonly version: number;
+  readonly body: Buffer;
+}
 
-  get(key: string): { version: number; body: Buffer } | undefined {
+/**
+ * Rendered answers of reads by URL, with the data version they were made at. Bounded in
+ * bytes, not entries: a few huge pages must not hold the memory that many small ones would.
+ * The least recently used go first; an answer over the entry bound is never kept.
+ */
+export class AnswerCache {
+  private readonly entries = new Map<string, CachedAnswer>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly maxEntryBytes: number,
+  ) {}
+
+  /** Bytes held now (keys are small and not counted). */
+  get size(): number {
+    return this.bytes;
+  }
+
+  get(key: string): CachedAnswer | undefined {
     const entry = this.entries.get(key);
     if (entry) {
       this.entries.delete(key);
@@ -138,19 +191,49 @@ class AnswerCache {
     return entry;
   }
 
-  set(key: string, entry: { version: number; body: Buffer }): void {
-    this.entries.delete(key);
+  set(key: string, entry: CachedAnswer): void {
+    this.remove(key);
+    if (entry.body.length > this.maxEntryBytes) return;
     this.entries.set(key, entry);
-    if (this.entries.size > this.capacity) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+    this.bytes += entry.body.length;
+    for (const oldest of this.entries.keys()) {
+      if (this.bytes <= this.maxBytes) break;
+      this.remove(oldest);
     }
   }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.body.length;
+  }
+}
+
+/** Renders an answer within the size limit; a larger one is the client's to make smaller. */
+function renderBounded(ctx: ServiceContext, doc: Document, type: ResponseType): Buffer {
+  const tooLarge = () =>
+    new ApiError(
+      400,
+      ErrorCode.BadParameter,
+      `The answer would be larger than ${formatBytes(ctx.limits.maxAnswerBytes)} (the limit of one answer); ask for a smaller page (pagesize).`,
+    );
+  let text: string;
+  try {
+    text = render(doc, type);
+  } catch (error) {
+    // V8's longest string is about 512 MiB: rendering past it throws RangeError.
+    if (error instanceof RangeError) throw tooLarge();
+    throw error;
+  }
+  const body = Buffer.from(text);
+  if (body.length > ctx.limits.maxAnswerBytes) throw tooLarge();
+  return body;
 }
 
 /** Part C: one route dispatching every `/pipelineapi/<api>/<type>` call. */
 export function pipelineApiRoutes(ctx: ServiceContext, extraAuth?: ExtraAuthenticator) {
-  const answers = new AnswerCache(512);
+  const answers = new AnswerCache(ctx.limits.answerCacheBytes, ctx.limits.answerCacheEntryBytes);
   return async function routes(app: FastifyInstance): Promise<void> {
     app.all(`${PIPELINE_API_PREFIX}/*`, async (request, reply) => {
       const target = parseTarget(request.url);
@@ -187,11 +270,10 @@ export function pipelineApiRoutes(ctx: ServiceContext, extraAuth?: ExtraAuthenti
           return reply;
         }
         // Kept as bytes: a hit then costs no UTF-8 encoding at all.
-        const body = Buffer.from(
-          render(
-            await operations[target.operation](ctx, new Params(request.query, request.body)),
-            target.type,
-          ),
+        const body = renderBounded(
+          ctx,
+          await operations[target.operation](ctx, new Params(request.query, request.body)),
+          target.type,
         );
         answers.set(key, { version, body });
         void reply.code(200).header('content-type', CONTENT_TYPES[target.type]).send(body);

@@ -2,19 +2,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ManagementConsoleClient, PipelineClient } from '../../../kit/index.ts';
-import { setAuth, useAuth, wasExpired, type Auth } from '../../app/auth.ts';
+import { NO_COOKIES, setAuth, useAuth, wasExpired, type Auth } from '../../app/auth.ts';
 import { Button } from '../../components/button.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, TextInput } from '../../components/fields.tsx';
 import { paths } from '../../paths.ts';
+import { safeNextPath } from './next.ts';
 import { strings } from './strings.ts';
 
 type Mode = 'password' | 'key';
-
-/** Only a path of this dashboard may follow sign-in, never another origin. */
-function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : paths.overview();
-}
 
 export function SignInPage() {
   const auth = useAuth();
@@ -28,7 +24,8 @@ export function SignInPage() {
   const [remember, setRemember] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
-  const next = safeNext(search.get('next'));
+  // Only a path of this dashboard may follow sign-in; anything else goes to the overview.
+  const next = safeNextPath(search.get('next')) ?? paths.overview();
   if (auth) return <Navigate to={next} replace />;
 
   const submit = async (event: FormEvent) => {
@@ -38,7 +35,7 @@ export function SignInPage() {
     try {
       let signedIn: Auth;
       if (mode === 'password') {
-        const login = await new ManagementConsoleClient().login({
+        const login = await new ManagementConsoleClient(NO_COOKIES).login({
           userName,
           password,
           getRole: true,
@@ -53,7 +50,7 @@ export function SignInPage() {
         };
       } else {
         const key = apiKey.trim();
-        await new PipelineClient({ apiKey: key }).version();
+        await new PipelineClient({ ...NO_COOKIES, apiKey: key }).version();
         signedIn = { kind: 'apiKey', apiKey: key };
       }
       queryClient.clear();

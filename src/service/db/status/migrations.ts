@@ -56,4 +56,11 @@ export const statusMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    up(db) {
+      // A cancel that was answered OK must survive a crash: recovery ends the request Stop.
+      db.exec('ALTER TABLE REQUEST_QUEUE ADD COLUMN CANCELREQUESTED INTEGER NOT NULL DEFAULT 0');
+    },
+  },
 ];

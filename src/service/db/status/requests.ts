@@ -339,21 +339,41 @@ export function readAppLog(db: Db, requestId: string): AppLogEntry[] {
 }
 
 export function enqueue(db: Db, requestId: string, pipelineId: string): void {
-  prepared(db, 'INSERT OR IGNORE INTO REQUEST_QUEUE (REQUESTID, PIPELINEID) VALUES (?, ?)').run(
-    requestId,
-    pipelineId,
-  );
+  prepared(
+    db,
+    `INSERT INTO REQUEST_QUEUE (REQUESTID, PIPELINEID) VALUES (?, ?)
+     ON CONFLICT (REQUESTID) DO UPDATE SET CANCELREQUESTED = 0`,
+  ).run(requestId, pipelineId);
 }
 
 export function dequeue(db: Db, requestId: string): void {
   prepared(db, 'DELETE FROM REQUEST_QUEUE WHERE REQUESTID = ?').run(requestId);
 }
 
-export function queuedRequests(db: Db): { requestId: string; pipelineId: string }[] {
+/** Records that a running request was asked to stop, so that a crash cannot lose the cancel. */
+export function markCancelRequested(db: Db, requestId: string): void {
+  prepared(db, 'UPDATE REQUEST_QUEUE SET CANCELREQUESTED = 1 WHERE REQUESTID = ?').run(requestId);
+}
+
+export interface QueuedRequest {
+  readonly requestId: string;
+  readonly pipelineId: string;
+  readonly cancelRequested: boolean;
+}
+
+export function queuedRequests(db: Db): QueuedRequest[] {
   return (
-    prepared(db, 'SELECT REQUESTID, PIPELINEID FROM REQUEST_QUEUE ORDER BY SEQ').all() as {
+    prepared(
+      db,
+      'SELECT REQUESTID, PIPELINEID, CANCELREQUESTED FROM REQUEST_QUEUE ORDER BY SEQ',
+    ).all() as {
       REQUESTID: string;
       PIPELINEID: string;
+      CANCELREQUESTED: number;
     }[]
-  ).map((r) => ({ requestId: r.REQUESTID, pipelineId: r.PIPELINEID }));
+  ).map((r) => ({
+    requestId: r.REQUESTID,
+    pipelineId: r.PIPELINEID,
+    cancelRequested: r.CANCELREQUESTED === 1,
+  }));
 }
