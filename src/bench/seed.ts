@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { ServiceTime } from '../service/clock.ts';
 import { openDatabases } from '../service/db/databases.ts';
 import { quoteIdentifier } from '../service/db/sqlite.ts';
@@ -8,9 +7,8 @@ import {
   createRequest,
   statusTableName,
 } from '../service/db/status/requests.ts';
-import { upsertPipeline } from '../service/db/system/pipelines.ts';
-import { loadDefinitionFile, toRecord } from '../service/pipelines/definition.ts';
-import { DEMO_DIR } from '../service/app.ts';
+import { DEMO_PIPELINES } from '../service/demo/seed.ts';
+import { loadPipelines } from '../service/pipelines/load.ts';
 
 /**
  * Fills a data folder with the demo pipelines and `count` finished requests of one day,
@@ -23,8 +21,7 @@ export function seedRequests(
 ): { day: string; sample: string } {
   const dbs = openDatabases(dataDir);
   try {
-    for (const def of loadDefinitionFile(join(DEMO_DIR, 'pipelines.yaml')))
-      upsertPipeline(dbs.system, toRecord(def), new Date().toISOString());
+    loadPipelines(dbs, [DEMO_PIPELINES], new Date().toISOString());
     const time = new ServiceTime();
     const now = new Date();
     const day = time.day(now);

@@ -1,54 +1,44 @@
 import { randomUUID } from 'node:crypto';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { ErrorCode, MC_SESSION_HEADER } from '../kit/wire.ts';
-import { ApiAccess, newSecret } from './auth/api-access.ts';
-import { mayCall } from './auth/permissions.ts';
+import { AuditLog } from './audit/audit-log.ts';
+import { ApiAccess } from './auth/api-access.ts';
+import { ensureAdmin } from './auth/first-admin.ts';
+import { managementConsoleSessions } from './auth/session-auth.ts';
 import { SessionStore } from './auth/sessions.ts';
-import { addUser, countUsers, passwordProblem } from './auth/users.ts';
-import { FLOWAPI_PREFIX, flowApiRoutes, renderPartBError } from './flowapi/routes.ts';
-import { MCAPI_PREFIX, mcapiRoutes, renderPartAError } from './mcapi/routes.ts';
 import { ServiceTime, systemClock, type Clock } from './clock.ts';
 import type { DataPaths, ServiceContext } from './context.ts';
-import { openDatabases, type Databases } from './db/databases.ts';
+import { openDatabases } from './db/databases.ts';
 import { getSetting, setSetting } from './db/system/settings.ts';
-import { upsertPipeline } from './db/system/pipelines.ts';
-import { createRequest } from './db/status/requests.ts';
+import { DEMO_PIPELINES, seedDemoInbox, seedDemoRequests } from './demo/seed.ts';
 import { Engine } from './engine/engine.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, CommonCode } from './errors.ts';
 import { installErrorHandler } from './errors-handler.ts';
-import { DEFAULT_LIMITS, type ServiceLimits } from './limits.ts';
+import { FLOWAPI_PREFIX, flowService } from './flowapi/routes.ts';
 import { parseForm } from './form.ts';
-import { loadDefinitionFile, toRecord } from './pipelines/definition.ts';
-import {
-  PIPELINE_API_PREFIX,
-  pipelineApiRoutes,
-  type ExtraAuthenticator,
-} from './pipelineapi/routes.ts';
+import { dashboardFiles } from './http/dashboard-files.ts';
+import { securityHeaders } from './http/security.ts';
+import { DEFAULT_LIMITS, type ServiceLimits } from './limits.ts';
+import { MCAPI_PREFIX, managementConsole } from './mcapi/routes.ts';
+import { PIPELINE_API_PREFIX, pipelineApi } from './pipelineapi/routes.ts';
+import { loadPipelines } from './pipelines/load.ts';
+
+// Wiring only: each piece lives with its Part (routes), in auth/ (keys, sessions, the first
+// administrator), in demo/ (seeding), in http/ (headers, the dashboard's files) or engine/.
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = resolve(here, '../..');
-export const DEMO_DIR = join(here, 'demo');
 export const DIST_DIR = join(REPO_ROOT, 'dist');
 
 export const BODY_LIMIT = 1024 * 1024;
 
-const API_PREFIXES = [FLOWAPI_PREFIX, MCAPI_PREFIX, PIPELINE_API_PREFIX];
+const API_PREFIXES = [PIPELINE_API_PREFIX, MCAPI_PREFIX, FLOWAPI_PREFIX];
 
 export interface AppConfig {
   /** Folder of the three databases, `inbox/` and `outbox/`. */
@@ -71,6 +61,8 @@ export interface AppConfig {
   readonly serverName?: string | undefined;
   /** Sign-in attempts per client address and window (ms) on each Part's login. */
   readonly loginLimit?: { max: number; timeWindow: number } | undefined;
+  /** Days the audit log keeps its entries (default 90). */
+  readonly auditRetentionDays?: number | undefined;
   /** Overrides of the default bounds on inputs, answers and connections. */
   readonly limits?: Partial<ServiceLimits> | undefined;
 }
@@ -91,62 +83,6 @@ export const VERSION: string = (
   JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }
 ).version;
 
-function loadPipelines(dbs: Databases, files: readonly string[], stamp: string): void {
-  for (const file of files) {
-    for (const def of loadDefinitionFile(file)) upsertPipeline(dbs.system, toRecord(def), stamp);
-  }
-}
-
-function seedDemoInbox(paths: DataPaths): void {
-  const source = join(DEMO_DIR, 'inbox');
-  for (const name of readdirSync(source)) {
-    const target = join(paths.inbox, name);
-    if (!existsSync(target)) copyFileSync(join(source, name), target);
-  }
-}
-
-/** First start with the demo: a few requests, one of them bound to fail (no such file). */
-function seedDemoRequests(context: ServiceContext): void {
-  if (getSetting(context.dbs.system, 'demoSeeded') === 'true') return;
-  const now = context.clock.now();
-  const runs: [string, string, Record<string, string>][] = [
-    ['pl_1', 'orders.csv', { minAmount: '10', region: 'EU' }],
-    ['pl_2', 'readings.jsonl', {}],
-    ['pl_3', 'customers.csv', {}],
-    ['pl_1', 'orders.csv', { minAmount: '250', region: 'US' }],
-    ['pl_2', 'readings-missing.jsonl', {}],
-    ['pl_4', 'orders.csv', {}],
-  ];
-  for (const [pipelineId, filename, args] of runs) {
-    createRequest(context.dbs.status, {
-      pipelineId,
-      filename,
-      args,
-      day: context.time.day(now),
-      hour: context.time.hour(now),
-      stamp: context.time.stamp(now),
-    });
-  }
-  setSetting(context.dbs.system, 'demoSeeded', 'true');
-}
-
-/** First start without users: `admin` with the given password, or a random one kept in a 0600 file. */
-async function ensureAdmin(
-  dbs: Databases,
-  dataDir: string,
-  password: string | undefined,
-  now: string,
-): Promise<string | undefined> {
-  if (countUsers(dbs.system) > 0) return undefined;
-  const problem = password === undefined ? undefined : passwordProblem(password);
-  if (problem) throw new Error(`the administrator's password: ${problem}`);
-  const chosen = password ?? newSecret().slice(0, 20);
-  await addUser(dbs.system, 'admin', chosen, 'administrator', now);
-  if (password !== undefined) return undefined;
-  writeFileSync(join(dataDir, 'initial-admin-password'), `${chosen}\n`, { mode: 0o600 });
-  return chosen;
-}
-
 /** Builds the service from a config; tests and main.ts both start here. */
 export async function buildApp(config: AppConfig): Promise<App> {
   const dataDir = resolve(config.dataDir);
@@ -164,18 +100,9 @@ export async function buildApp(config: AppConfig): Promise<App> {
   try {
     if (!getSetting(dbs.system, 'serverId')) setSetting(dbs.system, 'serverId', randomUUID());
     const access = new ApiAccess(dbs.system, clock);
-
-    // The key flag only provisions: once a key exists, an administrator's reissue or
-    // disabling outlives every restart with the flag still on the command line.
-    const apiKeyIgnored = config.apiKey !== undefined && access.key !== null;
-    if (config.apiKey !== undefined && access.key === null) {
-      access.reissue(config.apiKey);
-      access.setEnabled(true);
-    } else if (config.demo && access.key === null) {
-      access.setEnabled(true);
-    }
+    const apiKeyIgnored = access.provision(config.apiKey, { demo: config.demo });
     const definitionFiles = [
-      ...(config.demo ? [join(DEMO_DIR, 'pipelines.yaml')] : []),
+      ...(config.demo ? [DEMO_PIPELINES] : []),
       ...(config.pipelinesFile ? [resolve(config.pipelinesFile)] : []),
     ];
     loadPipelines(dbs, definitionFiles, clock.now().toISOString());
@@ -210,120 +137,23 @@ export async function buildApp(config: AppConfig): Promise<App> {
       serverName: config.serverName ?? hostname(),
       serverId: getSetting(dbs.system, 'serverId') as string,
       limits,
-    };
-    const sessionAuth: ExtraAuthenticator = (request, operation) => {
-      const id = request.headers[MC_SESSION_HEADER.toLowerCase()];
-      if (typeof id !== 'string' || id === '') return undefined;
-      const session = sessions.use('mc', id);
-      if (!session)
-        throw new ApiError(
-          401,
-          ErrorCode.BadCredentials,
-          'The management console session has expired or ended; sign in again.',
-        );
-      if (!mayCall(session.role, operation)) {
-        throw new ApiError(
-          403,
-          ErrorCode.RoleForbidden,
-          `The ${session.role} role may not call ${operation}.`,
-        );
-      }
-      return { via: 'session', role: session.role };
+      audit: new AuditLog(dbs.system, clock, time, config.auditRetentionDays ?? 90, (m, e) =>
+        server.log.error({ err: e }, m),
+      ),
     };
     const loginLimit = config.loginLimit ?? { max: 20, timeWindow: 60_000 };
-
-    const server = Fastify({
-      logger: config.logger ?? false,
-      bodyLimit: BODY_LIMIT,
-      // A slow client (headers or body trickling in) is cut off instead of holding a
-      // connection; Node checks these every connectionsCheckingInterval.
-      requestTimeout: limits.requestTimeoutMs,
-      http: {
-        // Long query strings reach the parameter checks (and their 400) instead of Node's bare 431.
-        maxHeaderSize: 64 * 1024,
-        headersTimeout: limits.headersTimeoutMs,
-        connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
-      },
-      routerOptions: { querystringParser: parseForm },
-    });
-    server.server.maxConnections = limits.maxConnections;
-    server.removeAllContentTypeParsers();
-    await server.register(fastifyHelmet, {
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          // React and uPlot set styles through the CSSOM (element.style), which CSP allows;
-          // no inline <style> or style="" markup is needed.
-          styleSrc: ["'self'"],
-          imgSrc: ["'self'", 'data:'],
-          fontSrc: ["'self'"],
-          connectSrc: ["'self'"],
-          objectSrc: ["'none'"],
-          baseUri: ["'none'"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
-        },
-      },
-      // The service speaks plain HTTP unless a proxy in front terminates TLS; that proxy,
-      // not this process, decides about HSTS. Upgrading requests would break plain HTTP.
-      strictTransportSecurity: false,
-      frameguard: { action: 'deny' },
-    });
-    // Answers of the three APIs carry session ids, the API key or operations data: no
-    // browser or proxy keeps a copy of them.
-    server.addHook('onSend', async (request, reply, payload) => {
-      if (API_PREFIXES.some((p) => request.url === p || request.url.startsWith(`${p}/`)))
-        void reply.header('cache-control', 'no-store');
-      return payload;
-    });
-    await server.register(fastifyFormbody, { bodyLimit: BODY_LIMIT, parser: parseForm });
-    await server.register(fastifyCookie);
-    installErrorHandler(server, {
-      [MCAPI_PREFIX]: renderPartAError,
-      [FLOWAPI_PREFIX]: renderPartBError,
-    });
-    // Only the login routes opt in (per-route config); the limit is per client address, so
-    // failures from elsewhere never lock the real user out, and it lifts after the window.
-    await server.register(fastifyRateLimit, {
-      global: false,
-      keyGenerator: (request) => request.ip,
-      errorResponseBuilder: (_request, context) =>
-        new ApiError(
-          429,
-          4029,
-          `Too many sign-in attempts from this address; try again in ${Math.ceil(context.ttl / 1000)} s.`,
-        ),
-    });
-    await server.register(pipelineApiRoutes(context, sessionAuth));
-    await server.register(mcapiRoutes(context, loginLimit));
-    await server.register(flowApiRoutes(context, loginLimit));
-
-    if (config.staticDir && existsSync(join(config.staticDir, 'index.html'))) {
-      await server.register(fastifyStatic, {
-        root: config.staticDir,
-        wildcard: false,
-        index: 'index.html',
-      });
+    const server = await httpServer(config, limits);
+    const parts = [
+      pipelineApi(context, managementConsoleSessions(sessions)),
+      managementConsole(context, loginLimit),
+      flowService(context, loginLimit),
+    ];
+    const errors = installErrorHandler(server);
+    for (const part of parts) {
+      errors.register(part.prefix, part.renderError);
+      await server.register(part.routes);
     }
-    server.setNotFoundHandler((request, reply) => {
-      const isApi = API_PREFIXES.some((p) => request.url === p || request.url.startsWith(`${p}/`));
-      if (
-        !isApi &&
-        request.method === 'GET' &&
-        config.staticDir &&
-        existsSync(join(config.staticDir, 'index.html'))
-      ) {
-        // Client-side routes of the dashboard: the app shell handles them.
-        return reply.sendFile('index.html');
-      }
-      throw new ApiError(
-        404,
-        ErrorCode.UnknownApi,
-        `Nothing at ${request.method} ${request.url.split('?')[0]}.`,
-      );
-    });
+    await dashboardFiles(server, config.staticDir, API_PREFIXES);
 
     await engine.recover();
     if (config.demo) seedDemoRequests(context);
@@ -334,7 +164,6 @@ export async function buildApp(config: AppConfig): Promise<App> {
       server,
       context,
       engine,
-
       initialAdminPassword,
       apiKeyIgnored,
       async close() {
@@ -347,4 +176,40 @@ export async function buildApp(config: AppConfig): Promise<App> {
     dbs.close();
     throw error;
   }
+}
+
+/** Fastify with the service's bounds, body parsing, cookies, headers and sign-in limit. */
+async function httpServer(config: AppConfig, limits: ServiceLimits): Promise<FastifyInstance> {
+  const server = Fastify({
+    logger: config.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    // A slow client (headers or body trickling in) is cut off instead of holding a
+    // connection; Node checks these every connectionsCheckingInterval.
+    requestTimeout: limits.requestTimeoutMs,
+    http: {
+      // Long query strings reach the parameter checks (and their 400) instead of Node's bare 431.
+      maxHeaderSize: 64 * 1024,
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+    },
+    routerOptions: { querystringParser: parseForm },
+  });
+  server.server.maxConnections = limits.maxConnections;
+  server.removeAllContentTypeParsers();
+  await server.register(fastifyFormbody, { bodyLimit: BODY_LIMIT, parser: parseForm });
+  await server.register(fastifyCookie);
+  await securityHeaders(server, API_PREFIXES);
+  // Only the login routes opt in (per-route config); the limit is per client address, so
+  // failures from elsewhere never lock the real user out, and it lifts after the window.
+  await server.register(fastifyRateLimit, {
+    global: false,
+    keyGenerator: (request) => request.ip,
+    errorResponseBuilder: (_request, context) =>
+      new ApiError(
+        429,
+        CommonCode.TooManyRequests,
+        `Too many sign-in attempts from this address; try again in ${Math.ceil(context.ttl / 1000)} s.`,
+      ),
+  });
+  return server;
 }

@@ -11,6 +11,7 @@ export interface CliConfig {
   readonly demo: boolean;
   readonly pipelinesFile: string | undefined;
   readonly workers: number;
+  readonly auditDays: number;
   readonly buildIfMissing: boolean;
   readonly help: boolean;
   /** Only the bounds given on the command line or in the environment. */
@@ -30,6 +31,7 @@ Options (each also read from the environment variable in brackets; a flag wins):
   --no-demo               no demo pipelines, inputs or requests [PIPELINE_NO_DEMO=1]
   --pipelines <file>      pipeline definition file (YAML or JSON) [PIPELINE_DEFINITIONS]
   --workers <n>           requests run at once [PIPELINE_WORKERS] (default 2)
+  --audit-days <n>        days the audit log keeps its entries [PIPELINE_AUDIT_DAYS] (default 90)
   --help                  this text
 
 Bounds (see the README's security section):
@@ -84,6 +86,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
       'no-demo': { type: 'boolean' },
       pipelines: { type: 'string' },
       workers: { type: 'string' },
+      'audit-days': { type: 'string' },
       'build-if-missing': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       ...Object.fromEntries(BOUNDS.map(([flag]) => [flag, { type: 'string' as const }])),
@@ -112,6 +115,12 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
     demo: !(values['no-demo'] ?? ['1', 'true'].includes(env.PIPELINE_NO_DEMO ?? '')),
     pipelinesFile: values.pipelines ?? env.PIPELINE_DEFINITIONS,
     workers: integer('--workers', values.workers ?? env.PIPELINE_WORKERS ?? '2', 1, 64),
+    auditDays: integer(
+      '--audit-days',
+      values['audit-days'] ?? env.PIPELINE_AUDIT_DAYS ?? '90',
+      1,
+      36_500,
+    ),
     buildIfMissing: values['build-if-missing'] ?? false,
     help: values.help ?? false,
     limits,

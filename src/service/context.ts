@@ -1,3 +1,4 @@
+import type { AuditLog } from './audit/audit-log.ts';
 import type { ApiAccess } from './auth/api-access.ts';
 import type { SessionStore } from './auth/sessions.ts';
 import type { Clock, ServiceTime } from './clock.ts';
@@ -25,4 +26,5 @@ export interface ServiceContext {
   /** UUID made at first start, kept in the system database. */
   readonly serverId: string;
   readonly limits: ServiceLimits;
+  readonly audit: AuditLog;
 }

@@ -1,12 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ErrorCode } from '../kit/wire.ts';
 import { ApiError } from './errors.ts';
-import {
-  errorDocument,
-  PIPELINE_API_PREFIX,
-  responseTypeOf,
-  sendDocument,
-} from './pipelineapi/routes.ts';
 
 /** A failure of the data folder (full, read-only, locked) in words for the caller, or undefined. */
 function storageFailure(error: unknown): string | undefined {
@@ -53,35 +47,40 @@ export function toApiError(error: unknown, correlationId: string): ApiError {
   );
 }
 
-/** Part A and B error envelopes; Parts register theirs so that one handler serves all. */
-export type ErrorRenderer = (error: ApiError) => { contentType: string; body: string };
+/** How one Part writes an error: its envelope, in the format the request asked for. */
+export type ErrorRenderer = (
+  error: ApiError,
+  url: string,
+) => { readonly contentType: string; readonly body: string };
 
-export function installErrorHandler(
-  app: FastifyInstance,
-  renderers: Record<string, ErrorRenderer>,
-): void {
+/** Each Part registers its renderer for its path prefix; one handler serves them all. */
+export interface ErrorRenderers {
+  register(prefix: string, renderer: ErrorRenderer): void;
+}
+
+export function installErrorHandler(app: FastifyInstance): ErrorRenderers {
+  const renderers = new Map<string, ErrorRenderer>();
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error, request.id);
     if (apiError.httpStatus >= 500)
       request.log.error({ err: error, correlationId: request.id }, 'request failed');
     for (const [name, value] of Object.entries(apiError.headers)) void reply.header(name, value);
-    const prefix = Object.keys(renderers).find((p) => request.url.startsWith(`${p}/`));
-    if (prefix !== undefined) {
-      const rendered = (renderers[prefix] as ErrorRenderer)(apiError);
+    const path = request.url.split('?', 1)[0] ?? '';
+    const prefix = [...renderers.keys()].find((p) => path === p || path.startsWith(`${p}/`));
+    if (prefix === undefined)
       return reply
         .code(apiError.httpStatus)
-        .header('content-type', rendered.contentType)
-        .send(rendered.body);
-    }
-    if (request.url.startsWith(`${PIPELINE_API_PREFIX}/`) || request.url === PIPELINE_API_PREFIX) {
-      sendDocument(
-        reply,
-        apiError.httpStatus,
-        errorDocument(apiError),
-        responseTypeOf(request.url),
-      );
-      return reply;
-    }
-    return reply.code(apiError.httpStatus).type('text/plain; charset=utf-8').send(apiError.message);
+        .type('text/plain; charset=utf-8')
+        .send(apiError.message);
+    const rendered = (renderers.get(prefix) as ErrorRenderer)(apiError, request.url);
+    return reply
+      .code(apiError.httpStatus)
+      .header('content-type', rendered.contentType)
+      .send(rendered.body);
   });
+  return {
+    register(prefix, renderer) {
+      renderers.set(prefix, renderer);
+    },
+  };
 }

@@ -37,6 +37,7 @@ async function main(): Promise<void> {
     demo: config.demo,
     pipelinesFile: config.pipelinesFile,
     workers: config.workers,
+    auditRetentionDays: config.auditDays,
     limits: config.limits,
     staticDir: DIST_DIR,
     logger: { level: process.env.LOG_LEVEL ?? 'warn' },

@@ -38,6 +38,18 @@ export class ApiAccess {
     return getSetting(this.db, 'apiKey');
   }
 
+  /**
+   * Start-up: a key given by flag is used only when none exists yet, so an administrator's
+   * reissue or disabling outlives every restart (contract section 4). The demo enables the
+   * API on its first start. True when a given key was not used.
+   */
+  provision(key: string | undefined, options: { readonly demo: boolean }): boolean {
+    if (this.key !== null) return key !== undefined;
+    if (key !== undefined) this.reissue(key);
+    if (key !== undefined || options.demo) this.setEnabled(true);
+    return false;
+  }
+
   /** Enables or disables the API; the first enabling issues a key. */
   setEnabled(enabled: boolean): void {
     if (enabled && !this.key) this.reissue();

@@ -4,11 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS, ROLES, type OperationName, type Role } from '../../kit/wire.ts';
+import {
+  OPERATIONS,
+  ROLE_OPERATIONS,
+  ROLES,
+  type OperationName,
+  type Role,
+} from '../../kit/wire.ts';
 import { REPO_ROOT } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import { addUser } from './users.ts';
-import { ROLE_OPERATIONS } from './permissions.ts';
 import { startService, TEST_API_KEY, type TestService } from '../testing/service.ts';
 import { writeTestPipelines } from '../testing/pipelines.ts';
 
@@ -496,7 +501,8 @@ describe('sign-in attempts', () => {
   it('are limited per client address, and allowed again after the window', async () => {
     const other = await startService({
       adminPassword: ADMIN_PASSWORD,
-      loginLimit: { max: 3, timeWindow: 700 },
+      // Long enough that four scrypt-checked attempts fit in it on a busy machine.
+      loginLimit: { max: 3, timeWindow: 4000 },
     });
     const attempt = () =>
       other.fetch('/mcapi/auth/login', form({ userName: 'admin', password: 'wrong' }));
@@ -509,7 +515,7 @@ describe('sign-in attempts', () => {
       form({ user: 'admin', password: 'wrong' }),
     );
     expect(limitedB.status).toBe(403); // each Part's login has its own budget
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await new Promise((resolve) => setTimeout(resolve, 4100));
     expect(
       (
         await other.fetch(

@@ -101,6 +101,25 @@ export function findUser(db: Db, name: string): (User & { passwordHash: string }
   return raw ? { ...toUser(raw), passwordHash: raw.PASSWORDHASH } : undefined;
 }
 
+/**
+ * The user these credentials sign in, or undefined. Every path costs one scrypt, so the time
+ * of an answer tells nothing about whether the user exists or has a password. Only the flow
+ * service (Part B) lets a user without a password in, and only when none is given.
+ */
+export async function authenticateUser(
+  db: Db,
+  name: string,
+  password: string | undefined,
+  options: { readonly allowPasswordless: boolean },
+): Promise<User | undefined> {
+  const found = findUser(db, name);
+  if (found && found.passwordHash !== '' && password !== undefined)
+    return (await verifyPassword(password, found.passwordHash)) ? found : undefined;
+  await verifyPassword(password ?? '', await decoyHash());
+  const passwordless = found?.passwordHash === '' && password === undefined;
+  return found && passwordless && options.allowPasswordless ? found : undefined;
+}
+
 export function listUsers(db: Db): User[] {
   return (prepared(db, 'SELECT * FROM USERS ORDER BY NAME').all() as RawUser[]).map(toUser);
 }

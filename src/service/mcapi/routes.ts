@@ -1,53 +1,28 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MC_SESSION_HEADER, SESSION_COOKIE, type Role } from '../../kit/wire.ts';
-import { decoyHash, findUser, verifyPassword } from '../auth/users.ts';
+import type { AuditSubject } from '../audit/audit-log.ts';
+import { queryAudit } from '../db/system/audit.ts';
+import { authenticateUser } from '../auth/users.ts';
 import { field, merged, minutes } from '../auth/session-params.ts';
 import type { Session } from '../auth/sessions.ts';
 import type { ServiceContext } from '../context.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, codeForPart, McCode } from '../errors.ts';
 import type { ErrorRenderer } from '../errors-handler.ts';
+import type { Part } from '../part.ts';
 
 export const MCAPI_PREFIX = '/mcapi';
 const JSON_TYPE = 'application/json; charset=UTF-8';
 
-/** Part A codes (interfaces.md section 7), and the common ones this service adds. */
-export const McCode = {
-  Missing: 2002,
-  WrongType: 2003,
-  NoSession: 3001,
-  LoginFailed: 3002,
-  Forbidden: 3003,
-  SessionNotFound: 4003,
-  NotFound: 4004,
-  MethodNotAllowed: 4005,
-  TooLarge: 4013,
-  TooManyRequests: 4029,
-  Internal: 5102,
-} as const;
-
 const MISSING = { status: 400, missing: McCode.Missing };
 
-/** Part C codes thrown by shared code (body limits, parsers) in Part A's terms. */
-function partACode(error: ApiError): number {
-  if (error.code >= 2000 && error.code < 6000 && error.code !== 5000) return error.code;
-  switch (error.code) {
-    case 1501:
-      return McCode.TooLarge;
-    case 1204:
-      return McCode.NotFound;
-    case 1401:
-      return McCode.MethodNotAllowed;
-    case 5000:
-      return McCode.Internal;
-    default:
-      return McCode.WrongType;
-  }
-}
-
-export const renderPartAError: ErrorRenderer = (error) => ({
+const renderPartAError: ErrorRenderer = (error) => ({
   contentType: JSON_TYPE,
   body: JSON.stringify({
-    result: { status: 'error', code: partACode(error), message: error.message },
+    result: {
+      status: 'error',
+      code: codeForPart(error, { Internal: McCode.Internal, fallback: McCode.WrongType }),
+      message: error.message,
+    },
   }),
 });
 
@@ -81,15 +56,41 @@ function settings(ctx: ServiceContext): { apiEnabled: boolean; apiKey: string | 
 }
 
 /** Part A: management console login and logout, the session, and the pipeline API settings. */
-export function mcapiRoutes(ctx: ServiceContext, loginLimit: { max: number; timeWindow: number }) {
-  return async function routes(app: FastifyInstance): Promise<void> {
+export function managementConsole(
+  ctx: ServiceContext,
+  loginLimit: { max: number; timeWindow: number },
+): Part {
+  return { prefix: MCAPI_PREFIX, renderError: renderPartAError, routes };
+  async function routes(app: FastifyInstance): Promise<void> {
     const limited = {
       config: { rateLimit: { max: loginLimit.max, timeWindow: loginLimit.timeWindow } },
     };
 
-    app.post(`${MCAPI_PREFIX}/auth/login`, limited, async (request, reply) => {
+    /** Runs a state-changing call of this Part and records it in the audit log. */
+    const audited = <T>(
+      request: FastifyRequest,
+      operation: string,
+      subject: AuditSubject,
+      run: () => Promise<T>,
+    ): Promise<T> =>
+      ctx.audit.around(
+        request,
+        { operation, service: null, parameters: merged(request.query, request.body) },
+        subject,
+        run,
+      );
+    const nobody = (): AuditSubject => ({ userName: null, via: 'none', requestId: null });
+
+    app.post(`${MCAPI_PREFIX}/auth/login`, limited, (request, reply) => {
+      const subject = nobody();
+      return audited(request, 'mc.login', subject, () => login(request, reply, subject));
+    });
+
+    const login = async (request: FastifyRequest, reply: FastifyReply, subject: AuditSubject) => {
       const params = merged(request.query, request.body);
       const userName = field(params, 'userName', MISSING, true);
+      // The name tried, whether or not it signs in: failed attempts matter most to an audit.
+      subject.userName = userName;
       const password = field(params, 'password', MISSING, true);
       const timeout = minutes(
         field(params, 'timeout', MISSING, false),
@@ -99,26 +100,24 @@ export function mcapiRoutes(ctx: ServiceContext, loginLimit: { max: number; time
       const getRole = field(params, 'getRole', MISSING, false) ?? 'false';
       if (getRole !== 'true' && getRole !== 'false')
         throw new ApiError(400, McCode.WrongType, 'Parameter getRole must be true or false.');
-      const user = findUser(ctx.dbs.system, userName);
-      // The same work and the same answer whether the user is unknown or the password wrong.
-      const valid =
-        user && user.passwordHash !== ''
-          ? await verifyPassword(password, user.passwordHash)
-          : (await verifyPassword(password, await decoyHash()), false);
-      if (!user || !valid)
+      const user = await authenticateUser(ctx.dbs.system, userName, password, {
+        allowPasswordless: false,
+      });
+      if (!user)
         throw new ApiError(
           403,
           McCode.LoginFailed,
           'Login failed: unknown user or wrong password.',
         );
       const sessionId = ctx.sessions.open('mc', user.name, timeout);
+      subject.via = 'session';
       return send(reply, {
         sessionId,
         serverName: ctx.serverName,
         serverId: ctx.serverId,
         ...(getRole === 'true' ? { role: [user.role] } : {}),
       });
-    });
+    };
 
     // Signing out also ends any SESSIONID the browser holds (contract section 4, revised),
     // on every answer, an error included: the dashboard signs out whatever it signed in with.
@@ -138,11 +137,16 @@ export function mcapiRoutes(ctx: ServiceContext, loginLimit: { max: number; time
         done(null, payload);
       },
     };
-    app.post(`${MCAPI_PREFIX}/auth/logout`, clearsCookie, async (request, reply) => {
-      const sessionId = field(merged(request.query, request.body), 'sessionId', MISSING, true);
-      if (!ctx.sessions.close('mc', sessionId))
-        throw new ApiError(404, McCode.SessionNotFound, 'No such session.');
-      return send(reply, { sessionId });
+    app.post(`${MCAPI_PREFIX}/auth/logout`, clearsCookie, (request, reply) => {
+      const subject = nobody();
+      return audited(request, 'mc.logout', subject, async () => {
+        const sessionId = field(merged(request.query, request.body), 'sessionId', MISSING, true);
+        const session = ctx.sessions.use('mc', sessionId);
+        if (session) Object.assign(subject, { userName: session.userName, via: 'session' });
+        if (!ctx.sessions.close('mc', sessionId))
+          throw new ApiError(404, McCode.SessionNotFound, 'No such session.');
+        return send(reply, { sessionId });
+      });
     });
 
     // Extension: who is signed in, for a dashboard that reloads with a stored session id.
@@ -162,18 +166,70 @@ export function mcapiRoutes(ctx: ServiceContext, loginLimit: { max: number; time
       return send(reply, settings(ctx));
     });
 
-    app.put(`${MCAPI_PREFIX}/pipeline/settings`, async (request, reply) => {
+    // The audit log, newest first (contract section 7; administrators only).
+    app.get(`${MCAPI_PREFIX}/audit`, async (request, reply) => {
       requireRole(requireSession(ctx, request), 'administrator');
-      const value = field(merged(request.query, request.body), 'apiEnabled', MISSING, true);
-      if (value !== 'true' && value !== 'false')
-        throw new ApiError(400, McCode.WrongType, 'Parameter apiEnabled must be true or false.');
-      ctx.access.setEnabled(value === 'true');
-      return send(reply, settings(ctx));
+      const params = merged(request.query, request.body);
+      const text = (name: string) => field(params, name, MISSING, false);
+      const day = (name: string) => {
+        const value = text(name);
+        if (value !== undefined && !/^\d{8}$/.test(value))
+          throw new ApiError(400, McCode.WrongType, `Parameter ${name} must be a day as yyyymmdd.`);
+        return value;
+      };
+      const whole = (name: string, fallback: number, min: number, max: number) => {
+        const value = text(name);
+        if (value === undefined) return fallback;
+        if (!/^\d{1,10}$/.test(value) || Number(value) < min || Number(value) > max)
+          throw new ApiError(
+            400,
+            McCode.WrongType,
+            `Parameter ${name} must be a whole number from ${min} to ${max}.`,
+          );
+        return Number(value);
+      };
+      const index = whole('index', 0, 0, 1_000_000_000);
+      const pageSize = whole('pagesize', 100, 1, 1000);
+      const page = queryAudit(ctx.dbs.system, {
+        from: day('from'),
+        to: day('to'),
+        user: text('user'),
+        service: text('service'),
+        operation: text('operation'),
+        requestId: text('requestid'),
+        index,
+        pageSize,
+      });
+      return send(reply, { total: page.total, index, pageSize, entries: page.entries });
     });
 
-    app.post(`${MCAPI_PREFIX}/pipeline/apikey`, async (request, reply) => {
-      requireRole(requireSession(ctx, request), 'administrator');
-      return send(reply, { apiKey: ctx.access.reissue() });
-    });
-  };
+    /** An administrator's change, audited under that administrator's name. */
+    const adminChange =
+      (operation: string, run: (request: FastifyRequest, reply: FastifyReply) => FastifyReply) =>
+      (request: FastifyRequest, reply: FastifyReply) => {
+        const subject = nobody();
+        return audited(request, operation, subject, async () => {
+          const session = requireSession(ctx, request);
+          Object.assign(subject, { userName: session.userName, via: 'session' });
+          requireRole(session, 'administrator');
+          return run(request, reply);
+        });
+      };
+
+    app.put(
+      `${MCAPI_PREFIX}/pipeline/settings`,
+      adminChange('mc.settings', (request, reply) => {
+        const value = field(merged(request.query, request.body), 'apiEnabled', MISSING, true);
+        if (value !== 'true' && value !== 'false')
+          throw new ApiError(400, McCode.WrongType, 'Parameter apiEnabled must be true or false.');
+        ctx.access.setEnabled(value === 'true');
+        return send(reply, settings(ctx));
+      }),
+    );
+
+    app.post(
+      `${MCAPI_PREFIX}/pipeline/apikey`,
+      adminChange('mc.apikey', (_request, reply) => send(reply, { apiKey: ctx.access.reissue() })),
+    );
+  }
 }

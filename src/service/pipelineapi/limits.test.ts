@@ -146,5 +146,5 @@ describe('memory after many distinct large answers', () => {
       await child.exited;
       rmSync(data, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });

@@ -10,7 +10,11 @@ import {
   type ResponseType,
 } from '../../kit/wire.ts';
 import type { ServiceContext } from '../context.ts';
+import type { AuditSubject } from '../audit/audit-log.ts';
+import type { Caller, ExtraAuthenticator } from '../auth/session-auth.ts';
 import { ApiError } from '../errors.ts';
+import type { ErrorRenderer } from '../errors-handler.ts';
+import type { Part } from '../part.ts';
 import { render } from '../render/render.ts';
 import type { Document } from '../render/document.ts';
 import { formatBytes } from '../limits.ts';
@@ -19,17 +23,16 @@ import { Params } from './params.ts';
 
 export const PIPELINE_API_PREFIX = '/pipelineapi';
 
-/** Who made a call, once authenticated; roles come with management console sessions. */
-export interface Caller {
-  readonly via: 'key' | 'cookie' | 'session';
-  readonly role?: string;
-}
+/** The service id of the embedded engine in the audit log (contract section 7: `local`). */
+const EMBEDDED_SERVICE = 'local';
 
-/** Hook for credentials beyond the key and cookie (management console sessions). */
-export type ExtraAuthenticator = (
-  request: FastifyRequest,
-  operation: OperationName,
-) => Caller | undefined;
+/** The RequestId a call or its answer names, if any. */
+function requestIdOf(fields: unknown): string | null {
+  if (!fields || typeof fields !== 'object') return null;
+  const record = fields as Record<string, unknown>;
+  const value = record.requestid ?? record.RequestId;
+  return typeof value === 'string' && value !== '' ? value : null;
+}
 
 interface Target {
   readonly operation: OperationName | undefined;
@@ -53,12 +56,7 @@ function parseTarget(url: string): Target {
   return { operation, api, type, rawType };
 }
 
-/** The response type a failed call answers in: the one asked for, or XML. */
-export function responseTypeOf(url: string): ResponseType {
-  return parseTarget(url).type ?? 'xml';
-}
-
-export function errorDocument(error: ApiError): Document {
+function errorDocument(error: ApiError): Document {
   return {
     root: 'ExecuteResponse',
     body: {
@@ -69,7 +67,13 @@ export function errorDocument(error: ApiError): Document {
   };
 }
 
-export function sendDocument(
+/** Part C errors: an ExecuteResponse in the format the request asked for (contract section 3). */
+const renderPartCError: ErrorRenderer = (error, url) => {
+  const type = parseTarget(url).type ?? 'xml';
+  return { contentType: CONTENT_TYPES[type], body: render(errorDocument(error), type) };
+};
+
+function sendDocument(
   reply: FastifyReply,
   status: number,
   doc: Document,
@@ -104,13 +108,14 @@ function authenticate(
   reply: FastifyReply,
   operation: OperationName,
   extra: ExtraAuthenticator | undefined,
+  identified?: (caller: Caller) => void,
 ): Caller {
   if (!ctx.access.enabled) {
     throw new ApiError(403, ErrorCode.ApiDisabled, 'The pipeline API is disabled in the settings.');
   }
   // Credentials never add up: a signed-in person's role alone decides, whatever key or
   // cookie the browser also sends, and such a call never mints a cookie.
-  const viaSession = extra?.(request, operation);
+  const viaSession = extra?.(request, operation, identified);
   if (viaSession) return viaSession;
   const key = request.headers[API_KEY_HEADER.toLowerCase()];
   const cookie = request.cookies[SESSION_COOKIE];
@@ -232,9 +237,10 @@ function renderBounded(ctx: ServiceContext, doc: Document, type: ResponseType): 
 }
 
 /** Part C: one route dispatching every `/pipelineapi/<api>/<type>` call. */
-export function pipelineApiRoutes(ctx: ServiceContext, extraAuth?: ExtraAuthenticator) {
+export function pipelineApi(ctx: ServiceContext, extraAuth?: ExtraAuthenticator): Part {
   const answers = new AnswerCache(ctx.limits.answerCacheBytes, ctx.limits.answerCacheEntryBytes);
-  return async function routes(app: FastifyInstance): Promise<void> {
+  return { prefix: PIPELINE_API_PREFIX, renderError: renderPartCError, routes };
+  async function routes(app: FastifyInstance): Promise<void> {
     app.all(`${PIPELINE_API_PREFIX}/*`, async (request, reply) => {
       const target = parseTarget(request.url);
       if (target.type === undefined) {
@@ -258,30 +264,57 @@ export function pipelineApiRoutes(ctx: ServiceContext, extraAuth?: ExtraAuthenti
           },
         );
       }
-      authenticate(ctx, request, reply, target.operation, extraAuth);
-      if (method === 'GET') {
-        // Reads are answered from the cache while no database has changed since; an answer
-        // that depends on "today" keeps the day in its key.
-        const key = `${request.url}|${target.operation === 'requestlist' ? ctx.time.day(ctx.clock.now()) : ''}`;
-        const version = ctx.dbs.version();
-        const hit = answers.get(key);
-        if (hit && hit.version === version) {
-          void reply.code(200).header('content-type', CONTENT_TYPES[target.type]).send(hit.body);
-          return reply;
-        }
-        // Kept as bytes: a hit then costs no UTF-8 encoding at all.
-        const body = renderBounded(
-          ctx,
-          await operations[target.operation](ctx, new Params(request.query, request.body)),
-          target.type,
+      if (method !== 'GET') {
+        const operation = target.operation;
+        const type = target.type;
+        const subject: AuditSubject = { userName: null, via: 'none', requestId: null };
+        const parameters = { ...(request.query as object), ...(request.body as object) };
+        const doc = await ctx.audit.around(
+          request,
+          { operation, service: EMBEDDED_SERVICE, parameters },
+          subject,
+          async () => {
+            const caller = authenticate(ctx, request, reply, operation, extraAuth, (who) => {
+              subject.userName = who.userName ?? null;
+              subject.via = who.via;
+            });
+            subject.via = caller.via;
+            subject.userName = caller.userName ?? null;
+            subject.requestId = requestIdOf(parameters);
+            const answer = await operations[operation](
+              ctx,
+              new Params(request.query, request.body),
+            );
+            subject.requestId ??= requestIdOf(answer.body);
+            return answer;
+          },
+          (answer) => ({
+            status: String(answer.body.Status ?? 'OK'),
+            message: String(answer.body.Message ?? ''),
+          }),
         );
-        answers.set(key, { version, body });
-        void reply.code(200).header('content-type', CONTENT_TYPES[target.type]).send(body);
+        sendDocument(reply, 200, doc, type);
         return reply;
       }
-      const doc = await operations[target.operation](ctx, new Params(request.query, request.body));
-      sendDocument(reply, 200, doc, target.type);
+      authenticate(ctx, request, reply, target.operation, extraAuth);
+      // Reads are answered from the cache while no database has changed since; an answer
+      // that depends on "today" keeps the day in its key.
+      const key = `${request.url}|${target.operation === 'requestlist' ? ctx.time.day(ctx.clock.now()) : ''}`;
+      const version = ctx.dbs.version();
+      const hit = answers.get(key);
+      if (hit && hit.version === version) {
+        void reply.code(200).header('content-type', CONTENT_TYPES[target.type]).send(hit.body);
+        return reply;
+      }
+      // Kept as bytes: a hit then costs no UTF-8 encoding at all.
+      const body = renderBounded(
+        ctx,
+        await operations[target.operation](ctx, new Params(request.query, request.body)),
+        target.type,
+      );
+      answers.set(key, { version, body });
+      void reply.code(200).header('content-type', CONTENT_TYPES[target.type]).send(body);
       return reply;
     });
-  };
+  }
 }

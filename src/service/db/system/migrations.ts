@@ -60,7 +60,42 @@ export const systemMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    up(db) {
+      db.exec(`
+        -- Who changed what, through this server (contract section 7); pruned by age.
+        -- SEQ is the rowid: newest first by it; no AUTOINCREMENT, so an entry touches no
+        -- other table (sqlite_sequence).
+        CREATE TABLE AUDIT (
+          SEQ INTEGER PRIMARY KEY,
+          TIME TIMESTAMP NOT NULL,
+          DAY VARCHAR NOT NULL,
+          USERNAME VARCHAR,
+          VIA VARCHAR NOT NULL,
+          ADDRESS VARCHAR NOT NULL,
+          SERVICE VARCHAR,
+          OPERATION VARCHAR NOT NULL,
+          PARAMETERS VARCHAR NOT NULL,
+          HTTPSTATUS INTEGER NOT NULL,
+          STATUS VARCHAR NOT NULL,
+          MESSAGE VARCHAR NOT NULL,
+          REQUESTID VARCHAR
+        );
+        CREATE INDEX AUDIT_BY_DAY ON AUDIT (DAY, SEQ);
+        CREATE INDEX AUDIT_BY_REQUEST ON AUDIT (REQUESTID);
+      `);
+    },
+  },
 ];
 
-/** Tables holding secrets; never shown by the systemdb browser. */
-export const HIDDEN_SYSTEM_TABLES: ReadonlySet<string> = new Set(['SETTING', 'USERS', 'SESSIONS']);
+/**
+ * Tables holding secrets or who did what; never shown by the systemdb browser (the audit
+ * log is for administrators, through /mcapi/audit).
+ */
+export const HIDDEN_SYSTEM_TABLES: ReadonlySet<string> = new Set([
+  'SETTING',
+  'USERS',
+  'SESSIONS',
+  'AUDIT',
+]);
