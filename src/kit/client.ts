@@ -23,7 +23,7 @@ import {
   type TablePage,
 } from './records.ts';
 import { xmlToTree, type TreeObject } from './tree.ts';
-import { API_KEY_HEADER, MC_SESSION_HEADER } from './wire.ts';
+import { API_KEY_HEADER, MC_SESSION_HEADER, type DatabaseName } from './wire.ts';
 
 /** status() of a result, as the spec's client kit names them. */
 export const ResultStatus = { OK: 0, Error: 1, SystemError: 2, Unknown: 3 } as const;
@@ -49,7 +49,7 @@ export interface ClientOptions extends TransportOptions {
   readonly credentials?: Credentials;
 }
 
-export type { FetchLike, RequestData };
+export type { DatabaseName, FetchLike, RequestData };
 
 /** Response types of Part C. */
 export type Format = 'xml' | 'json';
@@ -448,5 +448,3 @@ export class PipelineClient {
     return this.call('DELETE', 'droptable', format, { table }, decodeExecuteResponse);
   }
 }
-
-export type DatabaseName = 'system' | 'status' | 'action';

@@ -16,7 +16,6 @@ export {
   ResultStatus,
   type ClientOptions,
   type Credentials,
-  type DatabaseName,
   type FetchLike,
   type Format,
   type RequestData,
