@@ -22,7 +22,7 @@ import {
   type TableList,
   type TablePage,
 } from './records.ts';
-import { xmlToTree, type TreeObject } from './tree.ts';
+import { jsonToTree, xmlToTree, type TreeObject } from './tree.ts';
 import {
   API_KEY_HEADER,
   MC_SESSION_HEADER,
@@ -101,7 +101,7 @@ export class PipelineResult {
           format === ResultFormat.XML
             ? xmlToTree(this.body)
             : format === ResultFormat.Json
-              ? (JSON.parse(this.body) as unknown)
+              ? jsonToTree(this.body)
               : format === ResultFormat.Html
                 ? htmlToTree(this.body)
                 : undefined;

@@ -2,6 +2,9 @@
  * Wire vocabulary of the pipeline API (Part C): element names, formats, codes, id shapes.
  * The service imports these so that what it writes and what the kit reads cannot drift.
  */
+import { ELEMENTS, type ElementName, type ElementSpec } from './vocabulary.ts';
+
+export * from './vocabulary.ts';
 
 /** Response types accepted as the last path segment of `/pipelineapi/<api>/<type>`. */
 export const RESPONSE_TYPES = ['xml', 'json', 'htm'] as const;
@@ -13,8 +16,13 @@ export const CONTENT_TYPES: Readonly<Record<ResponseType, string>> = {
   htm: 'text/html; charset=UTF-8',
 };
 
-/** Elements that may repeat: always arrays in JSON, even of one or none. */
-export const REPEATED_ELEMENTS = ['PipeLine', 'Request', 'Record', 'Item', 'Log'] as const;
+/**
+ * Elements that may repeat: always arrays in JSON, even of one or none. Read from the
+ * vocabulary (ELEMENTS), where each element says whether it repeats.
+ */
+export const REPEATED_ELEMENTS: readonly ElementName[] = (
+  Object.keys(ELEMENTS) as ElementName[]
+).filter((name) => (ELEMENTS[name] as ElementSpec).repeated === true);
 
 /** Part C operations with their HTTP method. */
 export const OPERATIONS = {
