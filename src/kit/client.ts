@@ -22,8 +22,15 @@ import {
   type TableList,
   type TablePage,
 } from './records.ts';
-import { xmlToTree, type TreeObject } from './tree.ts';
-import { API_KEY_HEADER, MC_SESSION_HEADER } from './wire.ts';
+import { jsonToTree, xmlToTree, type TreeObject } from './tree.ts';
+import {
+  API_KEY_HEADER,
+  MC_SESSION_HEADER,
+  OPERATIONS,
+  databaseOperation,
+  type DatabaseName,
+  type OperationName,
+} from './wire.ts';
 
 /** status() of a result, as the spec's client kit names them. */
 export const ResultStatus = { OK: 0, Error: 1, SystemError: 2, Unknown: 3 } as const;
@@ -49,7 +56,7 @@ export interface ClientOptions extends TransportOptions {
   readonly credentials?: Credentials;
 }
 
-export type { FetchLike, RequestData };
+export type { DatabaseName, FetchLike, RequestData };
 
 /** Response types of Part C. */
 export type Format = 'xml' | 'json';
@@ -94,7 +101,7 @@ export class PipelineResult {
           format === ResultFormat.XML
             ? xmlToTree(this.body)
             : format === ResultFormat.Json
-              ? (JSON.parse(this.body) as unknown)
+              ? jsonToTree(this.body)
               : format === ResultFormat.Html
                 ? htmlToTree(this.body)
                 : undefined;
@@ -251,13 +258,14 @@ export class PipelineClient {
     return this.request('DELETE', path, data, headers);
   }
 
+  /** One typed call; the method is the operation's own, from OPERATIONS. */
   private async call<T>(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    api: string,
+    api: OperationName,
     format: Format,
     data: RequestData | undefined,
     decode: (tree: TreeObject) => T,
   ): Promise<T> {
+    const method = OPERATIONS[api];
     const result = await this.request(method, `/${api}/${format}`, data);
     const tree = result.expectOk();
     try {
@@ -269,7 +277,7 @@ export class PipelineClient {
 
   /** @example const pipelines = await client.listPipelines(); */
   listPipelines(format: Format = 'json'): Promise<Pipeline[]> {
-    return this.call('GET', 'list', format, undefined, decodePipelineList);
+    return this.call('list', format, undefined, decodePipelineList);
   }
 
   /** Starts a request; `args` override the pipeline's Args defaults. @example await client.exec('pl_1', 'orders.csv') */
@@ -280,7 +288,6 @@ export class PipelineClient {
     format: Format = 'json',
   ): Promise<ExecuteResult> {
     return this.call(
-      'POST',
       'exec',
       format,
       { ...args, pipelineid: pipelineId, filename },
@@ -294,7 +301,6 @@ export class PipelineClient {
     format: Format = 'json',
   ): Promise<RequestList> {
     return this.call(
-      'GET',
       'requestlist',
       format,
       { date: query.date, id: query.id, index: query.index, pagesize: query.pageSize },
@@ -309,7 +315,6 @@ export class PipelineClient {
     format: Format = 'json',
   ): Promise<RequestDetail> {
     return this.call(
-      'GET',
       'requestdetail',
       format,
       { requestid: requestId, requestlog: logs.requestLog ?? false, applog: logs.appLog ?? false },
@@ -319,39 +324,27 @@ export class PipelineClient {
 
   /** @example await client.retry(requestId) */
   retry(requestId: string, format: Format = 'json'): Promise<ExecuteResult> {
-    return this.call(
-      'PUT',
-      'requestretry',
-      format,
-      { requestid: requestId },
-      decodeExecuteResponse,
-    );
+    return this.call('requestretry', format, { requestid: requestId }, decodeExecuteResponse);
   }
 
   /** @example await client.cancel(requestId) */
   cancel(requestId: string, format: Format = 'json'): Promise<ExecuteResult> {
-    return this.call(
-      'DELETE',
-      'requestcancel',
-      format,
-      { requestid: requestId },
-      decodeExecuteResponse,
-    );
+    return this.call('requestcancel', format, { requestid: requestId }, decodeExecuteResponse);
   }
 
   /** @example await client.resume('pl_1') */
   resume(pipelineId: string, format: Format = 'json'): Promise<ExecuteResult> {
-    return this.call('PUT', 'resume', format, { pipelineid: pipelineId }, decodeExecuteResponse);
+    return this.call('resume', format, { pipelineid: pipelineId }, decodeExecuteResponse);
   }
 
   /** @example await client.suspend('pl_1') */
   suspend(pipelineId: string, format: Format = 'json'): Promise<ExecuteResult> {
-    return this.call('PUT', 'suspend', format, { pipelineid: pipelineId }, decodeExecuteResponse);
+    return this.call('suspend', format, { pipelineid: pipelineId }, decodeExecuteResponse);
   }
 
   /** @example const version = await client.version(); */
   version(format: Format = 'json'): Promise<string> {
-    return this.call('GET', 'version', format, undefined, decodeVersion);
+    return this.call('version', format, undefined, decodeVersion);
   }
 
   /** Tables of a database. @example await client.tables('status') */
@@ -361,8 +354,7 @@ export class PipelineClient {
     format: Format = 'json',
   ): Promise<TableList> {
     return this.call(
-      'GET',
-      `${database}db`,
+      databaseOperation(database),
       format,
       { index: page.index, pagesize: page.pageSize },
       decodeTableList,
@@ -377,8 +369,7 @@ export class PipelineClient {
     format: Format = 'json',
   ): Promise<TablePage> {
     return this.call(
-      'GET',
-      `${database}db`,
+      databaseOperation(database),
       format,
       { tablename: tableName, index: page.index, pagesize: page.pageSize },
       decodeTablePage,
@@ -425,7 +416,6 @@ export class PipelineClient {
     format: Format = 'json',
   ): Promise<ExecuteResult> {
     return this.call(
-      'DELETE',
       'pipelinecache',
       format,
       {
@@ -440,13 +430,11 @@ export class PipelineClient {
 
   /** Deletes every row of an action table. @example (await client.deleteTable('ORDERS')).rowCount */
   deleteTable(table: string, format: Format = 'json'): Promise<ExecuteResult> {
-    return this.call('DELETE', 'deletetable', format, { table }, decodeExecuteResponse);
+    return this.call('deletetable', format, { table }, decodeExecuteResponse);
   }
 
   /** Drops an action table. @example await client.dropTable('ORDERS') */
   dropTable(table: string, format: Format = 'json'): Promise<ExecuteResult> {
-    return this.call('DELETE', 'droptable', format, { table }, decodeExecuteResponse);
+    return this.call('droptable', format, { table }, decodeExecuteResponse);
   }
 }
-
-export type DatabaseName = 'system' | 'status' | 'action';

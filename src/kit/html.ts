@@ -1,10 +1,12 @@
 import { XMLParser } from 'fast-xml-parser';
 import { ParseError } from './errors.ts';
-import { typedTree, type TreeObject, type TreeValue } from './tree.ts';
+import { typedAnswer, type TreeObject } from './tree.ts';
+import { HTML_ATTRIBUTES, elementPathOfAttribute, elementSpec, rootSpec } from './vocabulary.ts';
 
 // The service's HTML form (contract section 2): one table per document, a header row of
 // th cells and a row of td cells per record; scalars outside the records as data-*
-// attributes of the table; a request's logs as further tables marked data-part.
+// attributes of the table; a request's logs as further tables marked data-part. Which
+// element is the record, the header and a part comes from the vocabulary (ROOTS).
 
 const htmlParser = new XMLParser({
   ignoreAttributes: false,
@@ -18,19 +20,9 @@ const htmlParser = new XMLParser({
   isArray: (name) => ['table', 'tr', 'th', 'td'].includes(name),
 });
 
-const RECORD_NAMES: Readonly<Record<string, string>> = {
-  PipelineList: 'PipeLine',
-  RequestList: 'Request',
-  Result: 'Record',
-};
-
-/** data-* names are lower case; these restore the element names. */
-const ELEMENT_NAMES = new Map(
-  ['Index', 'Prev', 'Next', 'Count', 'Total', 'Error', 'Date', 'Id', 'Status'].map((n) => [
-    n.toLowerCase(),
-    n,
-  ]),
-);
+const attr = (name: string) => `@_${name}`;
+/** A NULL cell, marked as the XML reader marks `isnull`, for typedAnswer to turn into null. */
+const NULL_CELL = { '@_isnull': 'true' } as const;
 
 type Cell = string | Record<string, unknown>;
 
@@ -41,8 +33,8 @@ function cellText(cell: Cell | undefined): string {
   return text === undefined ? '' : String(text);
 }
 
-function cellValue(cell: Cell | undefined): string | null {
-  if (cell !== undefined && typeof cell === 'object' && cell['@_data-null'] === 'true') return null;
+function cellValue(cell: Cell | undefined): Cell {
+  if (typeof cell === 'object' && cell[attr(HTML_ATTRIBUTES.null)] === 'true') return NULL_CELL;
   return cellText(cell);
 }
 
@@ -60,18 +52,51 @@ function rowsOf(table: Record<string, unknown>): Row[] {
   return [...direct, ...bodies];
 }
 
-function recordsOf(rows: Row[]): TreeObject[] {
+/** Records of a table: the header row names each cell. */
+function recordsOf(rows: Row[]): Record<string, Cell>[] {
   const header = rows.find((r) => r.th)?.th?.map(cellText) ?? [];
   return rows
     .filter((r) => r.td)
     .map((r) => {
-      const record: Record<string, unknown> = {};
+      const record: Record<string, Cell> = {};
       header.forEach((name, i) => {
-        const value = cellValue(r.td?.[i]);
-        record[name] = value === null ? { '@_isnull': 'true' } : value;
+        record[name] = cellValue(r.td?.[i]);
       });
-      return typedTree('', record) as TreeObject;
+      return record;
     });
+}
+
+/** A header row of columns (`th` with data-type) or of plain names (a table list). */
+function headerItems(rows: Row[]): Cell[] {
+  const header = rows.find((r) => r.th)?.th ?? [];
+  const columns = header.some(
+    (c) => typeof c === 'object' && c[attr(HTML_ATTRIBUTES.type)] !== undefined,
+  );
+  return header.map((c) =>
+    columns && typeof c === 'object'
+      ? {
+          Name: cellText(c),
+          Type: String(c[attr(HTML_ATTRIBUTES.type)] ?? ''),
+          Key: String(c[attr(HTML_ATTRIBUTES.key)] ?? ''),
+        }
+      : cellText(c),
+  );
+}
+
+/** Leaves beside the records, from the table's data-* attributes (Status, Info's Index). */
+function attributeLeaves(table: Record<string, unknown>, into: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(table)) {
+    if (!key.startsWith('@_')) continue;
+    const path = elementPathOfAttribute(key.slice(2));
+    if (path === undefined || path.length === 0 || path.length > 2) continue;
+    const [outer, inner] = path as [string, string | undefined];
+    if (inner === undefined) {
+      into[outer] = value;
+    } else {
+      const group = (into[outer] ??= {}) as Record<string, unknown>;
+      group[inner] = value;
+    }
+  }
 }
 
 /** Decodes a Part C HTML body into the JSON shape. */
@@ -80,48 +105,33 @@ export function htmlToTree(text: string): TreeObject {
   const html = doc.html as Record<string, unknown> | undefined;
   const body = html?.body as Record<string, unknown> | undefined;
   const tables = (body?.table as Record<string, unknown>[] | undefined) ?? [];
-  const main = tables.find((t) => typeof t['@_data-root'] === 'string');
-  if (!main) throw new ParseError('HTML response has no table with data-root', text);
-  const root = main['@_data-root'] as string;
+  const main = tables.find((t) => typeof t[attr(HTML_ATTRIBUTES.root)] === 'string');
+  if (!main) throw new ParseError(`HTML response has no table with ${HTML_ATTRIBUTES.root}`, text);
+  const root = main[attr(HTML_ATTRIBUTES.root)] as string;
+  const spec = rootSpec(root);
   const rows = rowsOf(main);
-  const out: Record<string, TreeValue> = {};
-  const recordName = RECORD_NAMES[root];
-  if (recordName === 'Record') {
-    const header = rows.find((r) => r.th)?.th ?? [];
-    const typedHeader = header.some((c) => typeof c === 'object' && c['@_data-type'] !== undefined);
-    out.Header = {
-      Item: header.map((c) =>
-        typedHeader && typeof c === 'object'
-          ? {
-              Name: cellText(c),
-              Type: String(c['@_data-type'] ?? ''),
-              Key: String(c['@_data-key'] ?? ''),
-            }
-          : cellText(c),
-      ),
-    };
-    out.Record = rows.filter((r) => r.td).map((r) => ({ Item: (r.td ?? []).map(cellValue) }));
-  } else if (recordName) {
-    out[recordName] = recordsOf(rows);
+  const out: Record<string, unknown> = {};
+  if (spec?.record !== undefined) {
+    if (spec.header !== undefined) {
+      out[spec.header] = { [elementSpec(spec.header)?.holds ?? 'Item']: headerItems(rows) };
+      // A row's cells are the repeated child of its record (Items), in header order.
+      const cells = elementSpec(spec.record)?.holds ?? 'Item';
+      out[spec.record] = rows
+        .filter((r) => r.td)
+        .map((r) => ({ [cells]: (r.td ?? []).map(cellValue) }));
+    } else {
+      out[spec.record] = recordsOf(rows);
+    }
   } else {
     Object.assign(out, recordsOf(rows)[0] ?? {});
+    const parts: readonly string[] = spec?.parts ?? [];
     for (const table of tables) {
-      const part = table['@_data-part'];
-      if (typeof part === 'string') out[part] = { Log: recordsOf(rowsOf(table)) };
+      const part = table[attr(HTML_ATTRIBUTES.part)];
+      if (typeof part === 'string' && parts.includes(part)) {
+        out[part] = { [elementSpec(part)?.holds ?? 'Log']: recordsOf(rowsOf(table)) };
+      }
     }
   }
-  const info: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(main)) {
-    if (!key.startsWith('@_data-') || key === '@_data-root') continue;
-    const name = key.slice('@_data-'.length);
-    if (name.startsWith('info-')) {
-      const element = ELEMENT_NAMES.get(name.slice(5));
-      if (element) info[element] = value;
-    } else {
-      const element = ELEMENT_NAMES.get(name);
-      if (element) out[element] = typedTree(element, value);
-    }
-  }
-  if (Object.keys(info).length > 0) out.Info = typedTree('Info', info);
-  return { [root]: out };
+  attributeLeaves(main, out);
+  return typedAnswer({ [root]: out });
 }

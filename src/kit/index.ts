@@ -16,7 +16,6 @@ export {
   ResultStatus,
   type ClientOptions,
   type Credentials,
-  type DatabaseName,
   type FetchLike,
   type Format,
   type RequestData,
@@ -53,6 +52,6 @@ export {
   type TableList,
   type TablePage,
 } from './records.ts';
-export { xmlToTree, type TreeObject, type TreeValue } from './tree.ts';
+export { jsonToTree, xmlToTree, type TreeObject, type TreeValue } from './tree.ts';
 export { htmlToTree } from './html.ts';
 export * from './wire.ts';

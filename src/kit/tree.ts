@@ -1,5 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
-import { REPEATED_ELEMENTS } from './wire.ts';
+import { elementSpec, rootSpec, type ElementSpec } from './vocabulary.ts';
 
 /** A response in the JSON shape of contract section 2, whatever format it came in. */
 export type TreeValue = string | number | boolean | null | TreeObject | TreeValue[];
@@ -7,64 +7,105 @@ export interface TreeObject {
   [name: string]: TreeValue;
 }
 
-const NUMBER_ELEMENTS = new Set([
-  'Index',
-  'Prev',
-  'Next',
-  'Count',
-  'Total',
-  'RowCount',
-  'ActionOrder',
-  'Code',
-]);
-const BOOLEAN_ELEMENTS = new Set(['Error']);
-const repeated = new Set<string>(REPEATED_ELEMENTS);
-
 const xmlParser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '@_',
-  // Values stay text; the JSON typing is applied by name below, as the contract defines it.
+  // Values stay text and repetition is not guessed: both come from the vocabulary below,
+  // the same for XML, JSON and HTML.
   parseTagValue: false,
   parseAttributeValue: false,
   trimValues: false,
   cdataPropName: false,
   processEntities: true,
-  isArray: (name) => repeated.has(name),
 });
 
-/** Applies the contract's JSON typing to a tree read from XML or HTML text. */
-function typed(name: string, value: unknown): TreeValue {
-  if (Array.isArray(value)) return value.map((v) => typed(name, v));
-  if (value !== null && typeof value === 'object') {
+/** A root is a group holding its record element; anything else is looked up by name. */
+function specOf(name: string, isRoot: boolean): ElementSpec | undefined {
+  if (isRoot) {
+    const root = rootSpec(name);
+    return root && { type: 'group', ...(root.record ? { holds: root.record } : {}) };
+  }
+  return elementSpec(name);
+}
+
+function typedLeaf(spec: ElementSpec | undefined, value: string | number | boolean): TreeValue {
+  // Outside the vocabulary (another service's extension), a value stays as it came.
+  if (spec === undefined) return value;
+  if (spec.type === 'number') {
+    if (typeof value === 'number') return value;
+    const text = String(value);
+    return /^-?\d+$/.test(text) ? Number(text) : text;
+  }
+  if (spec.type === 'boolean') {
+    if (typeof value === 'boolean') return value;
+    return value === 'true' ? true : value === 'false' ? false : String(value);
+  }
+  return String(value);
+}
+
+function typedOne(spec: ElementSpec | undefined, value: unknown): TreeValue {
+  if (value === null) return null;
+  if (Array.isArray(value)) return value.map((v) => typedOne(spec, v));
+  if (typeof value === 'object') {
     const record = value as Record<string, unknown>;
+    // XML's NULL cell; HTML's reader marks its NULL cells the same way.
     if (record['@_isnull'] === 'true') return null;
     const out: TreeObject = {};
     for (const [key, child] of Object.entries(record)) {
       if (key.startsWith('@_') || key === '#text') continue;
-      out[key] = typed(key, child);
+      out[key] = typedElement(key, child);
     }
     // An element with attributes and text keeps its text under #text.
-    if ('#text' in record && Object.keys(out).length === 0) return typed(name, record['#text']);
+    if ('#text' in record && Object.keys(out).length === 0) return typedOne(spec, record['#text']);
+    if (spec?.holds !== undefined && !(spec.holds in out)) out[spec.holds] = [];
     return out;
   }
-  const text = value === undefined || value === null ? '' : String(value);
-  if (NUMBER_ELEMENTS.has(name) && /^-?\d+$/.test(text)) return Number(text);
-  if (BOOLEAN_ELEMENTS.has(name) && (text === 'true' || text === 'false')) return text === 'true';
-  return text;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    // An empty group (XML `<RequestLog></RequestLog>`) is the group with its empty list.
+    if (value === '' && spec?.type === 'group') return typedOne(spec, {});
+    return typedLeaf(spec, value);
+  }
+  return typedLeaf(spec, '');
 }
 
-/** Parses a Part C XML body into the JSON shape. */
-export function xmlToTree(text: string): TreeObject {
-  const parsed = xmlParser.parse(text, true) as Record<string, unknown>;
+/**
+ * Applies the vocabulary to one element read loosely (from XML, HTML or JSON): repeated
+ * elements become arrays, numbers and booleans are typed, NULL cells become null, a
+ * group's list is there even when empty.
+ */
+function typedElement(name: string, value: unknown, isRoot = false): TreeValue {
+  const spec = specOf(name, isRoot);
+  if (Array.isArray(value)) return value.map((v) => typedOne(spec, v));
+  const one = typedOne(spec, value);
+  return spec?.repeated ? [one] : one;
+}
+
+/**
+ * Applies the vocabulary to a whole answer read loosely: the one place where XML, JSON
+ * and HTML get the contract's JSON typing (contract section 2).
+ */
+export function typedAnswer(loose: Readonly<Record<string, unknown>>): TreeObject {
   const out: TreeObject = {};
-  for (const [key, value] of Object.entries(parsed)) {
+  for (const [key, value] of Object.entries(loose)) {
     if (key.startsWith('?')) continue;
-    out[key] = typed(key, value);
+    out[key] = typedElement(key, value, true);
   }
   return out;
 }
 
-/** Applies the contract's JSON typing to a tree read as loose text (HTML tables). */
-export function typedTree(name: string, value: unknown): TreeValue {
-  return typed(name, value);
+/** Parses a Part C XML body into the JSON shape. */
+export function xmlToTree(text: string): TreeObject {
+  return typedAnswer(xmlParser.parse(text, true) as Record<string, unknown>);
+}
+
+/**
+ * Parses a Part C JSON body into the JSON shape, holding a service that writes one record
+ * as an object or a number as text to the same tree as XML and HTML give.
+ */
+export function jsonToTree(text: string): TreeObject {
+  const parsed = JSON.parse(text) as unknown;
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new SyntaxError('a Part C JSON answer is an object');
+  }
+  return typedAnswer(parsed as Record<string, unknown>);
 }

@@ -1,7 +1,10 @@
 /**
- * Wire vocabulary of the pipeline API (Part C): element names, formats, codes.
+ * Wire vocabulary of the pipeline API (Part C): element names, formats, codes, id shapes.
  * The service imports these so that what it writes and what the kit reads cannot drift.
  */
+import { ELEMENTS, type ElementName, type ElementSpec } from './vocabulary.ts';
+
+export * from './vocabulary.ts';
 
 /** Response types accepted as the last path segment of `/pipelineapi/<api>/<type>`. */
 export const RESPONSE_TYPES = ['xml', 'json', 'htm'] as const;
@@ -13,8 +16,13 @@ export const CONTENT_TYPES: Readonly<Record<ResponseType, string>> = {
   htm: 'text/html; charset=UTF-8',
 };
 
-/** Elements that may repeat: always arrays in JSON, even of one or none. */
-export const REPEATED_ELEMENTS = ['PipeLine', 'Request', 'Record', 'Item', 'Log'] as const;
+/**
+ * Elements that may repeat: always arrays in JSON, even of one or none. Read from the
+ * vocabulary (ELEMENTS), where each element says whether it repeats.
+ */
+export const REPEATED_ELEMENTS: readonly ElementName[] = (
+  Object.keys(ELEMENTS) as ElementName[]
+).filter((name) => (ELEMENTS[name] as ElementSpec).repeated === true);
 
 /** Part C operations with their HTTP method. */
 export const OPERATIONS = {
@@ -106,7 +114,45 @@ export const FS_SESSION_HEADER = 'X-Fs-SessionId';
 /** Cookie set after a key-authenticated call. */
 export const SESSION_COOKIE = 'SESSIONID';
 
-/** Shape of a RequestId: `<pipeline id>-<yyyymmdd>_<hh>-<6-digit serial>`. */
-export const REQUEST_ID_PATTERN = /^(pl_\d{1,9})-(\d{8})_(\d{2})-(\d{6})$/;
-/** Shape of a pipeline id. */
-export const PIPELINE_ID_PATTERN = /^pl_\d{1,9}$/;
+/** The databases a client may browse (`<name>db` operations). */
+export const DATABASE_NAMES = ['system', 'status', 'action'] as const;
+export type DatabaseName = (typeof DATABASE_NAMES)[number];
+
+/** The operation that browses a database: `status` → `statusdb`. */
+export function databaseOperation(database: DatabaseName): `${DatabaseName}db` & OperationName {
+  return `${database}db`;
+}
+
+// The id and name shapes, built from the same pieces so that they cannot drift apart.
+const PIPELINE_ID = String.raw`pl_\d{1,9}`;
+const DAY = String.raw`\d{8}`;
+
+/** Shape of a pipeline id: `pl_<number>`. */
+export const PIPELINE_ID_PATTERN = new RegExp(`^${PIPELINE_ID}$`);
+export const PIPELINE_ID_SHAPE = 'pl_<number>';
+/**
+ * Shape of a RequestId: `<pipeline id>-<yyyymmdd>_<hh>-<6-digit serial>`; the groups are
+ * the pipeline id, the day, the hour and the serial.
+ */
+export const REQUEST_ID_PATTERN = new RegExp(`^(${PIPELINE_ID})-(${DAY})_(\\d{2})-(\\d{6})$`);
+export const REQUEST_ID_SHAPE = '<pipeline id>-<yyyymmdd>_<hh>-<6-digit serial>';
+/** Shape of a day as the API writes it (`date` of requestlist, status tables): yyyymmdd. */
+export const DAY_PATTERN = new RegExp(`^${DAY}$`);
+export const DAY_SHAPE = 'yyyymmdd';
+/** Shape of a status table's name, one per day: `STATUS<yyyymmdd>`; the group is the day. */
+export const STATUS_TABLE_PATTERN = new RegExp(`^STATUS(${DAY})$`);
+
+/** The status table of a day. @example statusTableName('20261121') // 'STATUS20261121' */
+export function statusTableName(day: string): string {
+  return `STATUS${day}`;
+}
+
+/** The day of a status table, or undefined for another name. @example dayOfStatusTable('STATUS20261121') // '20261121' */
+export function dayOfStatusTable(table: string): string | undefined {
+  return STATUS_TABLE_PATTERN.exec(table)?.[1];
+}
+
+/** The day a RequestId belongs to. @example dayOfRequestId('pl_1-20261121_09-000001') // '20261121' */
+export function dayOfRequestId(requestId: string): string | undefined {
+  return REQUEST_ID_PATTERN.exec(requestId)?.[2];
+}

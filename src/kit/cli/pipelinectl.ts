@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import {
+  DATABASE_NAMES,
   HttpError,
   PipelineClient,
   PipelineKitError,
@@ -208,9 +209,10 @@ export async function run(
       return 0;
     }
     case 'db': {
-      const database = need(target, 'system, status or action') as DatabaseName;
-      if (!['system', 'status', 'action'].includes(database))
-        throw new Error('db takes system, status or action');
+      const names = `${DATABASE_NAMES.slice(0, -1).join(', ')} or ${DATABASE_NAMES.at(-1)}`;
+      const database = need(target, names) as DatabaseName;
+      if (!(DATABASE_NAMES as readonly string[]).includes(database))
+        throw new Error(`db takes ${names}`);
       const page = { index: number(values.index), pageSize: number(values['page-size']) };
       if (extra === undefined) {
         const list = await client.tables(database, page, wire);

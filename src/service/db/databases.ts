@@ -1,13 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import type { DatabaseName } from '../../kit/wire.ts';
 import { actionMigrations, isInternalActionTable } from './action/migrations.ts';
 import { catalogue, type Catalogue } from './catalogue.ts';
 import { openDatabase, type Db } from './sqlite.ts';
 import { statusMigrations } from './status/migrations.ts';
 import { HIDDEN_SYSTEM_TABLES, systemMigrations } from './system/migrations.ts';
-
-export type DatabaseName = 'system' | 'status' | 'action';
 
 export interface Databases {
   readonly system: Db;

@@ -1,13 +1,17 @@
 import {
+  DAY_PATTERN,
+  DAY_SHAPE,
   ErrorCode,
   PIPELINE_ID_PATTERN,
+  PIPELINE_ID_SHAPE,
   REQUEST_ID_PATTERN,
+  REQUEST_ID_SHAPE,
+  type DatabaseName,
   type OperationName,
 } from '../../kit/wire.ts';
 import { formatDuration, isCalendarDay, toSeconds } from '../clock.ts';
 import type { ServiceContext } from '../context.ts';
 import { deleteAllRows, dropTable } from '../db/action/tables.ts';
-import type { DatabaseName } from '../db/databases.ts';
 import { PageTooLargeError, readTablePage } from '../db/catalogue.ts';
 import { formatBytes } from '../limits.ts';
 import {
@@ -36,9 +40,6 @@ const ok = (extra: Tree = {}): Document => ({
   root: 'ExecuteResponse',
   body: { Status: 'OK', Message: 'Success', ...extra },
 });
-
-const PIPELINE_ID_SHAPE = 'pl_<number>';
-const REQUEST_ID_SHAPE = '<pipeline id>-<yyyymmdd>_<hh>-<6-digit serial>';
 
 function pipelineParam(ctx: ServiceContext, params: Params, name: string): PipelineRow {
   const id = params.matching(name, PIPELINE_ID_PATTERN, PIPELINE_ID_SHAPE, true);
@@ -118,8 +119,9 @@ const requestlist: Operation = (ctx, params) => {
   if (id !== undefined && !getPipeline(ctx.dbs.system, id)) {
     throw new ApiError(404, ErrorCode.PipelineNotFound, `Pipeline ${id} does not exist.`);
   }
-  const date = params.optional('date') ?? ctx.time.day(ctx.clock.now());
-  if (!isCalendarDay(date)) throw badParameter('date', 'must be a calendar day as yyyymmdd');
+  const date =
+    params.matching('date', DAY_PATTERN, DAY_SHAPE, false) ?? ctx.time.day(ctx.clock.now());
+  if (!isCalendarDay(date)) throw badParameter('date', `must be a calendar day as ${DAY_SHAPE}`);
   const index = params.integer('index', 0, 0, 1_000_000_000);
   const pageSize = params.integer('pagesize', 100, 1, 1000);
   const page = listRequests(ctx.dbs.status, date, id, index, pageSize);

@@ -22,10 +22,6 @@ export class Params {
     }
   }
 
-  names(): string[] {
-    return [...this.values.keys()];
-  }
-
   /** The value of a parameter given at most once; undefined when absent or empty. */
   optional(name: string, maxLength = 1024): string | undefined {
     const value = this.values.get(name);

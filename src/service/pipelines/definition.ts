@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { PIPELINE_ID_PATTERN } from '../../kit/wire.ts';
+import { PIPELINE_ID_PATTERN, PIPELINE_ID_SHAPE } from '../../kit/wire.ts';
 import { ACTION_TABLE_NAME } from '../db/action/migrations.ts';
 import type { PipelineAction, PipelineDefinitionRecord } from '../db/system/pipelines.ts';
 
@@ -91,7 +91,7 @@ const jointAction = z.union([
 ]);
 
 const pipeline = z.strictObject({
-  id: z.string().regex(PIPELINE_ID_PATTERN, 'a pipeline id has the shape pl_<number>'),
+  id: z.string().regex(PIPELINE_ID_PATTERN, `a pipeline id has the shape ${PIPELINE_ID_SHAPE}`),
   name: z.string().min(1).max(200),
   description: z.string().max(2000).default(''),
   runmode: z.enum(['run', 'stop']).default('run'),

@@ -1,8 +1,11 @@
 import type { ResponseType } from '../../kit/wire.ts';
+import { HTML_ATTRIBUTES, elementSpec, htmlAttributeName, rootSpec } from '../../kit/vocabulary.ts';
 import { CData, isLeaf, type Document, type Leaf, type Node, type Tree } from './document.ts';
 
 // One renderer for the three formats: handlers build a Document once and every format is
-// derived from it here, so XML, JSON and HTML cannot disagree.
+// derived from it here, so XML, JSON and HTML cannot disagree. The HTML layout (which
+// element is the record, the header, a part; the data-* names) comes from the kit's wire
+// vocabulary, which the kit's HTML reader follows too.
 
 // XML 1.0 cannot carry most C0 controls, lone surrogates or U+FFFE/U+FFFF, not even as
 // character references; they are replaced so that every document stays well-formed.
@@ -84,11 +87,14 @@ function leafText(value: Leaf): string {
 }
 
 function td(value: Leaf): string {
-  return value === null ? '<td data-null="true"></td>' : `<td>${escapeHtml(leafText(value))}</td>`;
+  return value === null
+    ? `<td ${HTML_ATTRIBUTES.null}="true"></td>`
+    : `<td>${escapeHtml(leafText(value))}</td>`;
 }
 
-function attributeName(path: string): string {
-  return `data-${path.toLowerCase().replace(/[^a-z0-9-]/g, '-')}`;
+/** True when the HTML form carries this element (the vocabulary may say it does not). */
+function inHtml(name: string): boolean {
+  return elementSpec(name)?.html !== 'omitted';
 }
 
 /** Leaves directly under a tree, plus those one level down (Info), as data attributes. */
@@ -96,11 +102,11 @@ function dataAttributes(entries: [string, Node][]): string {
   let out = '';
   for (const [name, node] of entries) {
     if (isLeaf(node)) {
-      out += ` ${attributeName(name)}="${escapeHtml(leafText(node))}"`;
+      out += ` ${htmlAttributeName(name)}="${escapeHtml(leafText(node))}"`;
     } else if (!Array.isArray(node)) {
       for (const [inner, value] of Object.entries(node as Tree)) {
         if (value !== undefined && isLeaf(value)) {
-          out += ` ${attributeName(`${name}-${inner}`)}="${escapeHtml(leafText(value))}"`;
+          out += ` ${htmlAttributeName(name, inner)}="${escapeHtml(leafText(value))}"`;
         }
       }
     }
@@ -135,8 +141,8 @@ function headerRow(header: Node | undefined, records: readonly Tree[]): string {
         } else {
           const column = item as Tree;
           row +=
-            `<th data-type="${escapeHtml(leafText((column.Type as Leaf) ?? ''))}"` +
-            ` data-key="${escapeHtml(leafText((column.Key as Leaf) ?? ''))}">` +
+            `<th ${HTML_ATTRIBUTES.type}="${escapeHtml(leafText((column.Type as Leaf) ?? ''))}"` +
+            ` ${HTML_ATTRIBUTES.key}="${escapeHtml(leafText((column.Key as Leaf) ?? ''))}">` +
             `${escapeHtml(leafText((column.Name as Leaf) ?? ''))}</th>`;
         }
       }
@@ -160,42 +166,53 @@ function recordTable(
   return `<table${attributes}>${rows}</table>`;
 }
 
-function findRecords(tree: Tree): [string, readonly Tree[]] | undefined {
-  for (const [name, value] of Object.entries(tree)) {
-    if (Array.isArray(value) && name !== 'Item') return [name, value as readonly Tree[]];
-  }
-  return undefined;
+/** The records a group holds (a request's Log list), by the vocabulary's `holds`. */
+function heldRecords(name: string, group: Node | undefined): readonly Tree[] {
+  const held = elementSpec(name)?.holds;
+  if (held === undefined || group === undefined || isLeaf(group) || Array.isArray(group)) return [];
+  const records = (group as Tree)[held];
+  return Array.isArray(records) ? (records as readonly Tree[]) : [];
 }
 
 /**
- * HTML: a whole document holding a table. Lists get one row per record under a header
- * row of `th` cells; single objects get one row. Scalars outside the records (Info,
- * Status) travel as `data-*` attributes of the table so the kit can decode them; nested
- * record lists (a request's logs) follow as further tables marked `data-part`.
+ * HTML: a whole document holding a table, laid out as the vocabulary's ROOTS say. A root
+ * with a record element gets one row per record under a header row of `th` cells; other
+ * roots get one row of their leaves. Scalars outside the records (Info, Status) travel as
+ * `data-*` attributes of the table so the kit can decode them; a root's parts (a request's
+ * logs) follow as further tables marked `data-part`.
  */
 export function renderHtml(doc: Document): string {
+  const spec = rootSpec(doc.root);
+  // A programming error, not a client's: the vocabulary test renders every answer.
+  if (spec === undefined) throw new Error(`${doc.root} is not a root of the wire vocabulary`);
   const body = doc.body;
-  const found = findRecords(body);
+  const rootAttribute = ` ${HTML_ATTRIBUTES.root}="${escapeHtml(doc.root)}"`;
   let tables: string;
-  if (found) {
-    const [recordName, records] = found;
+  if (spec.record !== undefined) {
+    const recordName = spec.record;
+    const records = (body[recordName] ?? []) as readonly Tree[];
     const others = Object.entries(body).filter(
-      (e): e is [string, Node] => e[0] !== recordName && e[0] !== 'Header' && e[1] !== undefined,
+      (e): e is [string, Node] =>
+        e[0] !== recordName && e[0] !== spec.header && e[1] !== undefined && inHtml(e[0]),
     );
     tables = recordTable(
-      ` data-root="${escapeHtml(doc.root)}"${dataAttributes(others)}`,
-      body.Header,
+      `${rootAttribute}${dataAttributes(others)}`,
+      spec.header === undefined ? undefined : body[spec.header],
       records,
     );
   } else {
-    const leaves = leafEntries(body);
-    tables = `<table data-root="${escapeHtml(doc.root)}"><tr>${leaves
+    const leaves = leafEntries(body).filter(([name]) => inHtml(name));
+    tables = `<table${rootAttribute}><tr>${leaves
       .map(([name]) => `<th>${escapeHtml(name)}</th>`)
       .join('')}</tr><tr>${leaves.map(([, v]) => td(v)).join('')}</tr></table>`;
-    for (const [name, value] of Object.entries(body)) {
-      if (value === undefined || isLeaf(value) || Array.isArray(value)) continue;
-      const nested = findRecords(value as Tree);
-      if (nested) tables += recordTable(` data-part="${escapeHtml(name)}"`, undefined, nested[1]);
+    for (const part of spec.parts ?? []) {
+      const group = body[part];
+      if (group === undefined) continue;
+      tables += recordTable(
+        ` ${HTML_ATTRIBUTES.part}="${escapeHtml(part)}"`,
+        undefined,
+        heldRecords(part, group),
+      );
     }
   }
   return (
