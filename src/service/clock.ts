@@ -1,3 +1,5 @@
+import { DAY_PATTERN } from '../kit/wire.ts';
+
 /** Source of the current time; tests inject a controllable one. */
 export interface Clock {
   now(): Date;
@@ -127,7 +129,7 @@ export function formatDuration(ms: number | null | undefined): string {
 
 /** True when `yyyymmdd` names a real calendar day. */
 export function isCalendarDay(value: string): boolean {
-  if (!/^\d{8}$/.test(value)) return false;
+  if (!DAY_PATTERN.test(value)) return false;
   const year = Number(value.slice(0, 4));
   const month = Number(value.slice(4, 6));
   const day = Number(value.slice(6, 8));

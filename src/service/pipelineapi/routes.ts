@@ -56,7 +56,8 @@ function parseTarget(url: string): Target {
   return { operation, api, type, rawType };
 }
 
-function errorDocument(error: ApiError): Document {
+/** The ExecuteResponse of a failed Part C call (contract section 3). */
+export function errorDocument(error: ApiError): Document {
   return {
     root: 'ExecuteResponse',
     body: {
