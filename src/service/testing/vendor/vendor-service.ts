@@ -7,6 +7,9 @@ import type { AddressInfo } from 'node:net';
 // as a 2xx ExecuteResponse or as a bare HTTP error, no paging extensions (no `index`, no
 // `Total`), exec without `RequestId`, JSON in its own loose shape, another time zone. It is
 // not a model of our own service, which is tested as itself.
+//
+// One file over 400 lines on purpose: it is one description of one imagined product, read
+// top to bottom when a gateway test surprises; split, its variants' rules would scatter.
 
 export interface VendorVariant {
   readonly name: string;
