@@ -1,14 +1,15 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import type { DatabaseName } from '../../../kit/index.ts';
+import type { ColumnInfo, DatabaseName } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
 import { notify } from '../../app/notices.ts';
 import { PAGE_SIZES } from '../../app/preferences.ts';
 import { Button } from '../../components/button.tsx';
-import { SpacerRow, useVirtualRows } from '../../components/virtual-rows.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, Select, TextInput } from '../../components/fields.tsx';
+import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { paths } from '../../paths.ts';
 import { CellValue } from './cells.tsx';
@@ -18,6 +19,79 @@ import { strings } from './strings.ts';
 import { TableChangeDialog } from './table-change-dialog.tsx';
 
 const ROW_HEIGHT = 30;
+const SCROLLER =
+  'max-h-[calc(100vh-18rem)] min-h-40 overflow-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900';
+
+type Row = readonly (string | null)[];
+export interface Sort {
+  readonly column: number;
+  readonly descending: boolean;
+}
+
+async function copy(value: string | null) {
+  await navigator.clipboard.writeText(value ?? '');
+  notify({ kind: 'success', text: strings.copied });
+}
+
+/** One column per column of the table: a sort button, key marker and type in its header. */
+export function rowColumns(
+  columns: readonly ColumnInfo[],
+  sort: Sort | undefined,
+  onSort: (sort: Sort) => void,
+  onShowFull: (column: string, value: string) => void,
+): ColumnDef<Row>[] {
+  return columns.map((column, i) => ({
+    id: `${i}:${column.name}`,
+    header: (
+      <span className="font-sans normal-case">
+        <button
+          type="button"
+          onClick={() =>
+            onSort({ column: i, descending: sort?.column === i ? !sort.descending : false })
+          }
+          aria-label={strings.sortBy(column.name)}
+          className="flex items-center gap-1 font-semibold hover:underline"
+        >
+          {column.key ? (
+            // Text, not an emoji: emoji fonts are missing on many servers' browsers.
+            <span
+              title={strings.key}
+              className="rounded bg-amber-100 px-1 text-[9px] font-bold text-amber-900 dark:bg-amber-900 dark:text-amber-100"
+            >
+              {strings.keyMarker}
+            </span>
+          ) : null}
+          {column.name}
+          {sort?.column === i ? (
+            <span aria-hidden="true">{sort.descending ? '▼' : '▲'}</span>
+          ) : null}
+        </button>
+        <span className="block text-[10px] font-normal text-slate-500 uppercase dark:text-slate-400">
+          {column.type}
+        </span>
+      </span>
+    ),
+    cellClassName: 'max-w-[28rem] cursor-copy truncate whitespace-nowrap',
+    cellProps: (row) => {
+      const value = row[i] ?? null;
+      return {
+        onClick: () => void copy(value),
+        title: value ?? strings.nullValue,
+        'data-null': value === null ? 'true' : undefined,
+      };
+    },
+    cell: (row) => {
+      const value = row[i] ?? null;
+      return (
+        <CellValue
+          column={column.name}
+          value={value}
+          onShowFull={() => onShowFull(column.name, value ?? '')}
+        />
+      );
+    },
+  }));
+}
 
 export function TableView({
   database,
@@ -37,10 +111,9 @@ export function TableView({
   const auth = useAuth();
   const page = useTablePage(database, table, index, size);
   const [filter, setFilter] = useState('');
-  const [sort, setSort] = useState<{ column: number; descending: boolean }>();
+  const [sort, setSort] = useState<Sort>();
   const [full, setFull] = useState<{ column: string; value: string }>();
   const [change, setChange] = useState<'delete' | 'drop'>();
-  const scroller = useRef<HTMLDivElement>(null);
   const data = page.data;
   const rows = useMemo(() => {
     if (!data) return [];
@@ -64,7 +137,6 @@ export function TableView({
     }
     return out;
   }, [data, filter, sort]);
-  const { items, padTop, padBottom } = useVirtualRows(rows.length, scroller, ROW_HEIGHT, 20);
 
   const dialogs = (
     <>
@@ -107,10 +179,6 @@ export function TableView({
   }
   const info = data.info;
   const statusDay = database === 'status' ? /^STATUS(\d{8})$/.exec(table)?.[1] : undefined;
-  const copy = async (value: string | null) => {
-    await navigator.clipboard.writeText(value ?? '');
-    notify({ kind: 'success', text: strings.copied });
-  };
 
   return (
     <div className="flex min-w-0 flex-col gap-2">
@@ -182,104 +250,26 @@ export function TableView({
               ))}
             </Select>
           </Field>
-          <span className="pb-2" data-testid="row-range">
-            {info.count === 0
-              ? '0'
-              : strings.range(info.index + 1, info.index + info.count, info.total)}
-          </span>
-          <Button
-            size="sm"
-            disabled={info.prev < 0}
-            onClick={() => onPage(Math.max(0, info.prev), size)}
-          >
-            ‹ {strings.previous}
-          </Button>
-          <Button size="sm" disabled={info.next < 0} onClick={() => onPage(info.next, size)}>
-            {strings.next} ›
-          </Button>
+          <Pager
+            info={info}
+            testId="row-range"
+            label={strings.rowPages}
+            className="pb-1"
+            onPage={(nextIndex) => onPage(nextIndex, size)}
+          />
         </div>
       </div>
-      <div
-        ref={scroller}
-        className="max-h-[calc(100vh-18rem)] min-h-40 overflow-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
-      >
-        <table className="w-full font-mono text-xs" data-testid="table-rows">
-          <thead className="sticky top-0 z-10 bg-slate-50 font-sans dark:bg-slate-800">
-            <tr>
-              {data.columns.map((column, i) => (
-                <th
-                  key={column.name}
-                  scope="col"
-                  className="border-b border-slate-200 px-2 py-1.5 text-left whitespace-nowrap dark:border-slate-700"
-                >
-                  <button
-                    type="button"
-                    onClick={() =>
-                      setSort(
-                        sort?.column === i
-                          ? { column: i, descending: !sort.descending }
-                          : { column: i, descending: false },
-                      )
-                    }
-                    aria-label={strings.sortBy(column.name)}
-                    className="flex items-center gap-1 font-semibold hover:underline"
-                  >
-                    {column.key ? (
-                      // Text, not an emoji: emoji fonts are missing on many servers' browsers.
-                      <span
-                        title={strings.key}
-                        className="rounded bg-amber-100 px-1 text-[9px] font-bold text-amber-900 dark:bg-amber-900 dark:text-amber-100"
-                      >
-                        KEY
-                      </span>
-                    ) : null}
-                    {column.name}
-                    {sort?.column === i ? (
-                      <span aria-hidden="true">{sort.descending ? '▼' : '▲'}</span>
-                    ) : null}
-                  </button>
-                  <span className="block text-[10px] font-normal text-slate-500 uppercase dark:text-slate-400">
-                    {column.type}
-                  </span>
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            <SpacerRow height={padTop} colSpan={data.columns.length} />
-            {items.map((item) => {
-              const row = rows[item.index] as readonly (string | null)[];
-              return (
-                <tr
-                  key={item.key}
-                  style={{ height: ROW_HEIGHT }}
-                  className="border-b border-slate-100 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-800/40"
-                >
-                  {row.map((value, i) => {
-                    const column = data.columns[i]?.name ?? '';
-                    return (
-                      <td
-                        key={i}
-                        onClick={() => void copy(value)}
-                        title={value ?? strings.nullValue}
-                        className="max-w-[28rem] cursor-copy truncate px-2 whitespace-nowrap"
-                        data-null={value === null ? 'true' : undefined}
-                      >
-                        <CellValue
-                          column={column}
-                          value={value}
-                          onShowFull={() => setFull({ column, value: value ?? '' })}
-                        />
-                      </td>
-                    );
-                  })}
-                </tr>
-              );
-            })}
-            <SpacerRow height={padBottom} colSpan={data.columns.length} />
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        columns={rowColumns(data.columns, sort, setSort, (column, value) =>
+          setFull({ column, value }),
+        )}
+        rows={rows}
+        rowKey={(_row, index) => String(index)}
+        testId="table-rows"
+        density="compact"
+        className="font-mono text-xs"
+        virtual={{ rowHeight: ROW_HEIGHT, overscan: 20, scrollerClassName: SCROLLER }}
+      />
       {dialogs}
     </div>
   );

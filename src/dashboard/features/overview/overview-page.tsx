@@ -4,12 +4,14 @@ import { REQUEST_STATUSES, type RequestSummary } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
 import { usePreference } from '../../app/preferences.ts';
 import { Button } from '../../components/button.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, PageHeader, TextInput } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { isoToYmd, paths, todayYmd, ymdToIso } from '../../paths.ts';
-import { usePipelines, useSetRunmode } from '../pipelines/queries.ts';
-import { ActionDialog } from '../requests/action-dialog.tsx';
+import { ActionDialog } from '../../shared/action-dialog.tsx';
+import { usePipelines, useSetRunmode } from '../../shared/queries.ts';
+import { dayFrom } from '../../shared/url-state.ts';
 import { HourlyChart } from './hourly-chart.tsx';
 import { useDayRequests, useErrorMessage } from './queries.ts';
 import { strings } from './strings.ts';
@@ -51,11 +53,49 @@ function ErrorRow({ request, onRetry }: { request: RequestSummary; onRetry: () =
   );
 }
 
+/** A pipeline's requests of the day, counted by status. */
+export interface PipelineDay {
+  readonly id: string;
+  readonly name: string;
+  readonly counts: Readonly<Record<string, number>>;
+  readonly total: number;
+}
+
+const COUNT = 'text-right tabular-nums';
+
+/** One column per request status between the pipeline and the total. */
+export function byPipelineColumns(date: string): ColumnDef<PipelineDay>[] {
+  return [
+    {
+      id: 'pipeline',
+      header: strings.pipeline,
+      cell: (row) => (
+        <Link to={paths.requests({ date, pipeline: row.id })} className="hover:underline">
+          {row.name} <span className="font-mono text-xs text-slate-500">{row.id}</span>
+        </Link>
+      ),
+    },
+    ...REQUEST_STATUSES.map((status): ColumnDef<PipelineDay> => ({
+      id: status,
+      header: status,
+      className: COUNT,
+      cellProps: () => ({ 'data-status': status }),
+      cell: (row) => row.counts[status] ?? 0,
+    })),
+    {
+      id: 'total',
+      header: strings.total,
+      className: COUNT,
+      cellClassName: 'font-semibold',
+      cellProps: () => ({ 'data-status': 'total' }),
+      cell: (row) => row.total,
+    },
+  ];
+}
+
 export function OverviewPage() {
   const [search, setSearch] = useSearchParams();
-  const date = /^\d{8}$/.test(search.get('date') ?? '')
-    ? (search.get('date') as string)
-    : todayYmd();
+  const date = dayFrom(search.get('date'), todayYmd);
   const [refreshSeconds] = usePreference('refreshSeconds');
   const day = useDayRequests(date, refreshSeconds);
   const pipelines = usePipelines();
@@ -81,9 +121,9 @@ export function OverviewPage() {
     }
     const errors = requests.filter((r) => r.status === 'Error');
     return {
-      byPipeline: [...byPipeline.entries()].sort(
-        ([a], [b]) => Number(a.slice(3)) - Number(b.slice(3)),
-      ),
+      byPipeline: [...byPipeline.entries()]
+        .sort(([a], [b]) => Number(a.slice(3)) - Number(b.slice(3)))
+        .map(([id, entry]) => ({ id, ...entry })),
       hourly,
       errors,
     };
@@ -127,53 +167,14 @@ export function OverviewPage() {
             <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <h2 className="mb-3 text-sm font-semibold">{strings.byPipeline}</h2>
               <div className="overflow-x-auto">
-                <table className="w-full text-sm" data-testid="by-pipeline">
-                  <thead>
-                    <tr className="text-left text-xs text-slate-500 dark:text-slate-400">
-                      <th className="py-1 pr-3">{strings.pipeline}</th>
-                      {REQUEST_STATUSES.map((s) => (
-                        <th key={s} className="px-2 py-1 text-right font-semibold">
-                          {s}
-                        </th>
-                      ))}
-                      <th className="px-2 py-1 text-right">{strings.total}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {summary.byPipeline.map(([id, entry]) => (
-                      <tr
-                        key={id}
-                        data-pipeline={id}
-                        className="border-t border-slate-100 dark:border-slate-800"
-                      >
-                        <td className="py-1.5 pr-3">
-                          <Link
-                            to={paths.requests({ date, pipeline: id })}
-                            className="hover:underline"
-                          >
-                            {entry.name}{' '}
-                            <span className="font-mono text-xs text-slate-500">{id}</span>
-                          </Link>
-                        </td>
-                        {REQUEST_STATUSES.map((s) => (
-                          <td
-                            key={s}
-                            data-status={s}
-                            className="px-2 py-1.5 text-right tabular-nums"
-                          >
-                            {entry.counts[s] ?? 0}
-                          </td>
-                        ))}
-                        <td
-                          className="px-2 py-1.5 text-right font-semibold tabular-nums"
-                          data-status="total"
-                        >
-                          {entry.total}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <DataTable
+                  columns={byPipelineColumns(date)}
+                  rows={summary.byPipeline}
+                  rowKey={(row) => row.id}
+                  rowProps={(row) => ({ 'data-pipeline': row.id })}
+                  testId="by-pipeline"
+                  density="compact"
+                />
               </div>
               {day.data.truncated ? (
                 <p className="mt-2 text-xs text-slate-500">

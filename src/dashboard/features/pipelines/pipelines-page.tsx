@@ -4,13 +4,14 @@ import type { Pipeline } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
 import { RunmodeBadge } from '../../components/badge.tsx';
 import { Button } from '../../components/button.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { PageHeader, TextInput } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { paths, todayYmd } from '../../paths.ts';
+import { usePipelines, useSetRunmode } from '../../shared/queries.ts';
 import { CacheDialog } from './cache-dialog.tsx';
 import { ExecDialog } from './exec-dialog.tsx';
-import { usePipelines, useSetRunmode } from './queries.ts';
 import { strings } from './strings.ts';
 
 function matches(pipeline: Pipeline, text: string): boolean {
@@ -49,9 +50,88 @@ function RunmodeSwitch({ pipeline }: { pipeline: Pipeline }) {
   );
 }
 
-const TH =
-  'px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-300';
-const TD = 'px-3 py-2 align-top';
+const DATE = 'text-xs whitespace-nowrap text-slate-600 dark:text-slate-400';
+
+/** The pipelines table's columns; the dialogs they open belong to the page. */
+export function pipelineColumns({
+  execReason,
+  cacheReason,
+  onExec,
+  onClearCache,
+}: {
+  execReason: string | undefined;
+  cacheReason: string | undefined;
+  onExec: (pipeline: Pipeline) => void;
+  onClearCache: (pipeline: Pipeline) => void;
+}): ColumnDef<Pipeline>[] {
+  return [
+    { id: 'id', header: strings.columns.id, cellClassName: 'font-mono text-xs', cell: (p) => p.id },
+    { id: 'name', header: strings.columns.name, cellClassName: 'font-medium', cell: (p) => p.name },
+    {
+      id: 'runmode',
+      header: strings.columns.runmode,
+      cell: (p) => (
+        <div className="flex items-center gap-2">
+          <RunmodeSwitch pipeline={p} />
+          <RunmodeBadge runmode={p.runmode} />
+        </div>
+      ),
+    },
+    {
+      id: 'created',
+      header: strings.columns.created,
+      cellClassName: DATE,
+      priority: 'low',
+      cell: (p) => p.createdate,
+    },
+    {
+      id: 'updated',
+      header: strings.columns.updated,
+      cellClassName: DATE,
+      priority: 'low',
+      cell: (p) => p.updatedate,
+    },
+    {
+      id: 'description',
+      header: strings.columns.description,
+      cellClassName: 'max-w-md text-slate-700 dark:text-slate-300',
+      cell: (p) => p.description,
+    },
+    {
+      id: 'args',
+      header: strings.columns.args,
+      cellClassName: 'font-mono text-xs',
+      cell: (p) =>
+        p.args.length === 0
+          ? strings.noArgs
+          : p.args.map((a) => (
+              <div key={a.name}>
+                {a.name} = {a.value}
+              </div>
+            )),
+    },
+    {
+      id: 'actions',
+      header: strings.columns.actions,
+      cell: (p) => (
+        <div className="flex flex-wrap gap-1.5">
+          <Button size="sm" variant="primary" disabledReason={execReason} onClick={() => onExec(p)}>
+            {strings.execute}
+          </Button>
+          <Button size="sm" disabledReason={cacheReason} onClick={() => onClearCache(p)}>
+            {strings.clearCache}
+          </Button>
+          <Link
+            to={paths.requests({ date: todayYmd(), pipeline: p.id })}
+            className="inline-flex items-center rounded-md px-2 py-1 text-xs font-medium text-teal-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-teal-400"
+          >
+            {strings.requestsToday}
+          </Link>
+        </div>
+      ),
+    },
+  ];
+}
 
 export function PipelinesPage() {
   const auth = useAuth();
@@ -64,8 +144,12 @@ export function PipelinesPage() {
     () => (pipelines.data ?? []).filter((p) => matches(p, filter)),
     [pipelines.data, filter],
   );
-  const execReason = forbiddenReason(auth, 'exec');
-  const cacheReason = forbiddenReason(auth, 'pipelinecache');
+  const columns = pipelineColumns({
+    execReason: forbiddenReason(auth, 'exec'),
+    cacheReason: forbiddenReason(auth, 'pipelinecache'),
+    onExec: setExecFor,
+    onClearCache: setCacheFor,
+  });
 
   return (
     <>
@@ -90,84 +174,14 @@ export function PipelinesPage() {
         <Spinner />
       ) : (
         <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-          <table className="w-full text-sm" data-testid="pipelines-table">
-            <thead className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-800/50">
-              <tr>
-                <th className={TH}>{strings.columns.id}</th>
-                <th className={TH}>{strings.columns.name}</th>
-                <th className={TH}>{strings.columns.runmode}</th>
-                <th className={TH}>{strings.columns.created}</th>
-                <th className={TH}>{strings.columns.updated}</th>
-                <th className={TH}>{strings.columns.description}</th>
-                <th className={TH}>{strings.columns.args}</th>
-                <th className={TH}>{strings.columns.actions}</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {shown.map((p) => (
-                <tr
-                  key={p.id}
-                  data-pipeline={p.id}
-                  className="hover:bg-slate-50 dark:hover:bg-slate-800/40"
-                >
-                  <td className={`${TD} font-mono text-xs`}>{p.id}</td>
-                  <td className={`${TD} font-medium`}>{p.name}</td>
-                  <td className={TD}>
-                    <div className="flex items-center gap-2">
-                      <RunmodeSwitch pipeline={p} />
-                      <RunmodeBadge runmode={p.runmode} />
-                    </div>
-                  </td>
-                  <td
-                    className={`${TD} text-xs whitespace-nowrap text-slate-600 dark:text-slate-400`}
-                  >
-                    {p.createdate}
-                  </td>
-                  <td
-                    className={`${TD} text-xs whitespace-nowrap text-slate-600 dark:text-slate-400`}
-                  >
-                    {p.updatedate}
-                  </td>
-                  <td className={`${TD} max-w-md text-slate-700 dark:text-slate-300`}>
-                    {p.description}
-                  </td>
-                  <td className={`${TD} font-mono text-xs`}>
-                    {p.args.length === 0
-                      ? strings.noArgs
-                      : p.args.map((a) => (
-                          <div key={a.name}>
-                            {a.name} = {a.value}
-                          </div>
-                        ))}
-                  </td>
-                  <td className={TD}>
-                    <div className="flex flex-wrap gap-1.5">
-                      <Button
-                        size="sm"
-                        variant="primary"
-                        disabledReason={execReason}
-                        onClick={() => setExecFor(p)}
-                      >
-                        {strings.execute}
-                      </Button>
-                      <Button size="sm" disabledReason={cacheReason} onClick={() => setCacheFor(p)}>
-                        {strings.clearCache}
-                      </Button>
-                      <Link
-                        to={paths.requests({ date: todayYmd(), pipeline: p.id })}
-                        className="inline-flex items-center rounded-md px-2 py-1 text-xs font-medium text-teal-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-teal-400"
-                      >
-                        {strings.requestsToday}
-                      </Link>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {shown.length === 0 ? (
-            <p className="px-3 py-6 text-center text-sm text-slate-500">{strings.none}</p>
-          ) : null}
+          <DataTable
+            columns={columns}
+            rows={shown}
+            rowKey={(p) => p.id}
+            rowProps={(p) => ({ 'data-pipeline': p.id })}
+            testId="pipelines-table"
+            empty={strings.none}
+          />
         </div>
       )}
       {execFor ? <ExecDialog pipeline={execFor} onClose={() => setExecFor(undefined)} /> : null}

@@ -1,0 +1,35 @@
+import type { DatabaseName } from '../../../kit/index.ts';
+import { pageSizeFrom } from '../../app/preferences.ts';
+import { indexFrom } from '../../shared/url-state.ts';
+
+export const DATABASES: readonly DatabaseName[] = ['system', 'status', 'action'];
+
+/** Rows shown of a table when the URL names no size. */
+export const DEFAULT_ROWS = 100;
+
+/** Everything the databases page shows, read from its route and query string. */
+export interface DatabaseView {
+  readonly database: DatabaseName | undefined;
+  readonly listIndex: number;
+  readonly filter: string;
+  readonly table: string | undefined;
+  readonly index: number;
+  readonly size: number;
+}
+
+export function readDatabaseView(param: string | undefined, search: URLSearchParams): DatabaseView {
+  return {
+    database: DATABASES.find((d) => d === param),
+    listIndex: indexFrom(search.get('listIndex')),
+    filter: search.get('filter') ?? '',
+    table: search.get('table') || undefined,
+    index: indexFrom(search.get('index')),
+    size: pageSizeFrom(search.get('size'), DEFAULT_ROWS),
+  };
+}
+
+/** Tables of the listed page whose name holds the filter, case aside. */
+export function filterTables(names: readonly string[], filter: string): string[] {
+  const needle = filter.trim().toLowerCase();
+  return names.filter((name) => name.toLowerCase().includes(needle));
+}
