@@ -38,15 +38,15 @@ const DENSITY = {
 
 const LOW_PRIORITY = 'hidden lg:table-cell';
 
+const cx = (...classes: (string | false | undefined)[]) => classes.filter(Boolean).join(' ');
+
 /** The classes of a column's header or cell, from its definition. */
 export function columnClasses<Row>(column: ColumnDef<Row>, part: 'header' | 'cell'): string {
-  return [
-    column.priority === 'low' ? LOW_PRIORITY : '',
-    column.className ?? '',
-    (part === 'header' ? column.headerClassName : column.cellClassName) ?? '',
-  ]
-    .filter(Boolean)
-    .join(' ');
+  return cx(
+    column.priority === 'low' && LOW_PRIORITY,
+    column.className,
+    part === 'header' ? column.headerClassName : column.cellClassName,
+  );
 }
 
 /**
@@ -88,16 +88,19 @@ export function DataTable<Row>({
   const pad = DENSITY[density];
 
   const table = (
-    <table className={`w-full ${className}`} data-testid={testId}>
+    <table className={cx('w-full', className)} data-testid={testId}>
       <thead
-        className={`border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-800 ${virtual ? 'sticky top-0 z-10' : ''}`}
+        className={cx(
+          'border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-800',
+          virtual && 'sticky top-0 z-10',
+        )}
       >
         <tr className="text-left text-xs font-semibold tracking-wide text-slate-600 dark:text-slate-300">
           {columns.map((column) => (
             <th
               key={column.id}
               scope="col"
-              className={`${pad.th} whitespace-nowrap ${columnClasses(column, 'header')}`}
+              className={cx(pad.th, 'whitespace-nowrap', columnClasses(column, 'header'))}
             >
               {column.header}
             </th>
@@ -119,7 +122,7 @@ export function DataTable<Row>({
                 <td
                   key={column.id}
                   {...column.cellProps?.(row)}
-                  className={`${pad.td} ${columnClasses(column, 'cell')}`}
+                  className={cx(pad.td, columnClasses(column, 'cell'))}
                 >
                   {column.cell(row)}
                 </td>

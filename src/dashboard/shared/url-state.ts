@@ -9,3 +9,12 @@ export function indexFrom(value: string | null): number {
 export function dayFrom(value: string | null, fallback: () => string): string {
   return value !== null && /^\d{8}$/.test(value) ? value : fallback();
 }
+
+/** Page sizes every paged table offers. */
+export const PAGE_SIZES = [50, 100, 500, 1000] as const;
+
+/** The page size a URL asks for, when it is one of PAGE_SIZES; else the fallback. */
+export function pageSizeFrom(param: string | null, fallback: number): number {
+  const size = Number(param);
+  return (PAGE_SIZES as readonly number[]).includes(size) ? size : fallback;
+}

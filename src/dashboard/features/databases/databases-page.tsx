@@ -1,49 +1,15 @@
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import type { DatabaseName } from '../../../kit/index.ts';
-import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
+import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { PageHeader, TextInput } from '../../components/fields.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { paths, type TableListQuery } from '../../paths.ts';
 import { TABLES_PER_PAGE, useRowCounts, useTables } from './queries.ts';
+import { tableListColumns } from './columns.tsx';
 import { strings } from './strings.ts';
 import { TableView } from './table-view.tsx';
 import { DATABASES, filterTables, readDatabaseView } from './view.ts';
-
-interface ListedTable {
-  readonly name: string;
-  readonly rows: number | undefined;
-}
-
-/** The list of tables has one column: each name links to the table, with its row count. */
-export function tableListColumns(
-  database: DatabaseName,
-  current: string | undefined,
-  list: TableListQuery,
-): ColumnDef<ListedTable>[] {
-  return [
-    {
-      id: 'table',
-      header: strings.tables,
-      cellClassName: 'p-0',
-      cell: (row) => (
-        <Link
-          to={paths.database(database, row.name, {}, list)}
-          aria-current={row.name === current ? 'true' : undefined}
-          className={`flex items-center justify-between gap-2 px-3 py-1.5 ${
-            row.name === current ? 'bg-teal-50 font-semibold dark:bg-teal-950' : ''
-          }`}
-        >
-          <span className="truncate font-mono text-xs">{row.name}</span>
-          <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">
-            {strings.rows(row.rows)}
-          </span>
-        </Link>
-      ),
-    },
-  ];
-}
 
 export function DatabasesPage() {
   const { database: param } = useParams();

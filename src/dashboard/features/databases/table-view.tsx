@@ -1,97 +1,25 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import type { ColumnInfo, DatabaseName } from '../../../kit/index.ts';
+import type { DatabaseName } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
-import { notify } from '../../app/notices.ts';
-import { PAGE_SIZES } from '../../app/preferences.ts';
 import { Button } from '../../components/button.tsx';
-import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
+import { DataTable } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, Select, TextInput } from '../../components/fields.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { paths } from '../../paths.ts';
-import { CellValue } from './cells.tsx';
+import { PAGE_SIZES } from '../../shared/url-state.ts';
 import { exportCsv, exportJson } from './export.ts';
 import { useTablePage } from './queries.ts';
+import { rowColumns, type Sort } from './columns.tsx';
 import { strings } from './strings.ts';
 import { TableChangeDialog } from './table-change-dialog.tsx';
 
 const ROW_HEIGHT = 30;
 const SCROLLER =
   'max-h-[calc(100vh-18rem)] min-h-40 overflow-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900';
-
-type Row = readonly (string | null)[];
-export interface Sort {
-  readonly column: number;
-  readonly descending: boolean;
-}
-
-async function copy(value: string | null) {
-  await navigator.clipboard.writeText(value ?? '');
-  notify({ kind: 'success', text: strings.copied });
-}
-
-/** One column per column of the table: a sort button, key marker and type in its header. */
-export function rowColumns(
-  columns: readonly ColumnInfo[],
-  sort: Sort | undefined,
-  onSort: (sort: Sort) => void,
-  onShowFull: (column: string, value: string) => void,
-): ColumnDef<Row>[] {
-  return columns.map((column, i) => ({
-    id: `${i}:${column.name}`,
-    header: (
-      <span className="font-sans normal-case">
-        <button
-          type="button"
-          onClick={() =>
-            onSort({ column: i, descending: sort?.column === i ? !sort.descending : false })
-          }
-          aria-label={strings.sortBy(column.name)}
-          className="flex items-center gap-1 font-semibold hover:underline"
-        >
-          {column.key ? (
-            // Text, not an emoji: emoji fonts are missing on many servers' browsers.
-            <span
-              title={strings.key}
-              className="rounded bg-amber-100 px-1 text-[9px] font-bold text-amber-900 dark:bg-amber-900 dark:text-amber-100"
-            >
-              {strings.keyMarker}
-            </span>
-          ) : null}
-          {column.name}
-          {sort?.column === i ? (
-            <span aria-hidden="true">{sort.descending ? '▼' : '▲'}</span>
-          ) : null}
-        </button>
-        <span className="block text-[10px] font-normal text-slate-500 uppercase dark:text-slate-400">
-          {column.type}
-        </span>
-      </span>
-    ),
-    cellClassName: 'max-w-[28rem] cursor-copy truncate whitespace-nowrap',
-    cellProps: (row) => {
-      const value = row[i] ?? null;
-      return {
-        onClick: () => void copy(value),
-        title: value ?? strings.nullValue,
-        'data-null': value === null ? 'true' : undefined,
-      };
-    },
-    cell: (row) => {
-      const value = row[i] ?? null;
-      return (
-        <CellValue
-          column={column.name}
-          value={value}
-          onShowFull={() => onShowFull(column.name, value ?? '')}
-        />
-      );
-    },
-  }));
-}
 
 export function TableView({
   database,

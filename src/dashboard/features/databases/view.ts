@@ -1,6 +1,5 @@
 import type { DatabaseName } from '../../../kit/index.ts';
-import { pageSizeFrom } from '../../app/preferences.ts';
-import { indexFrom } from '../../shared/url-state.ts';
+import { indexFrom, pageSizeFrom } from '../../shared/url-state.ts';
 
 export const DATABASES: readonly DatabaseName[] = ['system', 'status', 'action'];
 

@@ -1,10 +1,10 @@
 import { useMemo, useState, useSyncExternalStore } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { REQUEST_STATUSES, type RequestSummary } from '../../../kit/index.ts';
+import type { RequestSummary } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
 import { usePreference } from '../../app/preferences.ts';
 import { Button } from '../../components/button.tsx';
-import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
+import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, PageHeader, TextInput } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
@@ -14,7 +14,9 @@ import { usePipelines, useSetRunmode } from '../../shared/queries.ts';
 import { dayFrom } from '../../shared/url-state.ts';
 import { HourlyChart } from './hourly-chart.tsx';
 import { useDayRequests, useErrorMessage } from './queries.ts';
+import { byPipelineColumns } from './columns.tsx';
 import { strings } from './strings.ts';
+import { summarizeDay } from './summary.ts';
 
 function useDarkClass(): boolean {
   return useSyncExternalStore(
@@ -53,46 +55,6 @@ function ErrorRow({ request, onRetry }: { request: RequestSummary; onRetry: () =
   );
 }
 
-/** A pipeline's requests of the day, counted by status. */
-export interface PipelineDay {
-  readonly id: string;
-  readonly name: string;
-  readonly counts: Readonly<Record<string, number>>;
-  readonly total: number;
-}
-
-const COUNT = 'text-right tabular-nums';
-
-/** One column per request status between the pipeline and the total. */
-export function byPipelineColumns(date: string): ColumnDef<PipelineDay>[] {
-  return [
-    {
-      id: 'pipeline',
-      header: strings.pipeline,
-      cell: (row) => (
-        <Link to={paths.requests({ date, pipeline: row.id })} className="hover:underline">
-          {row.name} <span className="font-mono text-xs text-slate-500">{row.id}</span>
-        </Link>
-      ),
-    },
-    ...REQUEST_STATUSES.map((status): ColumnDef<PipelineDay> => ({
-      id: status,
-      header: status,
-      className: COUNT,
-      cellProps: () => ({ 'data-status': status }),
-      cell: (row) => row.counts[status] ?? 0,
-    })),
-    {
-      id: 'total',
-      header: strings.total,
-      className: COUNT,
-      cellClassName: 'font-semibold',
-      cellProps: () => ({ 'data-status': 'total' }),
-      cell: (row) => row.total,
-    },
-  ];
-}
-
 export function OverviewPage() {
   const [search, setSearch] = useSearchParams();
   const date = dayFrom(search.get('date'), todayYmd);
@@ -104,30 +66,7 @@ export function OverviewPage() {
   const dark = useDarkClass();
   const [retrying, setRetrying] = useState<string>();
 
-  const summary = useMemo(() => {
-    const requests = day.data?.requests ?? [];
-    const byPipeline = new Map<
-      string,
-      { name: string; counts: Record<string, number>; total: number }
-    >();
-    const hourly = Array.from({ length: 24 }, () => 0);
-    for (const r of requests) {
-      const entry = byPipeline.get(r.pipelineId) ?? { name: r.name, counts: {}, total: 0 };
-      entry.counts[r.status] = (entry.counts[r.status] ?? 0) + 1;
-      entry.total += 1;
-      byPipeline.set(r.pipelineId, entry);
-      const hour = Number(r.beginDate.slice(11, 13));
-      if (Number.isInteger(hour) && hour >= 0 && hour < 24) hourly[hour] = (hourly[hour] ?? 0) + 1;
-    }
-    const errors = requests.filter((r) => r.status === 'Error');
-    return {
-      byPipeline: [...byPipeline.entries()]
-        .sort(([a], [b]) => Number(a.slice(3)) - Number(b.slice(3)))
-        .map(([id, entry]) => ({ id, ...entry })),
-      hourly,
-      errors,
-    };
-  }, [day.data]);
+  const summary = useMemo(() => summarizeDay(day.data?.requests ?? []), [day.data]);
   const suspended = (pipelines.data ?? []).filter((p) => p.runmode === 'stop');
 
   return (

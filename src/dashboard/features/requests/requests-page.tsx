@@ -1,153 +1,27 @@
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { REQUEST_STATUSES, type RequestSummary } from '../../../kit/index.ts';
+import { useSearchParams } from 'react-router';
+import { REQUEST_STATUSES } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
-import {
-  PAGE_SIZES,
-  REFRESH_CHOICES,
-  usePreference,
-  type RefreshSeconds,
-} from '../../app/preferences.ts';
-import { StageBadge, StatusBadge } from '../../components/badge.tsx';
+import { REFRESH_CHOICES, usePreference, type RefreshSeconds } from '../../app/preferences.ts';
 import { Button } from '../../components/button.tsx';
-import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
+import { DataTable } from '../../components/data-table.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, PageHeader, Select, TextInput } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { isoToYmd, paths, shiftDay, ymdToIso } from '../../paths.ts';
+import { isoToYmd, shiftDay, ymdToIso } from '../../paths.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { usePipelines } from '../../shared/queries.ts';
-import { actionReasons } from '../../shared/request-actions.ts';
 import { useRequestList } from './queries.ts';
 import { useStableRows } from './stable-rows.ts';
+import { requestColumns } from './columns.tsx';
 import { strings } from './strings.ts';
 import { readRequestsView, searchWith } from './view.ts';
+import { PAGE_SIZES } from '../../shared/url-state.ts';
 
 const ROW_HEIGHT = 41;
 const SCROLLER =
   'max-h-[calc(100vh-16rem)] min-h-48 overflow-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900';
-
-/** The requests table's columns; selection and actions come from the page. */
-export function requestColumns({
-  selected,
-  allSelected,
-  onSelectAll,
-  onSelect,
-  onAction,
-}: {
-  selected: ReadonlySet<string>;
-  allSelected: boolean;
-  onSelectAll: (checked: boolean) => void;
-  onSelect: (requestId: string, checked: boolean) => void;
-  onAction: (action: 'retry' | 'cancel', ids: string[]) => void;
-}): ColumnDef<RequestSummary>[] {
-  return [
-    {
-      id: 'select',
-      header: (
-        <input
-          type="checkbox"
-          aria-label={strings.selectAll}
-          checked={allSelected}
-          onChange={(e) => onSelectAll(e.target.checked)}
-        />
-      ),
-      className: 'w-10',
-      cellClassName: 'py-0',
-      cell: (row) => (
-        <input
-          type="checkbox"
-          aria-label={strings.selectRow(row.requestId)}
-          checked={selected.has(row.requestId)}
-          onChange={(e) => onSelect(row.requestId, e.target.checked)}
-        />
-      ),
-    },
-    {
-      id: 'id',
-      header: strings.columns.id,
-      cellClassName: 'py-0 font-mono text-xs whitespace-nowrap',
-      cell: (row) => (
-        <Link
-          to={paths.request(row.requestId)}
-          className="text-teal-700 hover:underline focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-teal-400"
-        >
-          {row.requestId}
-        </Link>
-      ),
-    },
-    {
-      id: 'pipeline',
-      header: strings.columns.pipeline,
-      cellClassName: 'py-0',
-      cell: (row) => (
-        <>
-          {row.name} <span className="font-mono text-xs text-slate-500">{row.pipelineId}</span>
-        </>
-      ),
-    },
-    {
-      id: 'status',
-      header: strings.columns.status,
-      cellClassName: 'py-0',
-      cell: (row) => <StatusBadge status={row.status} />,
-    },
-    {
-      id: 'stage',
-      header: strings.columns.stage,
-      cellClassName: 'py-0',
-      priority: 'low',
-      cell: (row) => <StageBadge stage={row.stage} />,
-    },
-    {
-      id: 'begin',
-      header: strings.columns.begin,
-      cellClassName: 'py-0 text-xs whitespace-nowrap text-slate-600 dark:text-slate-400',
-      priority: 'low',
-      cell: (row) => row.beginDate,
-    },
-    {
-      id: 'actions',
-      header: strings.columns.actions,
-      cellClassName: 'py-0',
-      cell: (row) => <RowActions row={row} onAction={onAction} />,
-    },
-  ];
-}
-
-function RowActions({
-  row,
-  onAction,
-}: {
-  row: RequestSummary;
-  onAction: (action: 'retry' | 'cancel', ids: string[]) => void;
-}) {
-  const auth = useAuth();
-  const reasons = actionReasons(auth, row.status);
-  const retryReason = reasons.retry;
-  const cancelReason = reasons.cancel;
-  return (
-    <div className="flex gap-1">
-      <Button
-        size="sm"
-        disabledReason={retryReason}
-        onClick={() => onAction('retry', [row.requestId])}
-        aria-label={`${strings.retry} ${row.requestId}`}
-      >
-        {strings.retry}
-      </Button>
-      <Button
-        size="sm"
-        disabledReason={cancelReason}
-        onClick={() => onAction('cancel', [row.requestId])}
-        aria-label={`${strings.cancel} ${row.requestId}`}
-      >
-        {strings.cancel}
-      </Button>
-    </div>
-  );
-}
 
 export function RequestsPage() {
   const [search, setSearch] = useSearchParams();

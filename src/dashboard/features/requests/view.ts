@@ -1,6 +1,5 @@
-import { pageSizeFrom } from '../../app/preferences.ts';
 import { todayYmd } from '../../paths.ts';
-import { dayFrom, indexFrom } from '../../shared/url-state.ts';
+import { dayFrom, indexFrom, pageSizeFrom } from '../../shared/url-state.ts';
 
 /** What the requests page shows, all of it from the URL. */
 export interface RequestsView {
