@@ -66,3 +66,16 @@ describe('columnClasses', () => {
     expect(columnClasses(columns[0] as ColumnDef<Fruit>, 'cell')).toBe('');
   });
 });
+
+describe('flush columns', () => {
+  it('leave the padding to their cells', () => {
+    const html = renderToStaticMarkup(
+      <DataTable
+        columns={[{ id: 'link', header: 'Link', flush: true, cell: (f: Fruit) => f.name }]}
+        rows={[{ name: 'apple', count: 1 }]}
+        rowKey={(f) => f.name}
+      />,
+    );
+    expect(html).toContain('<td>apple</td>');
+  });
+});

@@ -19,6 +19,8 @@ export interface ColumnDef<Row> {
   readonly cellClassName?: string;
   /** Extra attributes of a row's cell: a click to copy, a title, data-* for the specs. */
   readonly cellProps?: (row: Row) => TdHTMLAttributes<HTMLTableCellElement> & DataAttributes;
+  /** The cells draw their own padding: a link that fills its cell, say. */
+  readonly flush?: boolean;
   /** 'low' columns are left out on narrow screens, so the rest keep their room. */
   readonly priority?: 'high' | 'low';
 }
@@ -122,7 +124,9 @@ export function DataTable<Row>({
                 <td
                   key={column.id}
                   {...column.cellProps?.(row)}
-                  className={cx(pad.td, columnClasses(column, 'cell'))}
+                  className={
+                    cx(!column.flush && pad.td, columnClasses(column, 'cell')) || undefined
+                  }
                 >
                   {column.cell(row)}
                 </td>

@@ -21,7 +21,7 @@ export function tableListColumns(
     {
       id: 'table',
       header: strings.tables,
-      cellClassName: 'p-0',
+      flush: true,
       cell: (row) => (
         <Link
           to={paths.database(database, row.name, {}, list)}

@@ -47,7 +47,7 @@ export function pipelineColumns({
   onExec: (pipeline: Pipeline) => void;
   onClearCache: (pipeline: Pipeline) => void;
 }): ColumnDef<Pipeline>[] {
-  return [
+  const columns: ColumnDef<Pipeline>[] = [
     { id: 'id', header: strings.columns.id, cellClassName: 'font-mono text-xs', cell: (p) => p.id },
     { id: 'name', header: strings.columns.name, cellClassName: 'font-medium', cell: (p) => p.name },
     {
@@ -83,7 +83,7 @@ export function pipelineColumns({
     {
       id: 'args',
       header: strings.columns.args,
-      cellClassName: 'font-mono text-xs',
+      cellClassName: 'font-mono text-xs whitespace-nowrap',
       cell: (p) =>
         p.args.length === 0
           ? strings.noArgs
@@ -114,4 +114,9 @@ export function pipelineColumns({
       ),
     },
   ];
+  // Rows grow with a long description or many Args; every cell starts at the row's top.
+  return columns.map((column) => ({
+    ...column,
+    className: column.className ? `align-top ${column.className}` : 'align-top',
+  }));
 }
