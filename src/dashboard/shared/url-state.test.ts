@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayFrom, indexFrom, pageSizeFrom } from './url-state.ts';
+import { dayFrom, indexFrom, pageSizeFrom, withParams } from './url-state.ts';
 
 describe('URL state readers', () => {
   it('reads an index as a whole number of at least 0', () => {
@@ -20,5 +20,16 @@ describe('URL state readers', () => {
     expect(pageSizeFrom('500', 100)).toBe(500);
     expect(pageSizeFrom('7', 100)).toBe(100);
     expect(pageSizeFrom(null, 50)).toBe(50);
+  });
+});
+
+describe('withParams', () => {
+  it('changes only the named parameters and leaves out empty ones and Index 0', () => {
+    const search = new URLSearchParams('table=ORDERS&index=100&rows=ada');
+    expect(withParams(search, { index: 0, sort: '-ID' }).toString()).toBe(
+      'table=ORDERS&rows=ada&sort=-ID',
+    );
+    expect(withParams(search, { rows: '' }).toString()).toBe('table=ORDERS&index=100');
+    expect(search.toString()).toBe('table=ORDERS&index=100&rows=ada');
   });
 });

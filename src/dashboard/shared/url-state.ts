@@ -18,3 +18,19 @@ export function pageSizeFrom(param: string | null, fallback: number): number {
   const size = Number(param);
   return (PAGE_SIZES as readonly number[]).includes(size) ? size : fallback;
 }
+
+/**
+ * The query string with some parameters changed: an undefined or empty value, or an Index
+ * of 0, takes the parameter out, so that links stay short and one view has one URL.
+ */
+export function withParams(
+  search: URLSearchParams,
+  changes: Readonly<Record<string, string | number | undefined>>,
+): URLSearchParams {
+  const next = new URLSearchParams(search);
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined || value === '' || value === 0) next.delete(name);
+    else next.set(name, String(value));
+  }
+  return next;
+}

@@ -4,6 +4,7 @@ import { notify } from '../../app/notices.ts';
 import type { ColumnDef } from '../../components/data-table.tsx';
 import { paths, type TableListQuery } from '../../paths.ts';
 import { CellValue } from './cells.tsx';
+import type { Row, Sort } from './rows.ts';
 import { strings } from './strings.ts';
 
 export interface ListedTable {
@@ -40,12 +41,6 @@ export function tableListColumns(
   ];
 }
 
-type Row = readonly (string | null)[];
-export interface Sort {
-  readonly column: number;
-  readonly descending: boolean;
-}
-
 async function copy(value: string | null) {
   await navigator.clipboard.writeText(value ?? '');
   notify({ kind: 'success', text: strings.copied });
@@ -65,7 +60,10 @@ export function rowColumns(
         <button
           type="button"
           onClick={() =>
-            onSort({ column: i, descending: sort?.column === i ? !sort.descending : false })
+            onSort({
+              column: column.name,
+              descending: sort?.column === column.name ? !sort.descending : false,
+            })
           }
           aria-label={strings.sortBy(column.name)}
           className="flex items-center gap-1 font-semibold hover:underline"
@@ -80,7 +78,7 @@ export function rowColumns(
             </span>
           ) : null}
           {column.name}
-          {sort?.column === i ? (
+          {sort?.column === column.name ? (
             <span aria-hidden="true">{sort.descending ? '▼' : '▲'}</span>
           ) : null}
         </button>

@@ -10,6 +10,7 @@ import { tableListColumns } from './columns.tsx';
 import { strings } from './strings.ts';
 import { TableView } from './table-view.tsx';
 import { DATABASES, filterTables, readDatabaseView } from './view.ts';
+import { withParams } from '../../shared/url-state.ts';
 
 export function DatabasesPage() {
   const { database: param } = useParams();
@@ -23,15 +24,9 @@ export function DatabasesPage() {
   if (!database) return <Navigate to={paths.database('system')} replace />;
   const info = tables.data?.info;
   const list: TableListQuery = { listIndex: view.listIndex, filter: view.filter || undefined };
-  const setList = (changes: TableListQuery) => {
-    const next = new URLSearchParams(search);
-    for (const [name, value] of Object.entries({ ...list, ...changes })) {
-      if (value === undefined || value === '' || value === 0) next.delete(name);
-      else next.set(name, String(value));
-    }
+  const setList = (changes: TableListQuery) =>
     // Typing a filter is not worth a history entry per key; paging is.
-    setSearch(next, { replace: 'filter' in changes });
-  };
+    setSearch(withParams(search, { ...changes }), { replace: 'filter' in changes });
 
   return (
     <>
@@ -100,8 +95,11 @@ export function DatabasesPage() {
               table={table}
               index={view.index}
               size={view.size}
-              onPage={(index, size) =>
-                void navigate(paths.database(database, table, { index, size }, list))
+              filter={view.rows}
+              sort={view.sort}
+              onView={(changes) =>
+                // Typing a filter is not worth a history entry per key; paging and sorting are.
+                setSearch(withParams(search, changes), { replace: 'rows' in changes })
               }
               onChanged={() => void navigate(paths.database(database, undefined, {}, list))}
             />

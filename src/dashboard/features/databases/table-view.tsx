@@ -13,7 +13,9 @@ import { paths } from '../../paths.ts';
 import { PAGE_SIZES } from '../../shared/url-state.ts';
 import { exportCsv, exportJson } from './export.ts';
 import { useTablePage } from './queries.ts';
-import { rowColumns, type Sort } from './columns.tsx';
+import { rowColumns } from './columns.tsx';
+import { arrangeRows, sortParam, type Sort } from './rows.ts';
+import type { RowsViewChange } from './view.ts';
 import { strings } from './strings.ts';
 import { TableChangeDialog } from './table-change-dialog.tsx';
 
@@ -26,45 +28,27 @@ export function TableView({
   table,
   index,
   size,
-  onPage,
+  filter,
+  sort,
+  onView,
   onChanged,
 }: {
   database: DatabaseName;
   table: string;
   index: number;
   size: number;
-  onPage: (index: number, size: number) => void;
+  filter: string;
+  sort: Sort | undefined;
+  /** The URL parameters of the rows' view that change; the others stay as they are. */
+  onView: (changes: RowsViewChange) => void;
   onChanged: () => void;
 }) {
   const auth = useAuth();
   const page = useTablePage(database, table, index, size);
-  const [filter, setFilter] = useState('');
-  const [sort, setSort] = useState<Sort>();
   const [full, setFull] = useState<{ column: string; value: string }>();
   const [change, setChange] = useState<'delete' | 'drop'>();
   const data = page.data;
-  const rows = useMemo(() => {
-    if (!data) return [];
-    const needle = filter.trim().toLowerCase();
-    let out = needle
-      ? data.rows.filter((r) => r.some((v) => v !== null && v.toLowerCase().includes(needle)))
-      : [...data.rows];
-    if (sort) {
-      const numeric =
-        data.columns[sort.column] &&
-        ['INTEGER', 'BIGINT', 'DOUBLE'].includes(data.columns[sort.column]?.type ?? '');
-      out = out.sort((a, b) => {
-        const x = a[sort.column] ?? null;
-        const y = b[sort.column] ?? null;
-        if (x === y) return 0;
-        if (x === null) return -1;
-        if (y === null) return 1;
-        const order = numeric ? Number(x) - Number(y) : x.localeCompare(y);
-        return sort.descending ? -order : order;
-      });
-    }
-    return out;
-  }, [data, filter, sort]);
+  const rows = useMemo(() => (data ? arrangeRows(data, filter, sort) : []), [data, filter, sort]);
 
   const dialogs = (
     <>
@@ -164,13 +148,20 @@ export function TableView({
       <div className="flex flex-wrap items-end justify-between gap-2">
         <div className="flex flex-wrap items-end gap-2">
           <Field label={strings.filterRows}>
-            <TextInput type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
+            <TextInput
+              type="search"
+              value={filter}
+              onChange={(e) => onView({ rows: e.target.value })}
+            />
           </Field>
           <p className="pb-2 text-xs text-slate-500 dark:text-slate-400">{strings.localNote}</p>
         </div>
         <div className="flex items-end gap-2 text-sm">
           <Field label={strings.pageSize}>
-            <Select value={size} onChange={(e) => onPage(0, Number(e.target.value))}>
+            <Select
+              value={size}
+              onChange={(e) => onView({ index: 0, size: Number(e.target.value) })}
+            >
               {PAGE_SIZES.map((n) => (
                 <option key={n} value={n}>
                   {n}
@@ -183,13 +174,16 @@ export function TableView({
             testId="row-range"
             label={strings.rowPages}
             className="pb-1"
-            onPage={(nextIndex) => onPage(nextIndex, size)}
+            onPage={(nextIndex) => onView({ index: nextIndex })}
           />
         </div>
       </div>
       <DataTable
-        columns={rowColumns(data.columns, sort, setSort, (column, value) =>
-          setFull({ column, value }),
+        columns={rowColumns(
+          data.columns,
+          sort,
+          (next) => onView({ sort: sortParam(next) }),
+          (column, value) => setFull({ column, value }),
         )}
         rows={rows}
         rowKey={(_row, index) => String(index)}

@@ -5,7 +5,7 @@ import { DEFAULT_ROWS, filterTables, readDatabaseView } from './view.ts';
 describe('readDatabaseView', () => {
   it('reads the list of tables’ page and filter from the URL, like the table’s own page', () => {
     const search = new URLSearchParams(
-      'listIndex=50&filter=stat&table=STATUS20261122&index=100&size=500',
+      'listIndex=50&filter=stat&table=STATUS20261122&index=100&size=500&rows=err&sort=-ID',
     );
     expect(readDatabaseView('status', search)).toEqual({
       database: 'status',
@@ -14,6 +14,8 @@ describe('readDatabaseView', () => {
       table: 'STATUS20261122',
       index: 100,
       size: 500,
+      rows: 'err',
+      sort: { column: 'ID', descending: true },
     });
   });
 
@@ -25,6 +27,8 @@ describe('readDatabaseView', () => {
       table: undefined,
       index: 0,
       size: DEFAULT_ROWS,
+      rows: '',
+      sort: undefined,
     });
   });
 
@@ -40,6 +44,8 @@ describe('readDatabaseView', () => {
       table: 'ORDERS',
       index: 50,
       size: 100,
+      rows: '',
+      sort: undefined,
     });
   });
 });

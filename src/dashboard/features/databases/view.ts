@@ -1,5 +1,6 @@
 import type { DatabaseName } from '../../../kit/index.ts';
 import { indexFrom, pageSizeFrom } from '../../shared/url-state.ts';
+import { sortFrom, type Sort } from './rows.ts';
 
 export const DATABASES: readonly DatabaseName[] = ['system', 'status', 'action'];
 
@@ -14,7 +15,15 @@ export interface DatabaseView {
   readonly table: string | undefined;
   readonly index: number;
   readonly size: number;
+  /** Filter and sort of the loaded rows. */
+  readonly rows: string;
+  readonly sort: Sort | undefined;
 }
+
+/** A change of a table's page, size, row filter (`rows`) or sort (`sort`), as URL values. */
+export type RowsViewChange = Readonly<
+  Partial<{ index: number; size: number; rows: string; sort: string | undefined }>
+>;
 
 export function readDatabaseView(param: string | undefined, search: URLSearchParams): DatabaseView {
   return {
@@ -24,6 +33,8 @@ export function readDatabaseView(param: string | undefined, search: URLSearchPar
     table: search.get('table') || undefined,
     index: indexFrom(search.get('index')),
     size: pageSizeFrom(search.get('size'), DEFAULT_ROWS),
+    rows: search.get('rows') ?? '',
+    sort: sortFrom(search.get('sort')),
   };
 }
 

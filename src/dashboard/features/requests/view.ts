@@ -1,5 +1,5 @@
 import { todayYmd } from '../../paths.ts';
-import { dayFrom, indexFrom, pageSizeFrom } from '../../shared/url-state.ts';
+import { dayFrom, indexFrom, pageSizeFrom, withParams } from '../../shared/url-state.ts';
 
 /** What the requests page shows, all of it from the URL. */
 export interface RequestsView {
@@ -29,11 +29,7 @@ export function searchWith(
   search: URLSearchParams,
   changes: Readonly<Record<string, string | number | undefined>>,
 ): URLSearchParams {
-  const next = new URLSearchParams(search);
-  for (const [name, value] of Object.entries(changes)) {
-    if (value === undefined || value === '' || (name === 'index' && value === 0)) next.delete(name);
-    else next.set(name, String(value));
-  }
+  const next = withParams(search, changes);
   if (!('index' in changes)) next.delete('index');
   return next;
 }
