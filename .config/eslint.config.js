@@ -1,5 +1,6 @@
 // ESLint flat config. It lives in .config/ to keep the top level as the design asks;
 // `npm run lint` passes it with --config.
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -9,6 +10,41 @@ const partImports = (forbidden, message) => ({
   'no-restricted-imports': [
     'error',
     { patterns: forbidden.map((group) => ({ group: [group], message })) },
+  ],
+});
+
+// The dashboard's features, one folder each: a feature imports shared code (app/,
+// components/, shared/, paths.ts) and never another feature, so each can change alone.
+const features = readdirSync(new URL('../src/dashboard/features/', import.meta.url), {
+  withFileTypes: true,
+})
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const dashboardForbidden = [
+  {
+    group: ['**/service/**', 'node:*'],
+    message: 'The dashboard talks to the service only through the kit.',
+  },
+];
+const featureImports = (feature) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        ...dashboardForbidden,
+        ...features
+          .filter((other) => other !== feature)
+          .map((other) => ({
+            group: [
+              `../${other}`,
+              `../${other}/**`,
+              `**/features/${other}`,
+              `**/features/${other}/**`,
+            ],
+            message: `A feature never imports another (here ${other}): move what both need to dashboard/shared/ or dashboard/components/.`,
+          })),
+      ],
+    },
   ],
 });
 
@@ -71,12 +107,32 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      ...partImports(
-        ['**/service/**', 'node:*'],
-        'The dashboard talks to the service only through the kit.',
-      ),
+      'no-restricted-imports': ['error', { patterns: dashboardForbidden }],
     },
   },
+  // Shared code serves the features, so it never imports one (only app/router.tsx does, to
+  // route to them).
+  {
+    files: ['src/dashboard/components/**', 'src/dashboard/shared/**', 'src/dashboard/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...dashboardForbidden,
+            {
+              group: ['**/features/**'],
+              message: 'Shared code never imports a feature: the features import it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  ...features.map((feature) => ({
+    files: [`src/dashboard/features/${feature}/**`],
+    rules: featureImports(feature),
+  })),
   {
     files: ['e2e/**/*.ts', 'src/kit/**/*.test.ts', 'src/kit/cli/**/*.ts', '*.ts', '.config/*.js'],
     languageOptions: { globals: { ...globals.node } },

@@ -129,3 +129,48 @@ test('scrolls a page of 10,000 rows with only the visible rows in the DOM', asyn
     .evaluate((element) => element.scrollTo(0, element.scrollHeight));
   await expect(page.getByTestId('table-rows')).toContainText('row 1000');
 });
+
+test('keeps the list of tables’ page, the row filter and the sort in the URL', async ({
+  page,
+  service,
+}) => {
+  const db = service.app.context.dbs.action;
+  const names = Array.from({ length: 60 }, (_, i) => `PAGED_${String(i + 1).padStart(2, '0')}`);
+  db.transaction(() => {
+    for (const name of names) {
+      db.exec(`CREATE TABLE ${name} (N INTEGER PRIMARY KEY, LABEL VARCHAR)`);
+      db.exec(`INSERT INTO ${name} (N, LABEL) VALUES (1, 'one'), (2, 'two'), (3, 'three')`);
+    }
+  })();
+  try {
+    await signIn(page, service, undefined, '/databases/action');
+    const pager = page.getByRole('navigation', { name: 'Pages of tables' });
+    await pager.getByRole('button', { name: 'Next page' }).click();
+    await expect(page).toHaveURL(/[?&]listIndex=50(&|$)/);
+    await expect(pager).toContainText(/^51–/);
+    const list = page.getByTestId('table-list');
+    const secondPage = (await list.locator('a span.truncate').allTextContents()).sort();
+    await page.reload();
+    await expect(pager).toContainText(/^51–/);
+    expect((await list.locator('a span.truncate').allTextContents()).sort()).toEqual(secondPage);
+
+    const opened = secondPage.find((name) => name.startsWith('PAGED_')) as string;
+    await list.getByRole('link', { name: new RegExp(`^${opened}\\s`) }).click();
+    await expect(page).toHaveURL(new RegExp(`listIndex=50.*table=${opened}`));
+    await expect(pager).toContainText(/^51–/);
+
+    await page.getByRole('button', { name: 'Sort loaded rows by N' }).click();
+    await page.getByRole('button', { name: 'Sort loaded rows by N' }).click();
+    await expect(page).toHaveURL(/[?&]sort=-N(&|$)/);
+    await page.getByLabel('Filter loaded rows').fill('t');
+    await expect(page).toHaveURL(/[?&]rows=t(&|$)/);
+    const rows = page.getByTestId('table-rows').locator('tbody tr');
+    await expect(rows).toHaveCount(2);
+    await page.reload();
+    await expect(page.getByLabel('Filter loaded rows')).toHaveValue('t');
+    await expect(rows.first()).toContainText('three');
+    await expect(rows.nth(1)).toContainText('two');
+  } finally {
+    for (const name of names) db.exec(`DROP TABLE ${name}`);
+  }
+});

@@ -6,7 +6,8 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   outputDir: '../test-results',
   fullyParallel: false,
-  workers: process.env.CI ? 2 : 2,
+  // Two: the machines have two cores, and each worker runs its own service and browser.
+  workers: 2,
   retries: 0,
   forbidOnly: true,
   reporter: [['list']],

@@ -30,6 +30,10 @@ test('searches thousands of log lines with next and previous, keeps the DOM smal
   await page.getByRole('searchbox').fill('');
   const filterLines = detail.requestLog?.filter((l) => l.stage === 'Filter').length ?? 0;
   await expect(page.getByTestId('match-count')).toHaveText(`${filterLines} of ${total} lines`);
+  // The stage filter is in the URL: a reload shows the same lines.
+  await expect(page).toHaveURL(/[?&]group=Filter(&|$)/);
+  await page.reload();
+  await expect(page.getByTestId('match-count')).toHaveText(`${filterLines} of ${total} lines`);
   await page.getByLabel('Stage').selectOption('');
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download' }).click();

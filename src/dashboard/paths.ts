@@ -1,5 +1,7 @@
 /** Every link of the dashboard is built here, so routes and links cannot drift apart. */
 
+import type { DatabaseName } from '../kit/index.ts';
+
 export interface RequestsQuery {
   readonly date?: string | undefined;
   readonly pipeline?: string | undefined;
@@ -17,7 +19,11 @@ function withQuery(path: string, query: Record<string, string | number | undefin
   return text ? `${path}?${text}` : path;
 }
 
-export type DatabaseName = 'system' | 'status' | 'action';
+/** Where the databases page's list of tables stands: its page and its filter. */
+export interface TableListQuery {
+  readonly listIndex?: number | undefined;
+  readonly filter?: string | undefined;
+}
 
 export const paths = {
   overview: () => '/',
@@ -37,8 +43,15 @@ export const paths = {
     database: DatabaseName,
     table?: string,
     page: { index?: number; size?: number } = {},
+    list: TableListQuery = {},
   ) =>
-    withQuery(`/databases/${database}`, { table, index: page.index || undefined, size: page.size }),
+    withQuery(`/databases/${database}`, {
+      listIndex: list.listIndex || undefined,
+      filter: list.filter,
+      table,
+      index: page.index || undefined,
+      size: page.size,
+    }),
   settings: () => '/settings',
 } as const;
 

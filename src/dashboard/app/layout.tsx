@@ -1,9 +1,10 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { Spinner } from '../components/spinner.tsx';
 import { paths } from '../paths.ts';
-import { signOut, useAuth, useClients } from './auth.ts';
+import { useVersion } from '../shared/queries.ts';
+import { signOut, useAuth } from './auth.ts';
 import { useUnreachable } from './connection.ts';
 import { dismiss, useNotices } from './notices.ts';
 import { usePreference, type Theme } from './preferences.ts';
@@ -69,12 +70,7 @@ function Notices() {
 
 function Identity() {
   const auth = useAuth();
-  const { pipeline } = useClients();
-  const version = useQuery({
-    queryKey: ['version'],
-    queryFn: () => pipeline.version(),
-    staleTime: 60_000,
-  });
+  const version = useVersion();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   if (!auth) return null;

@@ -50,12 +50,3 @@ export function usePreference<K extends keyof Preferences>(
   const set = useCallback((next: Preferences[K]) => setPreference(key, next), [key]);
   return [value, set];
 }
-
-/** Page sizes every paged table offers. */
-export const PAGE_SIZES = [50, 100, 500, 1000] as const;
-
-/** The page size a URL asks for, when it is one of PAGE_SIZES; else the fallback. */
-export function pageSizeFrom(param: string | null, fallback: number): number {
-  const size = Number(param);
-  return (PAGE_SIZES as readonly number[]).includes(size) ? size : fallback;
-}

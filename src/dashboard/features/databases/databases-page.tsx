@@ -1,36 +1,32 @@
-import { useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import type { DatabaseName } from '../../../kit/index.ts';
-import { Button } from '../../components/button.tsx';
+import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { PageHeader, TextInput } from '../../components/fields.tsx';
+import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { paths } from '../../paths.ts';
+import { paths, type TableListQuery } from '../../paths.ts';
 import { TABLES_PER_PAGE, useRowCounts, useTables } from './queries.ts';
+import { tableListColumns } from './columns.tsx';
 import { strings } from './strings.ts';
 import { TableView } from './table-view.tsx';
-import { pageSizeFrom } from '../../app/preferences.ts';
-
-const DATABASES: readonly DatabaseName[] = ['system', 'status', 'action'];
+import { DATABASES, filterTables, readDatabaseView } from './view.ts';
+import { withParams } from '../../shared/url-state.ts';
 
 export function DatabasesPage() {
   const { database: param } = useParams();
-  const [search] = useSearchParams();
+  const [search, setSearch] = useSearchParams();
   const navigate = useNavigate();
-  const [tableFilter, setTableFilter] = useState('');
-  const [tablesIndex, setTablesIndex] = useState(0);
-  const database = DATABASES.find((d) => d === param);
-  const table = search.get('table') ?? undefined;
-  const index = Math.max(0, Number.parseInt(search.get('index') ?? '0', 10) || 0);
-
-  const size = pageSizeFrom(search.get('size'), 100);
-  const tables = useTables(database ?? 'system', tablesIndex);
-  const names = (tables.data?.tables ?? []).filter((t) =>
-    t.toLowerCase().includes(tableFilter.trim().toLowerCase()),
-  );
+  const view = readDatabaseView(param, search);
+  const { database, table } = view;
+  const tables = useTables(database ?? 'system', view.listIndex);
+  const names = filterTables(tables.data?.tables ?? [], view.filter);
   const counts = useRowCounts(database ?? 'system', names);
   if (!database) return <Navigate to={paths.database('system')} replace />;
   const info = tables.data?.info;
+  const list: TableListQuery = { listIndex: view.listIndex, filter: view.filter || undefined };
+  const setList = (changes: TableListQuery) =>
+    // Typing a filter is not worth a history entry per key; paging is.
+    setSearch(withParams(search, { ...changes }), { replace: 'filter' in changes });
 
   return (
     <>
@@ -43,7 +39,6 @@ export function DatabasesPage() {
             <Link
               key={d}
               to={paths.database(d)}
-              onClick={() => setTablesIndex(0)}
               aria-current={d === database ? 'page' : undefined}
               className={`rounded-md px-3 py-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-teal-600 ${
                 d === database
@@ -62,57 +57,35 @@ export function DatabasesPage() {
             <span className="font-medium">{strings.filterTables}</span>
             <TextInput
               type="search"
-              value={tableFilter}
-              onChange={(e) => setTableFilter(e.target.value)}
+              value={view.filter}
+              onChange={(e) => setList({ filter: e.target.value })}
             />
           </label>
           {tables.error ? <ErrorView error={tables.error} /> : null}
           {tables.isPending ? (
             <Spinner />
           ) : (
-            <ul
-              className="max-h-[60vh] overflow-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
-              data-testid="table-list"
-            >
-              {names.map((name, i) => (
-                <li key={name}>
-                  <Link
-                    to={paths.database(database, name)}
-                    aria-current={name === table ? 'true' : undefined}
-                    className={`flex items-center justify-between gap-2 border-b border-slate-100 px-3 py-1.5 text-sm dark:border-slate-800 ${
-                      name === table
-                        ? 'bg-teal-50 font-semibold dark:bg-teal-950'
-                        : 'hover:bg-slate-50 dark:hover:bg-slate-800'
-                    }`}
-                  >
-                    <span className="truncate font-mono text-xs">{name}</span>
-                    <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">
-                      {strings.rows(counts[i]?.data ?? undefined)}
-                    </span>
-                  </Link>
-                </li>
-              ))}
-              {names.length === 0 ? (
-                <li className="px-3 py-4 text-sm text-slate-500">{strings.noTables}</li>
-              ) : null}
-            </ul>
-          )}
-          {info && (info.prev >= 0 || info.next >= 0) ? (
-            <div className="flex items-center justify-between text-xs">
-              <Button
-                size="sm"
-                disabled={info.prev < 0}
-                onClick={() => setTablesIndex(Math.max(0, info.prev))}
-              >
-                ‹ {strings.previous}
-              </Button>
-              <span>{strings.range(info.index + 1, info.index + info.count, info.total)}</span>
-              <Button size="sm" disabled={info.next < 0} onClick={() => setTablesIndex(info.next)}>
-                {strings.next} ›
-              </Button>
+            <div className="max-h-[60vh] overflow-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+              <DataTable
+                columns={tableListColumns(database, table, list)}
+                rows={names.map((name, i) => ({ name, rows: counts[i]?.data ?? undefined }))}
+                rowKey={(row) => row.name}
+                testId="table-list"
+                empty={strings.noTables}
+                density="compact"
+              />
             </div>
+          )}
+          {info ? (
+            <Pager
+              info={info}
+              hideWhenSingle
+              label={strings.tablePages}
+              className="justify-between text-xs"
+              onPage={(listIndex) => setList({ listIndex })}
+            />
           ) : null}
-          <p className="text-xs text-slate-500">{`${TABLES_PER_PAGE} tables per page`}</p>
+          <p className="text-xs text-slate-500">{strings.tablesPerPage(TABLES_PER_PAGE)}</p>
         </aside>
         <section aria-label={table ?? strings.pickTable} className="min-w-0">
           {table ? (
@@ -120,12 +93,15 @@ export function DatabasesPage() {
               key={`${database}/${table}`}
               database={database}
               table={table}
-              index={index}
-              size={size}
-              onPage={(nextIndex, nextSize) =>
-                void navigate(paths.database(database, table, { index: nextIndex, size: nextSize }))
+              index={view.index}
+              size={view.size}
+              filter={view.rows}
+              sort={view.sort}
+              onView={(changes) =>
+                // Typing a filter is not worth a history entry per key; paging and sorting are.
+                setSearch(withParams(search, changes), { replace: 'rows' in changes })
               }
-              onChanged={() => void navigate(paths.database(database))}
+              onChanged={() => void navigate(paths.database(database, undefined, {}, list))}
             />
           ) : (
             <p className="rounded-lg border border-dashed border-slate-300 p-8 text-center text-sm text-slate-500 dark:border-slate-700">

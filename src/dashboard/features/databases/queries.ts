@@ -1,62 +1,84 @@
 import {
   keepPreviousData,
+  queryOptions,
   useMutation,
   useQueries,
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import type { DatabaseName } from '../../../kit/index.ts';
+import type { DatabaseName, PipelineClient } from '../../../kit/index.ts';
 import { useClients } from '../../app/auth.ts';
 
 export const databaseKeys = {
   all: ['databases'] as const,
-  tables: (database: DatabaseName, index: number) =>
-    [...databaseKeys.all, database, 'tables', index] as const,
+  database: (database: DatabaseName) => [...databaseKeys.all, database] as const,
+  /** Every page of a database's list of tables. */
+  tableLists: (database: DatabaseName) => [...databaseKeys.database(database), 'tables'] as const,
+  tableList: (database: DatabaseName, index: number) =>
+    [...databaseKeys.tableLists(database), { index }] as const,
+  /** Everything read of one table: its pages of rows and its row count. */
   table: (database: DatabaseName, table: string) =>
-    [...databaseKeys.all, database, 'table', table] as const,
+    [...databaseKeys.database(database), 'table', table] as const,
+  pages: (database: DatabaseName, table: string) =>
+    [...databaseKeys.table(database, table), 'page'] as const,
   page: (database: DatabaseName, table: string, index: number, size: number) =>
-    [...databaseKeys.table(database, table), 'page', { index, size }] as const,
+    [...databaseKeys.pages(database, table), { index, size }] as const,
   count: (database: DatabaseName, table: string) =>
     [...databaseKeys.table(database, table), 'count'] as const,
 };
 
 export const TABLES_PER_PAGE = 50;
 
-export function useTables(database: DatabaseName, index: number) {
-  const { pipeline } = useClients();
-  return useQuery({
-    queryKey: databaseKeys.tables(database, index),
-    queryFn: () => pipeline.tables(database, { index, pageSize: TABLES_PER_PAGE }),
+export const tableListQuery = (client: PipelineClient, database: DatabaseName, index: number) =>
+  queryOptions({
+    queryKey: databaseKeys.tableList(database, index),
+    queryFn: () => client.tables(database, { index, pageSize: TABLES_PER_PAGE }),
     placeholderData: keepPreviousData,
   });
-}
 
-/** Row counts of the listed tables, from each table's Total (one small call per table). */
-export function useRowCounts(database: DatabaseName, tables: readonly string[]) {
-  const { pipeline } = useClients();
-  return useQueries({
-    queries: tables.map((table) => ({
-      queryKey: databaseKeys.count(database, table),
-      queryFn: async () => (await pipeline.table(database, table, { pageSize: 1 })).info.total,
-      staleTime: 10_000,
-    })),
+/** A table's row count, from its Total (one small call per table). */
+export const rowCountQuery = (client: PipelineClient, database: DatabaseName, table: string) =>
+  queryOptions({
+    queryKey: databaseKeys.count(database, table),
+    queryFn: async () => (await client.table(database, table, { pageSize: 1 })).info.total,
+    staleTime: 10_000,
   });
-}
 
-export function useTablePage(
+export const tablePageQuery = (
+  client: PipelineClient,
   database: DatabaseName,
-  table: string | undefined,
+  table: string,
   index: number,
   size: number,
-) {
-  const { pipeline } = useClients();
-  return useQuery({
-    queryKey: databaseKeys.page(database, table ?? '', index, size),
+) =>
+  queryOptions({
+    queryKey: databaseKeys.page(database, table, index, size),
     // Large pages come as JSON: the kit decodes it many times faster than XML.
-    queryFn: () => pipeline.table(database, table as string, { index, pageSize: size }, 'json'),
-    enabled: table !== undefined,
+    queryFn: () => client.table(database, table, { index, pageSize: size }, 'json'),
     placeholderData: keepPreviousData,
   });
+
+export function useTables(database: DatabaseName, index: number) {
+  return useQuery(tableListQuery(useClients().pipeline, database, index));
+}
+
+export function useRowCounts(database: DatabaseName, tables: readonly string[]) {
+  const { pipeline } = useClients();
+  return useQueries({ queries: tables.map((table) => rowCountQuery(pipeline, database, table)) });
+}
+
+export function useTablePage(database: DatabaseName, table: string, index: number, size: number) {
+  return useQuery(tablePageQuery(useClients().pipeline, database, table, index, size));
+}
+
+/** The keys a delete or drop of an action table makes stale. */
+export function tableChangeKeys(table: string, drop: boolean) {
+  return drop
+    ? // The list loses the table. Its pages are left alone: asking for them again would only
+      // answer 404 under the dialog, and nothing shows them once the page moves on.
+      [databaseKeys.tableLists('action'), databaseKeys.count('action', table)]
+    : // Emptied, the table keeps its place in the list: only its rows and count change.
+      [databaseKeys.table('action', table)];
 }
 
 export function useTableChange() {
@@ -66,11 +88,8 @@ export function useTableChange() {
     mutationFn: ({ table, drop }: { table: string; drop: boolean }) =>
       drop ? pipeline.dropTable(table) : pipeline.deleteTable(table),
     onSettled: (_data, _error, { table, drop }) =>
-      queryClient.invalidateQueries({
-        queryKey: [...databaseKeys.all, 'action'],
-        // A dropped table has nothing left to load; asking would only answer 404 under the dialog.
-        predicate: (query) =>
-          !(drop && query.queryKey[3] === table && query.queryKey[4] !== 'count'),
-      }),
+      Promise.all(
+        tableChangeKeys(table, drop).map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      ),
   });
 }

@@ -1,18 +1,22 @@
 import { useMemo, useState, useSyncExternalStore } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { REQUEST_STATUSES, type RequestSummary } from '../../../kit/index.ts';
+import type { RequestSummary } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
 import { usePreference } from '../../app/preferences.ts';
 import { Button } from '../../components/button.tsx';
+import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, PageHeader, TextInput } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { isoToYmd, paths, todayYmd, ymdToIso } from '../../paths.ts';
-import { usePipelines, useSetRunmode } from '../pipelines/queries.ts';
-import { ActionDialog } from '../requests/action-dialog.tsx';
+import { ActionDialog } from '../../shared/action-dialog.tsx';
+import { usePipelines, useSetRunmode } from '../../shared/queries.ts';
+import { dayFrom } from '../../shared/url-state.ts';
 import { HourlyChart } from './hourly-chart.tsx';
 import { useDayRequests, useErrorMessage } from './queries.ts';
+import { byPipelineColumns } from './columns.tsx';
 import { strings } from './strings.ts';
+import { summarizeDay } from './summary.ts';
 
 function useDarkClass(): boolean {
   return useSyncExternalStore(
@@ -53,9 +57,7 @@ function ErrorRow({ request, onRetry }: { request: RequestSummary; onRetry: () =
 
 export function OverviewPage() {
   const [search, setSearch] = useSearchParams();
-  const date = /^\d{8}$/.test(search.get('date') ?? '')
-    ? (search.get('date') as string)
-    : todayYmd();
+  const date = dayFrom(search.get('date'), todayYmd);
   const [refreshSeconds] = usePreference('refreshSeconds');
   const day = useDayRequests(date, refreshSeconds);
   const pipelines = usePipelines();
@@ -64,30 +66,7 @@ export function OverviewPage() {
   const dark = useDarkClass();
   const [retrying, setRetrying] = useState<string>();
 
-  const summary = useMemo(() => {
-    const requests = day.data?.requests ?? [];
-    const byPipeline = new Map<
-      string,
-      { name: string; counts: Record<string, number>; total: number }
-    >();
-    const hourly = Array.from({ length: 24 }, () => 0);
-    for (const r of requests) {
-      const entry = byPipeline.get(r.pipelineId) ?? { name: r.name, counts: {}, total: 0 };
-      entry.counts[r.status] = (entry.counts[r.status] ?? 0) + 1;
-      entry.total += 1;
-      byPipeline.set(r.pipelineId, entry);
-      const hour = Number(r.beginDate.slice(11, 13));
-      if (Number.isInteger(hour) && hour >= 0 && hour < 24) hourly[hour] = (hourly[hour] ?? 0) + 1;
-    }
-    const errors = requests.filter((r) => r.status === 'Error');
-    return {
-      byPipeline: [...byPipeline.entries()].sort(
-        ([a], [b]) => Number(a.slice(3)) - Number(b.slice(3)),
-      ),
-      hourly,
-      errors,
-    };
-  }, [day.data]);
+  const summary = useMemo(() => summarizeDay(day.data?.requests ?? []), [day.data]);
   const suspended = (pipelines.data ?? []).filter((p) => p.runmode === 'stop');
 
   return (
@@ -127,53 +106,14 @@ export function OverviewPage() {
             <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <h2 className="mb-3 text-sm font-semibold">{strings.byPipeline}</h2>
               <div className="overflow-x-auto">
-                <table className="w-full text-sm" data-testid="by-pipeline">
-                  <thead>
-                    <tr className="text-left text-xs text-slate-500 dark:text-slate-400">
-                      <th className="py-1 pr-3">{strings.pipeline}</th>
-                      {REQUEST_STATUSES.map((s) => (
-                        <th key={s} className="px-2 py-1 text-right font-semibold">
-                          {s}
-                        </th>
-                      ))}
-                      <th className="px-2 py-1 text-right">{strings.total}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {summary.byPipeline.map(([id, entry]) => (
-                      <tr
-                        key={id}
-                        data-pipeline={id}
-                        className="border-t border-slate-100 dark:border-slate-800"
-                      >
-                        <td className="py-1.5 pr-3">
-                          <Link
-                            to={paths.requests({ date, pipeline: id })}
-                            className="hover:underline"
-                          >
-                            {entry.name}{' '}
-                            <span className="font-mono text-xs text-slate-500">{id}</span>
-                          </Link>
-                        </td>
-                        {REQUEST_STATUSES.map((s) => (
-                          <td
-                            key={s}
-                            data-status={s}
-                            className="px-2 py-1.5 text-right tabular-nums"
-                          >
-                            {entry.counts[s] ?? 0}
-                          </td>
-                        ))}
-                        <td
-                          className="px-2 py-1.5 text-right font-semibold tabular-nums"
-                          data-status="total"
-                        >
-                          {entry.total}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <DataTable
+                  columns={byPipelineColumns(date)}
+                  rows={summary.byPipeline}
+                  rowKey={(row) => row.id}
+                  rowProps={(row) => ({ 'data-pipeline': row.id })}
+                  testId="by-pipeline"
+                  density="compact"
+                />
               </div>
               {day.data.truncated ? (
                 <p className="mt-2 text-xs text-slate-500">

@@ -1,57 +1,17 @@
 import { useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import type { Pipeline } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
-import { RunmodeBadge } from '../../components/badge.tsx';
-import { Button } from '../../components/button.tsx';
+import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { PageHeader, TextInput } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { paths, todayYmd } from '../../paths.ts';
+import { usePipelines } from '../../shared/queries.ts';
 import { CacheDialog } from './cache-dialog.tsx';
 import { ExecDialog } from './exec-dialog.tsx';
-import { usePipelines, useSetRunmode } from './queries.ts';
+import { pipelineColumns } from './columns.tsx';
+import { matches } from './filter.ts';
 import { strings } from './strings.ts';
-
-function matches(pipeline: Pipeline, text: string): boolean {
-  const needle = text.trim().toLowerCase();
-  if (!needle) return true;
-  return [
-    pipeline.id,
-    pipeline.name,
-    pipeline.description,
-    ...pipeline.args.flatMap((a) => [a.name, a.value]),
-  ].some((v) => v.toLowerCase().includes(needle));
-}
-
-function RunmodeSwitch({ pipeline }: { pipeline: Pipeline }) {
-  const auth = useAuth();
-  const setRunmode = useSetRunmode();
-  const running = pipeline.runmode === 'run';
-  const reason = forbiddenReason(auth, running ? 'suspend' : 'resume');
-  return (
-    <button
-      type="button"
-      role="switch"
-      aria-checked={running}
-      aria-label={strings.toggle(pipeline.name, running)}
-      title={reason ?? strings.toggle(pipeline.name, running)}
-      disabled={reason !== undefined}
-      onClick={() => setRunmode.mutate({ id: pipeline.id, run: !running })}
-      className={`relative inline-flex h-5 w-9 shrink-0 items-center rounded-full transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-600 disabled:cursor-not-allowed disabled:opacity-50 ${
-        running ? 'bg-emerald-600' : 'bg-slate-400 dark:bg-slate-600'
-      }`}
-    >
-      <span
-        className={`inline-block size-4 rounded-full bg-white shadow transition-transform ${running ? 'translate-x-4.5' : 'translate-x-0.5'}`}
-      />
-    </button>
-  );
-}
-
-const TH =
-  'px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-300';
-const TD = 'px-3 py-2 align-top';
 
 export function PipelinesPage() {
   const auth = useAuth();
@@ -64,8 +24,12 @@ export function PipelinesPage() {
     () => (pipelines.data ?? []).filter((p) => matches(p, filter)),
     [pipelines.data, filter],
   );
-  const execReason = forbiddenReason(auth, 'exec');
-  const cacheReason = forbiddenReason(auth, 'pipelinecache');
+  const columns = pipelineColumns({
+    execReason: forbiddenReason(auth, 'exec'),
+    cacheReason: forbiddenReason(auth, 'pipelinecache'),
+    onExec: setExecFor,
+    onClearCache: setCacheFor,
+  });
 
   return (
     <>
@@ -90,84 +54,14 @@ export function PipelinesPage() {
         <Spinner />
       ) : (
         <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-          <table className="w-full text-sm" data-testid="pipelines-table">
-            <thead className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-800/50">
-              <tr>
-                <th className={TH}>{strings.columns.id}</th>
-                <th className={TH}>{strings.columns.name}</th>
-                <th className={TH}>{strings.columns.runmode}</th>
-                <th className={TH}>{strings.columns.created}</th>
-                <th className={TH}>{strings.columns.updated}</th>
-                <th className={TH}>{strings.columns.description}</th>
-                <th className={TH}>{strings.columns.args}</th>
-                <th className={TH}>{strings.columns.actions}</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {shown.map((p) => (
-                <tr
-                  key={p.id}
-                  data-pipeline={p.id}
-                  className="hover:bg-slate-50 dark:hover:bg-slate-800/40"
-                >
-                  <td className={`${TD} font-mono text-xs`}>{p.id}</td>
-                  <td className={`${TD} font-medium`}>{p.name}</td>
-                  <td className={TD}>
-                    <div className="flex items-center gap-2">
-                      <RunmodeSwitch pipeline={p} />
-                      <RunmodeBadge runmode={p.runmode} />
-                    </div>
-                  </td>
-                  <td
-                    className={`${TD} text-xs whitespace-nowrap text-slate-600 dark:text-slate-400`}
-                  >
-                    {p.createdate}
-                  </td>
-                  <td
-                    className={`${TD} text-xs whitespace-nowrap text-slate-600 dark:text-slate-400`}
-                  >
-                    {p.updatedate}
-                  </td>
-                  <td className={`${TD} max-w-md text-slate-700 dark:text-slate-300`}>
-                    {p.description}
-                  </td>
-                  <td className={`${TD} font-mono text-xs`}>
-                    {p.args.length === 0
-                      ? strings.noArgs
-                      : p.args.map((a) => (
-                          <div key={a.name}>
-                            {a.name} = {a.value}
-                          </div>
-                        ))}
-                  </td>
-                  <td className={TD}>
-                    <div className="flex flex-wrap gap-1.5">
-                      <Button
-                        size="sm"
-                        variant="primary"
-                        disabledReason={execReason}
-                        onClick={() => setExecFor(p)}
-                      >
-                        {strings.execute}
-                      </Button>
-                      <Button size="sm" disabledReason={cacheReason} onClick={() => setCacheFor(p)}>
-                        {strings.clearCache}
-                      </Button>
-                      <Link
-                        to={paths.requests({ date: todayYmd(), pipeline: p.id })}
-                        className="inline-flex items-center rounded-md px-2 py-1 text-xs font-medium text-teal-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-teal-400"
-                      >
-                        {strings.requestsToday}
-                      </Link>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {shown.length === 0 ? (
-            <p className="px-3 py-6 text-center text-sm text-slate-500">{strings.none}</p>
-          ) : null}
+          <DataTable
+            columns={columns}
+            rows={shown}
+            rowKey={(p) => p.id}
+            rowProps={(p) => ({ 'data-pipeline': p.id })}
+            testId="pipelines-table"
+            empty={strings.none}
+          />
         </div>
       )}
       {execFor ? <ExecDialog pipeline={execFor} onClose={() => setExecFor(undefined)} /> : null}

@@ -18,7 +18,6 @@ export const strings = {
   execute: 'Execute',
   clearCache: 'Clear cache',
   requestsToday: 'Requests today',
-  runmodeFailed: (id: string) => `Could not change the Runmode of ${id}; it was put back.`,
   exec: {
     title: (name: string) => `Execute ${name}`,
     file: 'File name',

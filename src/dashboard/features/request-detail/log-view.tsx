@@ -49,15 +49,20 @@ export function LogView({
   groupLabel,
   fileName,
   live,
+  group,
+  query,
+  onView,
 }: {
   columns: readonly LogColumn[];
   lines: readonly LogLine[];
   groupLabel: string;
   fileName: string;
   live: boolean;
+  /** The stage or type shown ('' for all) and the search text, both kept in the URL. */
+  group: string;
+  query: string;
+  onView: (changes: Readonly<Partial<{ group: string; find: string }>>) => void;
 }) {
-  const [group, setGroup] = useState('');
-  const [query, setQuery] = useState('');
   const [matchAt, setMatchAt] = useState(0);
   const [wrap, setWrap] = usePreference('wrapLogs');
   const [follow, setFollow] = useState(live);
@@ -122,7 +127,7 @@ export function LogView({
       <div className="flex flex-wrap items-end gap-2">
         <label className="flex flex-col gap-1 text-sm">
           <span className="font-medium">{groupLabel}</span>
-          <Select value={group} onChange={(e) => setGroup(e.target.value)}>
+          <Select value={group} onChange={(e) => onView({ group: e.target.value })}>
             <option value="">{strings.log.all}</option>
             {groups.map((g) => (
               <option key={g} value={g}>
@@ -138,7 +143,7 @@ export function LogView({
             value={query}
             placeholder={strings.log.searchPlaceholder}
             onChange={(e) => {
-              setQuery(e.target.value);
+              onView({ find: e.target.value });
               setMatchAt(0);
             }}
             onKeyDown={(e) => {

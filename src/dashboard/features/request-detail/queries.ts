@@ -6,7 +6,7 @@ import {
   type RequestStatus,
 } from '../../../kit/index.ts';
 import { useClients } from '../../app/auth.ts';
-import { requestKeys } from '../requests/keys.ts';
+import { requestKeys } from '../../shared/queries.ts';
 
 export const isTerminal = (status: string): boolean =>
   TERMINAL_STATUSES.includes(status as RequestStatus);
@@ -21,10 +21,6 @@ export const requestDetailQuery = (client: PipelineClient, requestId: string) =>
     refetchIntervalInBackground: false,
   });
 
-export function useRequestDetail(requestId: string) {
-  return useQuery(requestDetailQuery(useClients().pipeline, requestId));
-}
-
 export const DETAIL_PARAMS = (requestId: string) => ({
   requestid: requestId,
   requestlog: 'true',
@@ -32,12 +28,17 @@ export const DETAIL_PARAMS = (requestId: string) => ({
 });
 
 /** The detail exactly as the service sends it, for the raw view. */
-export function useRawDetail(requestId: string, format: 'xml' | 'json', enabled: boolean) {
-  const { pipeline } = useClients();
-  return useQuery({
+export const rawDetailQuery = (client: PipelineClient, requestId: string, format: 'xml' | 'json') =>
+  queryOptions({
     queryKey: requestKeys.raw(requestId, format),
     queryFn: async () =>
-      (await pipeline.get(`/requestdetail/${format}`, DETAIL_PARAMS(requestId))).text(),
-    enabled,
+      (await client.get(`/requestdetail/${format}`, DETAIL_PARAMS(requestId))).text(),
   });
+
+export function useRequestDetail(requestId: string) {
+  return useQuery(requestDetailQuery(useClients().pipeline, requestId));
+}
+
+export function useRawDetail(requestId: string, format: 'xml' | 'json') {
+  return useQuery(rawDetailQuery(useClients().pipeline, requestId, format));
 }

@@ -13,7 +13,7 @@ const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 export function RawView({ requestId }: { requestId: string }) {
   const [format, setFormat] = useState<'xml' | 'json'>('xml');
   const [reveal, setReveal] = useState(false);
-  const raw = useRawDetail(requestId, format, true);
+  const raw = useRawDetail(requestId, format);
   const { pipeline } = useClients();
   const auth = useAuth();
   const url = new URL(

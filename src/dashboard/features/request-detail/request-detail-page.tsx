@@ -7,12 +7,13 @@ import { Button } from '../../components/button.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { dayOfRequest, paths } from '../../paths.ts';
-import { ActionDialog } from '../requests/action-dialog.tsx';
-import { actionReasons } from '../requests/actions.ts';
+import { ActionDialog } from '../../shared/action-dialog.tsx';
+import { actionReasons } from '../../shared/request-actions.ts';
 import { LogView, type LogLine } from './log-view.tsx';
 import { isTerminal, useRequestDetail } from './queries.ts';
 import { RawView } from './raw-view.tsx';
 import { strings } from './strings.ts';
+import { withParams } from '../../shared/url-state.ts';
 
 type Tab = 'request' | 'app' | 'raw';
 
@@ -23,9 +24,9 @@ function seconds(time: string): number | undefined {
 
 function Timeline({ detail }: { detail: RequestDetail }) {
   const stages = [
-    { name: 'Sensor', time: detail.sensorTime, color: 'bg-violet-500' },
-    { name: 'Filter', time: detail.filterTime, color: 'bg-indigo-500' },
-    { name: 'Joint', time: detail.jointTime, color: 'bg-cyan-500' },
+    { name: strings.stages.sensor, time: detail.sensorTime, color: 'bg-violet-500' },
+    { name: strings.stages.filter, time: detail.filterTime, color: 'bg-indigo-500' },
+    { name: strings.stages.joint, time: detail.jointTime, color: 'bg-cyan-500' },
   ];
   const longest = Math.max(1, ...stages.map((s) => seconds(s.time) ?? 0));
   return (
@@ -88,6 +89,11 @@ function Summary({ detail }: { detail: RequestDetail }) {
 export function RequestDetailPage() {
   const { requestId = '' } = useParams();
   const [search, setSearch] = useSearchParams();
+  // The log's filter and search live in the URL beside the tab; the tab's links drop them,
+  // since a stage of the request log means nothing in the application log. Typing does not
+  // add a history entry per key.
+  const onLogView = (changes: Readonly<Partial<{ group: string; find: string }>>) =>
+    setSearch(withParams(search, changes), { replace: true });
   const tab = (
     ['request', 'app', 'raw'].includes(search.get('tab') ?? '') ? search.get('tab') : 'request'
   ) as Tab;
@@ -185,13 +191,16 @@ export function RequestDetailPage() {
             groupLabel={strings.log.filterStage}
             fileName={`${data.requestId}-request-log.txt`}
             lines={requestLines}
+            group={search.get('group') ?? ''}
+            query={search.get('find') ?? ''}
+            onView={onLogView}
             columns={[
-              { name: 'Date', width: '11rem' },
-              { name: 'Stage', width: '5rem' },
-              { name: 'Event', width: '4rem' },
-              { name: 'Status', width: '5rem' },
-              { name: 'ActionOrder', width: '6rem' },
-              { name: 'Message', width: 'minmax(16rem, 1fr)' },
+              { name: strings.log.requestColumns.date, width: '11rem' },
+              { name: strings.log.requestColumns.stage, width: '5rem' },
+              { name: strings.log.requestColumns.event, width: '4rem' },
+              { name: strings.log.requestColumns.status, width: '5rem' },
+              { name: strings.log.requestColumns.actionOrder, width: '6rem' },
+              { name: strings.log.requestColumns.message, width: 'minmax(16rem, 1fr)' },
             ]}
           />
         ) : null}
@@ -202,11 +211,14 @@ export function RequestDetailPage() {
             groupLabel={strings.log.filterType}
             fileName={`${data.requestId}-application-log.txt`}
             lines={appLines}
+            group={search.get('group') ?? ''}
+            query={search.get('find') ?? ''}
+            onView={onLogView}
             columns={[
-              { name: 'Index', width: '4rem' },
-              { name: 'Date', width: '5.5rem' },
-              { name: 'Type', width: '4rem' },
-              { name: 'Message', width: 'minmax(16rem, 1fr)' },
+              { name: strings.log.appColumns.index, width: '4rem' },
+              { name: strings.log.appColumns.date, width: '5.5rem' },
+              { name: strings.log.appColumns.type, width: '4rem' },
+              { name: strings.log.appColumns.message, width: 'minmax(16rem, 1fr)' },
             ]}
           />
         ) : null}

@@ -17,7 +17,19 @@ export const strings = {
   tabs: { request: 'Request log', app: 'Application log', raw: 'Raw response' },
   retry: 'Retry',
   cancel: 'Cancel',
+  /** The service's names of its stages. */
+  stages: { sensor: 'Sensor', filter: 'Filter', joint: 'Joint' },
   log: {
+    // The service's field names; they head the copied and downloaded logs too.
+    requestColumns: {
+      date: 'Date',
+      stage: 'Stage',
+      event: 'Event',
+      status: 'Status',
+      actionOrder: 'ActionOrder',
+      message: 'Message',
+    },
+    appColumns: { index: 'Index', date: 'Date', type: 'Type', message: 'Message' },
     filterStage: 'Stage',
     filterType: 'Type',
     all: 'All',

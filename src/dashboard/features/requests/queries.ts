@@ -1,26 +1,14 @@
-import {
-  keepPreviousData,
-  queryOptions,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { PipelineClient, RequestList } from '../../../kit/index.ts';
 import { useClients } from '../../app/auth.ts';
-import { requestKeys } from './keys.ts';
+import { requestKeys, type RequestListParams } from '../../shared/queries.ts';
 
-export { requestKeys };
-
-export interface ListParams {
-  readonly date: string;
-  readonly id: string | undefined;
-  readonly index: number;
-  readonly size: number;
-}
+// Request keys, retry and cancel are shared with the overview and the request detail, so
+// they live in shared/queries.ts.
 
 export const requestListQuery = (
   client: PipelineClient,
-  params: ListParams,
+  params: RequestListParams,
   refreshSeconds: number,
 ) =>
   queryOptions<RequestList>({
@@ -38,22 +26,6 @@ export const requestListQuery = (
     refetchIntervalInBackground: false,
   });
 
-export function useRequestList(params: ListParams, refreshSeconds: number) {
+export function useRequestList(params: RequestListParams, refreshSeconds: number) {
   return useQuery(requestListQuery(useClients().pipeline, params, refreshSeconds));
-}
-
-/** Retry or cancel one request; the lists and its detail are refreshed after. */
-export function useRequestAction() {
-  const { pipeline } = useClients();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ action, requestId }: { action: 'retry' | 'cancel'; requestId: string }) =>
-      action === 'retry' ? pipeline.retry(requestId) : pipeline.cancel(requestId),
-    onSettled: async (_data, _error, { requestId }) => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: requestKeys.lists() }),
-        queryClient.invalidateQueries({ queryKey: requestKeys.detail(requestId) }),
-      ]);
-    },
-  });
 }

@@ -26,28 +26,10 @@ export const strings = {
   selectRow: (id: string) => `Select ${id}`,
   none: 'No requests on this day.',
   noneMatch: 'No request of this page has that status.',
-  range: (from: number, to: number, total: number | undefined) =>
-    total === undefined ? `${from}–${to}` : `${from}–${to} of ${total}`,
-  previous: 'Previous page',
-  next: 'Next page',
   newRows: (n: number) => `${n} new request${n === 1 ? '' : 's'} — show`,
   retry: 'Retry',
   cancel: 'Cancel',
-  retryNotAllowed: (status: string) =>
-    `A ${status} request cannot be retried; only Error and Stop can.`,
-  cancelNotAllowed: (status: string) =>
-    `A ${status} request cannot be cancelled; only Wait, Start and Process can.`,
   bulkRetry: (n: number) => `Retry selected (${n})`,
   bulkCancel: (n: number) => `Cancel selected (${n})`,
   clearSelection: 'Clear selection',
-  confirm: {
-    retryTitle: (n: number) => (n === 1 ? 'Retry this request?' : `Retry these ${n} requests?`),
-    cancelTitle: (n: number) => (n === 1 ? 'Cancel this request?' : `Cancel these ${n} requests?`),
-    retryText: 'Each runs again from the stage where it stopped.',
-    cancelText: 'A running request stops at its next batch; nothing it wrote stays half-written.',
-    go: 'Yes, go ahead',
-    keep: 'Keep as is',
-    done: 'Close',
-    ok: 'done',
-  },
 } as const;

@@ -1,15 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { useAuth, useClients } from '../../app/auth.ts';
+import { useAuth } from '../../app/auth.ts';
 import { notify } from '../../app/notices.ts';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { PageHeader } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
+import { useVersion } from '../../shared/queries.ts';
+import { useApiSettings, useReissueApiKey, useSetApiEnabled } from './queries.ts';
 import { strings } from './strings.ts';
-
-const settingsKey = ['settings'] as const;
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -21,23 +20,11 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function ApiSettings() {
-  const { console: mc } = useClients();
-  const queryClient = useQueryClient();
-  const settings = useQuery({ queryKey: settingsKey, queryFn: () => mc.settings() });
+  const settings = useApiSettings();
   const [reveal, setReveal] = useState(false);
   const [confirm, setConfirm] = useState(false);
-  const toggle = useMutation({
-    mutationFn: (enabled: boolean) => mc.setApiEnabled(enabled),
-    onSuccess: (data) => queryClient.setQueryData(settingsKey, data),
-  });
-  const reissue = useMutation({
-    mutationFn: () => mc.reissueApiKey(),
-    onSuccess: async () => {
-      setConfirm(false);
-      notify({ kind: 'success', text: strings.updated });
-      await queryClient.invalidateQueries({ queryKey: settingsKey });
-    },
-  });
+  const toggle = useSetApiEnabled();
+  const reissue = useReissueApiKey();
   if (settings.error) return <ErrorView error={settings.error} />;
   if (!settings.data) return <Spinner />;
   const { apiEnabled, apiKey } = settings.data;
@@ -57,7 +44,7 @@ function ApiSettings() {
               toggle.mutate(e.target.checked);
             }}
           />
-          <span>{apiEnabled ? 'On' : 'Off'}</span>
+          <span>{apiEnabled ? strings.on : strings.off}</span>
         </label>
         <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{strings.enabledHint}</p>
         {toggle.error ? <ErrorView error={toggle.error} /> : null}
@@ -103,7 +90,14 @@ function ApiSettings() {
               <Button
                 variant="danger"
                 disabled={reissue.isPending}
-                onClick={() => reissue.mutate()}
+                onClick={() =>
+                  reissue.mutate(undefined, {
+                    onSuccess: () => {
+                      setConfirm(false);
+                      notify({ kind: 'success', text: strings.updated });
+                    },
+                  })
+                }
               >
                 {strings.confirmGo}
               </Button>
@@ -120,12 +114,7 @@ function ApiSettings() {
 
 export function SettingsPage() {
   const auth = useAuth();
-  const { pipeline } = useClients();
-  const version = useQuery({
-    queryKey: ['version'],
-    queryFn: () => pipeline.version(),
-    staleTime: 60_000,
-  });
+  const version = useVersion();
   return (
     <>
       <PageHeader title={strings.title} />

@@ -2,6 +2,8 @@ export const strings = {
   title: 'Settings',
   service: 'Service',
   version: 'Version',
+  on: 'On',
+  off: 'Off',
   serverName: 'Server name',
   serverId: 'Server id',
   api: 'Pipeline API',

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button } from '../../components/button.tsx';
-import { Dialog } from '../../components/dialog.tsx';
-import { describeError } from '../../components/error-view.tsx';
+import { Button } from '../components/button.tsx';
+import { Dialog } from '../components/dialog.tsx';
+import { describeError } from '../components/error-view.tsx';
 import { useRequestAction } from './queries.ts';
 import { strings } from './strings.ts';
 

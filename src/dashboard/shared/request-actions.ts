@@ -1,9 +1,5 @@
-import {
-  CANCELLABLE_STATUSES,
-  RETRYABLE_STATUSES,
-  type RequestStatus,
-} from '../../../kit/index.ts';
-import { forbiddenReason, type Auth } from '../../app/auth.ts';
+import { CANCELLABLE_STATUSES, RETRYABLE_STATUSES, type RequestStatus } from '../../kit/index.ts';
+import { forbiddenReason, type Auth } from '../app/auth.ts';
 import { strings } from './strings.ts';
 
 /** Why retry and cancel are unavailable for a request in this state, if they are. */

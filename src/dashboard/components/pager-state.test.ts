@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { pagerState } from './pager-state.ts';
+
+describe('pagerState', () => {
+  it('shows the 1-based range and both neighbours in the middle of a list', () => {
+    expect(pagerState({ index: 50, count: 50, prev: 0, next: 100, total: 230 })).toEqual({
+      range: { from: 51, to: 100 },
+      total: 230,
+      previous: 0,
+      next: 100,
+      paged: true,
+    });
+  });
+
+  it('has no previous page on the first and no next page on the last', () => {
+    const first = pagerState({ index: 0, count: 50, prev: -1, next: 50, total: 80 });
+    expect([first.previous, first.next]).toEqual([undefined, 50]);
+    const last = pagerState({ index: 50, count: 30, prev: 0, next: -1, total: 80 });
+    expect([last.previous, last.next, last.range]).toEqual([0, undefined, { from: 51, to: 80 }]);
+  });
+
+  it('is not paged when one page holds everything, and has no range when empty', () => {
+    const one = pagerState({ index: 0, count: 7, prev: -1, next: -1, total: 7 });
+    expect(one.paged).toBe(false);
+    const empty = pagerState({ index: 0, count: 0, prev: -1, next: -1, total: 0 });
+    expect(empty.range).toBeUndefined();
+  });
+
+  it('keeps the total unknown where the service sends none', () => {
+    expect(pagerState({ index: 0, count: 10, prev: -1, next: 10, total: undefined }).total).toBe(
+      undefined,
+    );
+  });
+});

@@ -1,0 +1,58 @@
+import type { PageInfo } from '../../kit/index.ts';
+import { strings } from '../shared/strings.ts';
+import { Button } from './button.tsx';
+import { pagerState } from './pager-state.ts';
+
+/**
+ * The one pager of the dashboard: "from–to of total" and previous/next buttons, from the
+ * service's page info. onPage gets the Index to show; the caller keeps it in the URL.
+ */
+export function Pager({
+  info,
+  onPage,
+  testId,
+  label,
+  hideWhenSingle = false,
+  className = '',
+}: {
+  info: PageInfo;
+  onPage: (index: number) => void;
+  /** The range's data-testid, which the e2e specs read. */
+  testId?: string;
+  /** Names the pager for assistive technology where a page has more than one. */
+  label?: string;
+  /** Leave out the whole pager when everything fits on one page. */
+  hideWhenSingle?: boolean;
+  className?: string;
+}) {
+  const state = pagerState(info);
+  if (hideWhenSingle && !state.paged) return null;
+  return (
+    <nav
+      aria-label={label}
+      className={`flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300 ${className}`}
+    >
+      <span data-testid={testId}>
+        {state.range
+          ? strings.pager.range(state.range.from, state.range.to, state.total)
+          : strings.pager.empty}
+      </span>
+      <Button
+        size="sm"
+        disabled={state.previous === undefined}
+        onClick={() => state.previous !== undefined && onPage(state.previous)}
+        aria-label={strings.pager.previous}
+      >
+        ‹ {strings.pager.previous}
+      </Button>
+      <Button
+        size="sm"
+        disabled={state.next === undefined}
+        onClick={() => state.next !== undefined && onPage(state.next)}
+        aria-label={strings.pager.next}
+      >
+        {strings.pager.next} ›
+      </Button>
+    </nav>
+  );
+}

@@ -1,0 +1,45 @@
+import type { DatabaseName } from '../../../kit/index.ts';
+import { indexFrom, pageSizeFrom } from '../../shared/url-state.ts';
+import { sortFrom, type Sort } from './rows.ts';
+
+export const DATABASES: readonly DatabaseName[] = ['system', 'status', 'action'];
+
+/** Rows shown of a table when the URL names no size. */
+export const DEFAULT_ROWS = 100;
+
+/** Everything the databases page shows, read from its route and query string. */
+export interface DatabaseView {
+  readonly database: DatabaseName | undefined;
+  readonly listIndex: number;
+  readonly filter: string;
+  readonly table: string | undefined;
+  readonly index: number;
+  readonly size: number;
+  /** Filter and sort of the loaded rows. */
+  readonly rows: string;
+  readonly sort: Sort | undefined;
+}
+
+/** A change of a table's page, size, row filter (`rows`) or sort (`sort`), as URL values. */
+export type RowsViewChange = Readonly<
+  Partial<{ index: number; size: number; rows: string; sort: string | undefined }>
+>;
+
+export function readDatabaseView(param: string | undefined, search: URLSearchParams): DatabaseView {
+  return {
+    database: DATABASES.find((d) => d === param),
+    listIndex: indexFrom(search.get('listIndex')),
+    filter: search.get('filter') ?? '',
+    table: search.get('table') || undefined,
+    index: indexFrom(search.get('index')),
+    size: pageSizeFrom(search.get('size'), DEFAULT_ROWS),
+    rows: search.get('rows') ?? '',
+    sort: sortFrom(search.get('sort')),
+  };
+}
+
+/** Tables of the listed page whose name holds the filter, case aside. */
+export function filterTables(names: readonly string[], filter: string): string[] {
+  const needle = filter.trim().toLowerCase();
+  return names.filter((name) => name.toLowerCase().includes(needle));
+}

@@ -1,0 +1,130 @@
+import { Link } from 'react-router';
+import type { RequestSummary } from '../../../kit/index.ts';
+import { useAuth } from '../../app/auth.ts';
+import { StageBadge, StatusBadge } from '../../components/badge.tsx';
+import { Button } from '../../components/button.tsx';
+import type { ColumnDef } from '../../components/data-table.tsx';
+import { paths } from '../../paths.ts';
+import { actionReasons } from '../../shared/request-actions.ts';
+import { strings } from './strings.ts';
+
+/** The requests table's columns; selection and actions come from the page. */
+export function requestColumns({
+  selected,
+  allSelected,
+  onSelectAll,
+  onSelect,
+  onAction,
+}: {
+  selected: ReadonlySet<string>;
+  allSelected: boolean;
+  onSelectAll: (checked: boolean) => void;
+  onSelect: (requestId: string, checked: boolean) => void;
+  onAction: (action: 'retry' | 'cancel', ids: string[]) => void;
+}): ColumnDef<RequestSummary>[] {
+  return [
+    {
+      id: 'select',
+      header: (
+        <input
+          type="checkbox"
+          aria-label={strings.selectAll}
+          checked={allSelected}
+          onChange={(e) => onSelectAll(e.target.checked)}
+        />
+      ),
+      className: 'w-10',
+      cellClassName: 'py-0',
+      cell: (row) => (
+        <input
+          type="checkbox"
+          aria-label={strings.selectRow(row.requestId)}
+          checked={selected.has(row.requestId)}
+          onChange={(e) => onSelect(row.requestId, e.target.checked)}
+        />
+      ),
+    },
+    {
+      id: 'id',
+      header: strings.columns.id,
+      cellClassName: 'py-0 font-mono text-xs whitespace-nowrap',
+      cell: (row) => (
+        <Link
+          to={paths.request(row.requestId)}
+          className="text-teal-700 hover:underline focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-teal-400"
+        >
+          {row.requestId}
+        </Link>
+      ),
+    },
+    {
+      id: 'pipeline',
+      header: strings.columns.pipeline,
+      cellClassName: 'py-0',
+      cell: (row) => (
+        <>
+          {row.name} <span className="font-mono text-xs text-slate-500">{row.pipelineId}</span>
+        </>
+      ),
+    },
+    {
+      id: 'status',
+      header: strings.columns.status,
+      cellClassName: 'py-0',
+      cell: (row) => <StatusBadge status={row.status} />,
+    },
+    {
+      id: 'stage',
+      header: strings.columns.stage,
+      cellClassName: 'py-0',
+      priority: 'low',
+      cell: (row) => <StageBadge stage={row.stage} />,
+    },
+    {
+      id: 'begin',
+      header: strings.columns.begin,
+      cellClassName: 'py-0 text-xs whitespace-nowrap text-slate-600 dark:text-slate-400',
+      priority: 'low',
+      cell: (row) => row.beginDate,
+    },
+    {
+      id: 'actions',
+      header: strings.columns.actions,
+      cellClassName: 'py-0',
+      cell: (row) => <RowActions row={row} onAction={onAction} />,
+    },
+  ];
+}
+
+function RowActions({
+  row,
+  onAction,
+}: {
+  row: RequestSummary;
+  onAction: (action: 'retry' | 'cancel', ids: string[]) => void;
+}) {
+  const auth = useAuth();
+  const reasons = actionReasons(auth, row.status);
+  const retryReason = reasons.retry;
+  const cancelReason = reasons.cancel;
+  return (
+    <div className="flex gap-1">
+      <Button
+        size="sm"
+        disabledReason={retryReason}
+        onClick={() => onAction('retry', [row.requestId])}
+        aria-label={`${strings.retry} ${row.requestId}`}
+      >
+        {strings.retry}
+      </Button>
+      <Button
+        size="sm"
+        disabledReason={cancelReason}
+        onClick={() => onAction('cancel', [row.requestId])}
+        aria-label={`${strings.cancel} ${row.requestId}`}
+      >
+        {strings.cancel}
+      </Button>
+    </div>
+  );
+}

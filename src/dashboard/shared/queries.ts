@@ -1,0 +1,103 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Pipeline, PipelineClient } from '../../kit/index.ts';
+import { useClients } from '../app/auth.ts';
+import { notify } from '../app/notices.ts';
+import { describeError } from '../components/error-view.tsx';
+import { strings } from './strings.ts';
+
+/**
+ * Queries and keys that more than one feature reads or invalidates. A feature's own live in
+ * its queries.ts; features never import each other's, so what two need is here.
+ */
+
+/** What a request list is asked for; part of its key, so each page is cached on its own. */
+export interface RequestListParams {
+  readonly date: string;
+  readonly id: string | undefined;
+  readonly index: number;
+  readonly size: number;
+}
+
+export const requestKeys = {
+  all: ['requests'] as const,
+  /** Every list of requests: the requests page's pages and the overview's days. */
+  lists: () => [...requestKeys.all, 'list'] as const,
+  list: (params: RequestListParams) => [...requestKeys.lists(), params] as const,
+  day: (date: string) => [...requestKeys.lists(), 'day', date] as const,
+  /** A request's detail and everything derived from it (error message, raw answer). */
+  detail: (requestId: string) => [...requestKeys.all, 'detail', requestId] as const,
+  errorMessage: (requestId: string) => [...requestKeys.detail(requestId), 'error-message'] as const,
+  raw: (requestId: string, format: 'xml' | 'json') =>
+    [...requestKeys.detail(requestId), 'raw', format] as const,
+};
+
+export const pipelineKeys = {
+  all: ['pipelines'] as const,
+  list: () => [...pipelineKeys.all, 'list'] as const,
+};
+
+export const serviceKeys = {
+  version: () => ['service', 'version'] as const,
+};
+
+export const pipelinesQuery = (client: PipelineClient) =>
+  queryOptions({
+    queryKey: pipelineKeys.list(),
+    queryFn: () => client.listPipelines(),
+    refetchInterval: 30_000,
+  });
+
+export const versionQuery = (client: PipelineClient) =>
+  queryOptions({
+    queryKey: serviceKeys.version(),
+    queryFn: () => client.version(),
+    staleTime: 60_000,
+  });
+
+export function usePipelines() {
+  return useQuery(pipelinesQuery(useClients().pipeline));
+}
+
+export function useVersion() {
+  return useQuery(versionQuery(useClients().pipeline));
+}
+
+/** Resume or suspend, shown at once and put back if the service refuses. */
+export function useSetRunmode() {
+  const { pipeline } = useClients();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, run }: { id: string; run: boolean }) =>
+      run ? pipeline.resume(id) : pipeline.suspend(id),
+    onMutate: async ({ id, run }) => {
+      await queryClient.cancelQueries({ queryKey: pipelineKeys.list() });
+      const previous = queryClient.getQueryData<Pipeline[]>(pipelineKeys.list());
+      queryClient.setQueryData<Pipeline[]>(pipelineKeys.list(), (list) =>
+        list?.map((p) => (p.id === id ? { ...p, runmode: run ? 'run' : 'stop' } : p)),
+      );
+      return { previous };
+    },
+    onError: (error, { id }, context) => {
+      if (context?.previous) queryClient.setQueryData(pipelineKeys.list(), context.previous);
+      const { message, code } = describeError(error);
+      notify({ kind: 'error', text: `${strings.runmodeFailed(id)} ${message}`, code });
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: pipelineKeys.list() }),
+  });
+}
+
+/** Retry or cancel one request; the lists and its detail are refreshed after. */
+export function useRequestAction() {
+  const { pipeline } = useClients();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ action, requestId }: { action: 'retry' | 'cancel'; requestId: string }) =>
+      action === 'retry' ? pipeline.retry(requestId) : pipeline.cancel(requestId),
+    onSettled: async (_data, _error, { requestId }) => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: requestKeys.lists() }),
+        queryClient.invalidateQueries({ queryKey: requestKeys.detail(requestId) }),
+      ]);
+    },
+  });
+}
