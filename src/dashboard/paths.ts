@@ -1,6 +1,6 @@
 /** Every link of the dashboard is built here, so routes and links cannot drift apart. */
 
-import type { DatabaseName } from '../kit/index.ts';
+import { dayOfRequestId, type DatabaseName } from '../kit/index.ts';
 
 export interface RequestsQuery {
   readonly date?: string | undefined;
@@ -79,5 +79,5 @@ export function shiftDay(ymd: string, days: number): string {
 
 /** The day a RequestId belongs to: `pl_1-20261121_09-000001` → `20261121`. */
 export function dayOfRequest(requestId: string): string | undefined {
-  return /-(\d{8})_\d{2}-\d{6}$/.exec(requestId)?.[1];
+  return dayOfRequestId(requestId);
 }

@@ -1,5 +1,7 @@
 /** Readers of page state from the URL, which is its source of truth on every page. */
 
+import { DAY_PATTERN } from '../../kit/index.ts';
+
 /** A page's first row from `index`: a whole number of at least 0, else 0. */
 export function indexFrom(value: string | null): number {
   return Math.max(0, Number.parseInt(value ?? '0', 10) || 0);
@@ -7,7 +9,7 @@ export function indexFrom(value: string | null): number {
 
 /** A day as yyyymmdd from `date`, else the fallback (today, for the pages that show one). */
 export function dayFrom(value: string | null, fallback: () => string): string {
-  return value !== null && /^\d{8}$/.test(value) ? value : fallback();
+  return value !== null && DAY_PATTERN.test(value) ? value : fallback();
 }
 
 /** Page sizes every paged table offers. */

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { PIPELINE_ID_PATTERN } from '../../../kit/index.ts';
 import { dayOfRequest, paths } from '../../paths.ts';
 import { strings } from './strings.ts';
 
@@ -50,7 +51,7 @@ export function CellValue({
       </Link>
     );
   }
-  if (column === 'PIPELINEID' && /^pl_\d+$/.test(value)) {
+  if (column === 'PIPELINEID' && PIPELINE_ID_PATTERN.test(value)) {
     return (
       <Link
         to={paths.pipelines(value)}

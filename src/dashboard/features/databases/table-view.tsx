@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import type { DatabaseName } from '../../../kit/index.ts';
+import { dayOfStatusTable, type DatabaseName } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
 import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
@@ -90,7 +90,7 @@ export function TableView({
     );
   }
   const info = data.info;
-  const statusDay = database === 'status' ? /^STATUS(\d{8})$/.exec(table)?.[1] : undefined;
+  const statusDay = database === 'status' ? dayOfStatusTable(table) : undefined;
 
   return (
     <div className="flex min-w-0 flex-col gap-2">

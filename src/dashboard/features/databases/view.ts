@@ -1,8 +1,8 @@
-import type { DatabaseName } from '../../../kit/index.ts';
+import { DATABASE_NAMES, type DatabaseName } from '../../../kit/index.ts';
 import { indexFrom, pageSizeFrom } from '../../shared/url-state.ts';
 import { sortFrom, type Sort } from './rows.ts';
 
-export const DATABASES: readonly DatabaseName[] = ['system', 'status', 'action'];
+export const DATABASES: readonly DatabaseName[] = DATABASE_NAMES;
 
 /** Rows shown of a table when the URL names no size. */
 export const DEFAULT_ROWS = 100;
