@@ -125,7 +125,10 @@ export class PipelineResult {
     if (this.httpStatus < 200 || this.httpStatus >= 300 || !tree) return ResultStatus.Unknown;
     const execute = tree.ExecuteResponse;
     if (execute && typeof execute === 'object' && !Array.isArray(execute)) {
-      return execute.Status === 'OK' ? ResultStatus.OK : ResultStatus.Unknown;
+      // A vendor service may refuse inside a 2xx answer (contract section 7): its Status
+      // says so, and its Message is what the user must see.
+      if (execute.Status === 'OK') return ResultStatus.OK;
+      return execute.Status === 'SystemError' ? ResultStatus.SystemError : ResultStatus.Error;
     }
     return ResultStatus.OK;
   }

@@ -4,8 +4,10 @@ export class PipelineKitError extends Error {
 }
 
 /**
- * The service answered with an error status. `code` and `serviceMessage` come from the
- * error body (Part C ExecuteResponse, Part A envelope or Part B result) when it had one.
+ * The service answered with an error status, or refused inside a 2xx answer (an
+ * ExecuteResponse whose Status is not OK, as a vendor service may). `code` and
+ * `serviceMessage` come from the error body (Part C ExecuteResponse, Part A envelope or
+ * Part B result) when it had one.
  *
  * @example
  * try { await client.resume('pl_9'); }
@@ -22,7 +24,7 @@ export class HttpError extends PipelineKitError {
     readonly body: string,
   ) {
     super(
-      `${method} ${url} failed with ${status}${code !== undefined ? ` (code ${code})` : ''}${serviceMessage ? `: ${serviceMessage}` : ''}`,
+      `${method} ${url} ${status < 400 ? `was refused (${status})` : `failed with ${status}`}${code !== undefined ? ` (code ${code})` : ''}${serviceMessage ? `: ${serviceMessage}` : ''}`,
     );
   }
 }

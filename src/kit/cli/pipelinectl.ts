@@ -257,8 +257,10 @@ export async function main(): Promise<void> {
     );
   } catch (error) {
     if (error instanceof HttpError) {
+      // A refusal inside a 2xx answer (a vendor service) has only the service's words.
+      const status = error.status < 400 ? 'refused' : String(error.status);
       process.stderr.write(
-        `pipelinectl: ${error.status}${error.code !== undefined ? ` ${error.code}` : ''} ${error.serviceMessage ?? error.message}\n`,
+        `pipelinectl: ${status}${error.code !== undefined ? ` ${error.code}` : ''} ${error.serviceMessage ?? error.message}\n`,
       );
       process.exitCode = 1;
     } else if (error instanceof PipelineKitError) {
