@@ -6,7 +6,10 @@ import { defineConfig } from 'vitest/config';
 // points it at another one (a real pipeline service, say) instead of the embedded one.
 const target = process.env.PIPELINE_SERVICE_URL ?? 'http://127.0.0.1:25080';
 const proxy = Object.fromEntries(
-  ['/pipelineapi', '/mcapi', '/api'].map((prefix) => [prefix, { target, changeOrigin: true }]),
+  ['/pipelineapi', '/services', '/mcapi', '/api'].map((prefix) => [
+    prefix,
+    { target, changeOrigin: true },
+  ]),
 );
 
 export default defineConfig({

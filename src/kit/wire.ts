@@ -61,8 +61,12 @@ export const ErrorCode = {
   MethodNotAllowed: 1401,
   BodyTooLarge: 1501,
   Internal: 5000,
+  /** A gateway's pipeline service answered with a failure or with something unreadable. */
+  UpstreamFailed: 5002,
   /** The service cannot write its data (a full disk, say); nothing was changed. */
   Unavailable: 5003,
+  /** A gateway's pipeline service did not answer in time. */
+  UpstreamTimeout: 5004,
 } as const;
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 

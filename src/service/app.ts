@@ -21,12 +21,14 @@ import { Engine } from './engine/engine.ts';
 import { ApiError, CommonCode } from './errors.ts';
 import { installErrorHandler } from './errors-handler.ts';
 import { FLOWAPI_PREFIX, flowService } from './flowapi/routes.ts';
+import { ServiceDirectory } from './gateway/directory.ts';
+import type { ServiceEntry } from './gateway/services.ts';
 import { parseForm } from './form.ts';
 import { dashboardFiles } from './http/dashboard-files.ts';
 import { securityHeaders } from './http/security.ts';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.ts';
 import { MCAPI_PREFIX, managementConsole } from './mcapi/routes.ts';
-import { PIPELINE_API_PREFIX, pipelineApi } from './pipelineapi/routes.ts';
+import { PIPELINE_API_PREFIX, pipelineApi, SERVICES_PREFIX } from './pipelineapi/routes.ts';
 import { loadPipelines } from './pipelines/load.ts';
 
 // Wiring only: each piece lives with its Part (routes), in auth/ (keys, sessions, the first
@@ -38,7 +40,7 @@ export const DIST_DIR = join(REPO_ROOT, 'dist');
 
 export const BODY_LIMIT = 1024 * 1024;
 
-const API_PREFIXES = [PIPELINE_API_PREFIX, MCAPI_PREFIX, FLOWAPI_PREFIX];
+const API_PREFIXES = [PIPELINE_API_PREFIX, SERVICES_PREFIX, MCAPI_PREFIX, FLOWAPI_PREFIX];
 
 export interface AppConfig {
   /** Folder of the three databases, `inbox/` and `outbox/`. */
@@ -61,6 +63,11 @@ export interface AppConfig {
   readonly serverName?: string | undefined;
   /** Sign-in attempts per client address and window (ms) on each Part's login. */
   readonly loginLimit?: { max: number; timeWindow: number } | undefined;
+  /**
+   * The services this server answers for (contract section 7), the first one at plain
+   * /pipelineapi. Absent: the embedded service alone, as `local`.
+   */
+  readonly services?: readonly ServiceEntry[] | undefined;
   /** Days the audit log keeps its entries (default 90). */
   readonly auditRetentionDays?: number | undefined;
   /** Overrides of the default bounds on inputs, answers and connections. */
@@ -91,8 +98,13 @@ export async function buildApp(config: AppConfig): Promise<App> {
     inbox: join(dataDir, 'inbox'),
     outbox: join(dataDir, 'outbox'),
   };
-  mkdirSync(paths.inbox, { recursive: true });
-  mkdirSync(paths.outbox, { recursive: true });
+  const services = config.services ?? [{ id: 'local', name: 'Embedded service', embedded: true }];
+  const embedded = services.some((s) => s.embedded);
+  // In front of other services only, no inbox or outbox of its own.
+  if (embedded) {
+    mkdirSync(paths.inbox, { recursive: true });
+    mkdirSync(paths.outbox, { recursive: true });
+  }
   const dbs = openDatabases(dataDir);
   const clock = config.clock ?? systemClock;
   const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...config.limits };
@@ -100,13 +112,15 @@ export async function buildApp(config: AppConfig): Promise<App> {
   try {
     if (!getSetting(dbs.system, 'serverId')) setSetting(dbs.system, 'serverId', randomUUID());
     const access = new ApiAccess(dbs.system, clock);
-    const apiKeyIgnored = access.provision(config.apiKey, { demo: config.demo });
+    const demo = config.demo && embedded;
+    // A gateway's people reach Part C through its own API setting: on from the first start.
+    const apiKeyIgnored = access.provision(config.apiKey, { demo: demo || !embedded });
     const definitionFiles = [
-      ...(config.demo ? [DEMO_PIPELINES] : []),
+      ...(demo ? [DEMO_PIPELINES] : []),
       ...(config.pipelinesFile ? [resolve(config.pipelinesFile)] : []),
     ];
     loadPipelines(dbs, definitionFiles, clock.now().toISOString());
-    if (config.demo) seedDemoInbox(paths);
+    if (demo) seedDemoInbox(paths);
 
     const engine = new Engine({
       dbs,
@@ -125,6 +139,12 @@ export async function buildApp(config: AppConfig): Promise<App> {
       clock.now().toISOString(),
     );
     const sessions = new SessionStore(dbs.system, clock);
+    const directory = new ServiceDirectory(
+      services,
+      VERSION,
+      () => clock.now(),
+      limits.upstreamTimeoutMs,
+    );
     const context: ServiceContext = {
       dbs,
       clock,
@@ -137,6 +157,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       serverName: config.serverName ?? hostname(),
       serverId: getSetting(dbs.system, 'serverId') as string,
       limits,
+      services: directory,
       audit: new AuditLog(dbs.system, clock, time, config.auditRetentionDays ?? 90, (m, e) =>
         server.log.error({ err: e }, m),
       ),
@@ -144,21 +165,24 @@ export async function buildApp(config: AppConfig): Promise<App> {
     const loginLimit = config.loginLimit ?? { max: 20, timeWindow: 60_000 };
     const server = await httpServer(config, limits);
     const parts = [
-      pipelineApi(context, managementConsoleSessions(sessions)),
+      pipelineApi(context, directory, managementConsoleSessions(sessions)),
       managementConsole(context, loginLimit),
       flowService(context, loginLimit),
     ];
     const errors = installErrorHandler(server);
     for (const part of parts) {
-      errors.register(part.prefix, part.renderError);
+      for (const prefix of part.prefixes) errors.register(prefix, part.renderError);
       await server.register(part.routes);
     }
     await dashboardFiles(server, config.staticDir, API_PREFIXES);
 
-    await engine.recover();
-    if (config.demo) seedDemoRequests(context);
+    if (embedded) {
+      await engine.recover();
+      if (demo) seedDemoRequests(context);
+    }
+    await directory.start();
     await server.ready();
-    engine.wake();
+    if (embedded) engine.wake();
 
     return {
       server,
@@ -167,6 +191,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       initialAdminPassword,
       apiKeyIgnored,
       async close() {
+        directory.stop();
         await server.close();
         await engine.shutdown();
         dbs.close();

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { passwordProblem } from './auth/users.ts';
+import { readServicesFile, singleUpstream, type ServiceEntry } from './gateway/services.ts';
 import type { ServiceLimits } from './limits.ts';
 
 export interface CliConfig {
@@ -12,6 +13,8 @@ export interface CliConfig {
   readonly pipelinesFile: string | undefined;
   readonly workers: number;
   readonly auditDays: number;
+  /** Services to stand in front of; undefined for the embedded service alone. */
+  readonly services: readonly ServiceEntry[] | undefined;
   readonly buildIfMissing: boolean;
   readonly help: boolean;
   /** Only the bounds given on the command line or in the environment. */
@@ -32,6 +35,9 @@ Options (each also read from the environment variable in brackets; a flag wins):
   --pipelines <file>      pipeline definition file (YAML or JSON) [PIPELINE_DEFINITIONS]
   --workers <n>           requests run at once [PIPELINE_WORKERS] (default 2)
   --audit-days <n>        days the audit log keeps its entries [PIPELINE_AUDIT_DAYS] (default 90)
+  --upstream <url>        stand in front of this pipeline service instead of running one [PIPELINE_UPSTREAM_URL]
+  --upstream-key <key>    its API key, kept on the server [PIPELINE_UPSTREAM_KEY]
+  --services <file>       several services, as a YAML list (see the README) [PIPELINE_SERVICES]
   --help                  this text
 
 Bounds (see the README's security section):
@@ -43,6 +49,7 @@ Bounds (see the README's security section):
   --max-connections <n>   open connections at once [PIPELINE_MAX_CONNECTIONS] (default 1000)
   --headers-timeout-s <n> time to send request headers [PIPELINE_HEADERS_TIMEOUT_S] (default 10)
   --request-timeout-s <n> time to send a whole request [PIPELINE_REQUEST_TIMEOUT_S] (default 30)
+  --upstream-timeout-s <n> time an upstream service has to answer [PIPELINE_UPSTREAM_TIMEOUT_S] (default 15)
 `;
 
 /** Bound flags: option name, environment variable, limit field, unit in that field, range. */
@@ -62,6 +69,7 @@ const BOUNDS: readonly [string, string, keyof ServiceLimits, number, number, num
   ['max-connections', 'PIPELINE_MAX_CONNECTIONS', 'maxConnections', 1, 1, 1_000_000],
   ['headers-timeout-s', 'PIPELINE_HEADERS_TIMEOUT_S', 'headersTimeoutMs', 1000, 1, 3600],
   ['request-timeout-s', 'PIPELINE_REQUEST_TIMEOUT_S', 'requestTimeoutMs', 1000, 1, 3600],
+  ['upstream-timeout-s', 'PIPELINE_UPSTREAM_TIMEOUT_S', 'upstreamTimeoutMs', 1000, 1, 600],
 ];
 
 function integer(name: string, text: string, min: number, max: number): number {
@@ -87,6 +95,9 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
       pipelines: { type: 'string' },
       workers: { type: 'string' },
       'audit-days': { type: 'string' },
+      upstream: { type: 'string' },
+      'upstream-key': { type: 'string' },
+      services: { type: 'string' },
       'build-if-missing': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       ...Object.fromEntries(BOUNDS.map(([flag]) => [flag, { type: 'string' as const }])),
@@ -103,6 +114,18 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
     const text = (values as Record<string, string | boolean | undefined>)[flag] ?? env[variable];
     if (typeof text === 'string') limits[field] = integer(`--${flag}`, text, min, max) * unit;
   }
+  const upstream = values.upstream ?? env.PIPELINE_UPSTREAM_URL;
+  const servicesFile = values.services ?? env.PIPELINE_SERVICES;
+  if (upstream !== undefined && servicesFile !== undefined)
+    throw new Error(
+      '--upstream and --services exclude each other: list the one service in the file',
+    );
+  const services =
+    servicesFile !== undefined
+      ? readServicesFile(servicesFile, env)
+      : upstream !== undefined
+        ? [singleUpstream(upstream, values['upstream-key'] ?? env.PIPELINE_UPSTREAM_KEY)]
+        : undefined;
   const adminPassword = values['admin-password'] ?? env.PIPELINE_ADMIN_PASSWORD;
   const adminProblem = adminPassword === undefined ? undefined : passwordProblem(adminPassword);
   if (adminProblem) throw new Error(`--admin-password: ${adminProblem}`);
@@ -124,5 +147,6 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
     buildIfMissing: values['build-if-missing'] ?? false,
     help: values.help ?? false,
     limits,
+    services,
   };
 }

@@ -21,6 +21,8 @@ export interface ServiceLimits {
   readonly requestTimeoutMs: number;
   /** How long an operator's table or cache change waits for a running Joint before 409. */
   readonly actionWaitMs: number;
+  /** How long a gateway waits for an upstream's answer before 504. */
+  readonly upstreamTimeoutMs: number;
 }
 
 const KIB = 1024;
@@ -36,6 +38,7 @@ export const DEFAULT_LIMITS: ServiceLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   actionWaitMs: 2000,
+  upstreamTimeoutMs: 15_000,
 };
 
 export const formatBytes = (bytes: number): string =>

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
     pipelinesFile: config.pipelinesFile,
     workers: config.workers,
     auditRetentionDays: config.auditDays,
+    services: config.services,
     limits: config.limits,
     staticDir: DIST_DIR,
     logger: { level: process.env.LOG_LEVEL ?? 'warn' },
@@ -50,6 +51,13 @@ async function main(): Promise<void> {
     `  Pipeline service ${app.context.version} is running.`,
     `  Dashboard:     ${url}/`,
     `  Pipeline API:  ${url}/pipelineapi/list/xml`,
+    ...app.context.services
+      .list()
+      .filter((s) => !s.embedded)
+      .map(
+        (s) =>
+          `  In front of:   ${s.id} (${s.name}) ${s.reachable ? `version ${s.version}` : `NOT REACHABLE: ${s.message}`}`,
+      ),
     `  API key:       ${app.context.access.enabled && key ? key : '(pipeline API disabled)'}`,
     ...(app.initialAdminPassword
       ? [`  Sign in as admin with password: ${app.initialAdminPassword}  (shown once)`]

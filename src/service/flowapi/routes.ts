@@ -37,7 +37,7 @@ export function flowService(
   ctx: ServiceContext,
   loginLimit: { max: number; timeWindow: number },
 ): Part {
-  return { prefix: FLOWAPI_PREFIX, renderError: renderPartBError, routes };
+  return { prefixes: [FLOWAPI_PREFIX], renderError: renderPartBError, routes };
   async function routes(app: FastifyInstance): Promise<void> {
     const limited = {
       config: { rateLimit: { max: loginLimit.max, timeWindow: loginLimit.timeWindow } },

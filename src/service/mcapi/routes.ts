@@ -60,7 +60,7 @@ export function managementConsole(
   ctx: ServiceContext,
   loginLimit: { max: number; timeWindow: number },
 ): Part {
-  return { prefix: MCAPI_PREFIX, renderError: renderPartAError, routes };
+  return { prefixes: [MCAPI_PREFIX], renderError: renderPartAError, routes };
   async function routes(app: FastifyInstance): Promise<void> {
     const limited = {
       config: { rateLimit: { max: loginLimit.max, timeWindow: loginLimit.timeWindow } },
@@ -164,6 +164,12 @@ export function managementConsole(
     app.get(`${MCAPI_PREFIX}/pipeline/settings`, async (request, reply) => {
       requireRole(requireSession(ctx, request), 'administrator');
       return send(reply, settings(ctx));
+    });
+
+    // The services this server answers for, with the last check of each (contract section 7).
+    app.get(`${MCAPI_PREFIX}/services`, async (request, reply) => {
+      requireSession(ctx, request);
+      return send(reply, { services: ctx.services.list() });
     });
 
     // The audit log, newest first (contract section 7; administrators only).

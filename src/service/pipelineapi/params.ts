@@ -22,6 +22,11 @@ export class Params {
     }
   }
 
+  /** Names of every parameter given (a gateway passes a pipeline's Args on by name). */
+  names(): string[] {
+    return [...this.values.keys()];
+  }
+
   /** The value of a parameter given at most once; undefined when absent or empty. */
   optional(name: string, maxLength = 1024): string | undefined {
     const value = this.values.get(name);

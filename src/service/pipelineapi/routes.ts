@@ -18,13 +18,15 @@ import type { Part } from '../part.ts';
 import { render } from '../render/render.ts';
 import type { Document } from '../render/document.ts';
 import { formatBytes } from '../limits.ts';
+import { upstreamOperations } from '../gateway/adapter.ts';
+import type { ServiceDirectory, ServiceRoute } from '../gateway/directory.ts';
 import { operations } from './operations.ts';
 import { Params } from './params.ts';
 
 export const PIPELINE_API_PREFIX = '/pipelineapi';
-
-/** The service id of the embedded engine in the audit log (contract section 7: `local`). */
-const EMBEDDED_SERVICE = 'local';
+/** `/services/<id>/pipelineapi/...` reaches service `<id>` (contract section 7). */
+export const SERVICES_PREFIX = '/services';
+const SERVICE_PATH = /^\/services\/([^/?]*)(\/pipelineapi(?:\/|$).*)$/;
 
 /** The RequestId a call or its answer names, if any. */
 function requestIdOf(fields: unknown): string | null {
@@ -42,7 +44,8 @@ interface Target {
 }
 
 function parseTarget(url: string): Target {
-  const path = url.split('?', 1)[0] ?? '';
+  const whole = url.split('?', 1)[0] ?? '';
+  const path = SERVICE_PATH.exec(whole)?.[2] ?? whole;
   const segments = path.slice(PIPELINE_API_PREFIX.length + 1).split('/');
   const api = segments[0] ?? '';
   const rawType = segments.length > 1 ? segments.slice(1).join('/') : undefined;
@@ -238,84 +241,120 @@ function renderBounded(ctx: ServiceContext, doc: Document, type: ResponseType): 
 }
 
 /** Part C: one route dispatching every `/pipelineapi/<api>/<type>` call. */
-export function pipelineApi(ctx: ServiceContext, extraAuth?: ExtraAuthenticator): Part {
+export function pipelineApi(
+  ctx: ServiceContext,
+  services: ServiceDirectory,
+  extraAuth?: ExtraAuthenticator,
+): Part {
   const answers = new AnswerCache(ctx.limits.answerCacheBytes, ctx.limits.answerCacheEntryBytes);
-  return { prefix: PIPELINE_API_PREFIX, renderError: renderPartCError, routes };
+  return {
+    prefixes: [PIPELINE_API_PREFIX, SERVICES_PREFIX],
+    renderError: renderPartCError,
+    routes,
+  };
   async function routes(app: FastifyInstance): Promise<void> {
-    app.all(`${PIPELINE_API_PREFIX}/*`, async (request, reply) => {
-      const target = parseTarget(request.url);
-      if (target.type === undefined) {
-        throw new ApiError(
-          400,
-          ErrorCode.UnknownResponseType,
-          `Unknown response type ${JSON.stringify(target.rawType)}: use xml, json or htm.`,
-        );
-      }
-      if (target.operation === undefined) {
-        throw new ApiError(404, ErrorCode.UnknownApi, `Unknown api ${JSON.stringify(target.api)}.`);
-      }
-      const method = OPERATIONS[target.operation];
-      if (request.method !== method && !(method === 'GET' && request.method === 'HEAD')) {
-        throw new ApiError(
-          405,
-          ErrorCode.MethodNotAllowed,
-          `${target.operation} takes ${method}, not ${request.method}.`,
-          {
-            allow: method === 'GET' ? 'GET, HEAD' : method,
-          },
-        );
-      }
-      if (method !== 'GET') {
-        const operation = target.operation;
-        const type = target.type;
-        const subject: AuditSubject = { userName: null, via: 'none', requestId: null };
-        const parameters = { ...(request.query as object), ...(request.body as object) };
-        const doc = await ctx.audit.around(
-          request,
-          { operation, service: EMBEDDED_SERVICE, parameters },
-          subject,
-          async () => {
-            const caller = authenticate(ctx, request, reply, operation, extraAuth, (who) => {
-              subject.userName = who.userName ?? null;
-              subject.via = who.via;
-            });
-            subject.via = caller.via;
-            subject.userName = caller.userName ?? null;
-            subject.requestId = requestIdOf(parameters);
-            const answer = await operations[operation](
-              ctx,
-              new Params(request.query, request.body),
-            );
-            subject.requestId ??= requestIdOf(answer.body);
-            return answer;
-          },
-          (answer) => ({
-            status: String(answer.body.Status ?? 'OK'),
-            message: String(answer.body.Message ?? ''),
-          }),
-        );
-        sendDocument(reply, 200, doc, type);
-        return reply;
-      }
-      authenticate(ctx, request, reply, target.operation, extraAuth);
-      // Reads are answered from the cache while no database has changed since; an answer
-      // that depends on "today" keeps the day in its key.
-      const key = `${request.url}|${target.operation === 'requestlist' ? ctx.time.day(ctx.clock.now()) : ''}`;
-      const version = ctx.dbs.version();
-      const hit = answers.get(key);
-      if (hit && hit.version === version) {
-        void reply.code(200).header('content-type', CONTENT_TYPES[target.type]).send(hit.body);
-        return reply;
-      }
-      // Kept as bytes: a hit then costs no UTF-8 encoding at all.
-      const body = renderBounded(
-        ctx,
-        await operations[target.operation](ctx, new Params(request.query, request.body)),
-        target.type,
-      );
-      answers.set(key, { version, body });
-      void reply.code(200).header('content-type', CONTENT_TYPES[target.type]).send(body);
-      return reply;
+    app.all(`${PIPELINE_API_PREFIX}/*`, (request, reply) =>
+      answer(services.routes[0] as ServiceRoute, request, reply),
+    );
+    app.all(`${SERVICES_PREFIX}/:service/pipelineapi/*`, (request, reply) => {
+      const id = (request.params as { service: string }).service;
+      const route = services.route(id);
+      if (!route)
+        throw new ApiError(404, ErrorCode.UnknownApi, `No service ${JSON.stringify(id)} here.`);
+      return answer(route, request, reply);
     });
+  }
+
+  /** Runs an operation on the embedded engine or an upstream, per the route. */
+  function run(route: ServiceRoute, operation: OperationName, params: Params) {
+    return route.upstream
+      ? upstreamOperations[operation](route.upstream, params)
+      : operations[operation](ctx, params);
+  }
+
+  async function answer(
+    route: ServiceRoute,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const target = parseTarget(request.url);
+    if (target.type === undefined) {
+      throw new ApiError(
+        400,
+        ErrorCode.UnknownResponseType,
+        `Unknown response type ${JSON.stringify(target.rawType)}: use xml, json or htm.`,
+      );
+    }
+    if (target.operation === undefined) {
+      throw new ApiError(404, ErrorCode.UnknownApi, `Unknown api ${JSON.stringify(target.api)}.`);
+    }
+    const method = OPERATIONS[target.operation];
+    if (request.method !== method && !(method === 'GET' && request.method === 'HEAD')) {
+      throw new ApiError(
+        405,
+        ErrorCode.MethodNotAllowed,
+        `${target.operation} takes ${method}, not ${request.method}.`,
+        {
+          allow: method === 'GET' ? 'GET, HEAD' : method,
+        },
+      );
+    }
+    if (method !== 'GET') {
+      const operation = target.operation;
+      const type = target.type;
+      const subject: AuditSubject = { userName: null, via: 'none', requestId: null };
+      const parameters = { ...(request.query as object), ...(request.body as object) };
+      const doc = await ctx.audit.around(
+        request,
+        { operation, service: route.id, parameters },
+        subject,
+        async () => {
+          const caller = authenticate(ctx, request, reply, operation, extraAuth, (who) => {
+            subject.userName = who.userName ?? null;
+            subject.via = who.via;
+          });
+          subject.via = caller.via;
+          subject.userName = caller.userName ?? null;
+          subject.requestId = requestIdOf(parameters);
+          const result = await run(route, operation, new Params(request.query, request.body));
+          subject.requestId ??= requestIdOf(result.body);
+          return result;
+        },
+        (answer) => ({
+          status: String(answer.body.Status ?? 'OK'),
+          message: String(answer.body.Message ?? ''),
+        }),
+      );
+      sendDocument(reply, 200, doc, type);
+      return reply;
+    }
+    authenticate(ctx, request, reply, target.operation, extraAuth);
+    if (route.upstream) {
+      // An upstream's data changes without this server knowing: never from the cache.
+      const doc = await run(route, target.operation, new Params(request.query, request.body));
+      void reply
+        .code(200)
+        .header('content-type', CONTENT_TYPES[target.type])
+        .send(renderBounded(ctx, doc, target.type));
+      return reply;
+    }
+    // Reads are answered from the cache while no database has changed since; an answer
+    // that depends on "today" keeps the day in its key.
+    const key = `${request.url}|${target.operation === 'requestlist' ? ctx.time.day(ctx.clock.now()) : ''}`;
+    const version = ctx.dbs.version();
+    const hit = answers.get(key);
+    if (hit && hit.version === version) {
+      void reply.code(200).header('content-type', CONTENT_TYPES[target.type]).send(hit.body);
+      return reply;
+    }
+    // Kept as bytes: a hit then costs no UTF-8 encoding at all.
+    const body = renderBounded(
+      ctx,
+      await operations[target.operation](ctx, new Params(request.query, request.body)),
+      target.type,
+    );
+    answers.set(key, { version, body });
+    void reply.code(200).header('content-type', CONTENT_TYPES[target.type]).send(body);
+    return reply;
   }
 }

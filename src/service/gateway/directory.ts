@@ -1,0 +1,115 @@
+import type { ServiceEntry } from './services.ts';
+import { Upstream } from './upstream.ts';
+
+/** What the server knows of one service it answers for (`GET /mcapi/services`). */
+export interface ServiceState {
+  readonly id: string;
+  readonly name: string;
+  readonly label: string | null;
+  readonly color: string | null;
+  readonly embedded: boolean;
+  readonly reachable: boolean;
+  readonly version: string | null;
+  /** When the last check ended (ISO), null before the first. */
+  readonly checkedAt: string | null;
+  /** Since when it has been reachable or not (ISO). */
+  readonly since: string | null;
+  /** Why the last check failed. */
+  readonly message: string | null;
+}
+
+/** One service as Part C routes reach it: the embedded engine, or an upstream. */
+export interface ServiceRoute {
+  readonly id: string;
+  readonly upstream: Upstream | undefined;
+}
+
+const CHECK_EVERY_MS = 30_000;
+
+/**
+ * The services of this server in their order (the first answers plain /pipelineapi), and
+ * a check of each upstream's version every 30 s: one per service, whatever the number of
+ * browsers.
+ */
+export class ServiceDirectory {
+  readonly routes: readonly ServiceRoute[];
+  private readonly states = new Map<string, ServiceState>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly entries: readonly ServiceEntry[],
+    embeddedVersion: string,
+    private readonly now: () => Date,
+    upstreamTimeoutMs: number,
+  ) {
+    this.routes = entries.map((e) => ({
+      id: e.id,
+      upstream: e.embedded ? undefined : new Upstream(e, upstreamTimeoutMs),
+    }));
+    for (const e of entries) {
+      this.states.set(e.id, {
+        id: e.id,
+        name: e.name,
+        label: e.label ?? null,
+        color: e.color ?? null,
+        embedded: e.embedded === true,
+        reachable: e.embedded === true,
+        version: e.embedded ? embeddedVersion : null,
+        checkedAt: e.embedded ? now().toISOString() : null,
+        since: e.embedded ? now().toISOString() : null,
+        message: null,
+      });
+    }
+  }
+
+  get hasEmbedded(): boolean {
+    return this.entries.some((e) => e.embedded);
+  }
+
+  route(id: string): ServiceRoute | undefined {
+    return this.routes.find((r) => r.id === id);
+  }
+
+  list(): ServiceState[] {
+    return this.entries.map((e) => this.states.get(e.id) as ServiceState);
+  }
+
+  /** Checks every upstream once now (awaited), then every 30 s in the background. */
+  async start(): Promise<void> {
+    await this.checkAll();
+    this.timer = setInterval(() => void this.checkAll(), CHECK_EVERY_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  async checkAll(): Promise<void> {
+    await Promise.all(
+      this.routes.map(async ({ id, upstream }) => {
+        if (!upstream) return;
+        const before = this.states.get(id) as ServiceState;
+        let result: { reachable: boolean; version: string | null; message: string | null };
+        try {
+          const tree = await upstream.call('version', {});
+          const response = tree.Response;
+          const version =
+            response && typeof response === 'object' && !Array.isArray(response)
+              ? String(response.Version ?? '')
+              : '';
+          result = { reachable: true, version, message: null };
+        } catch (error) {
+          result = { reachable: false, version: before.version, message: (error as Error).message };
+        }
+        const at = this.now().toISOString();
+        this.states.set(id, {
+          ...before,
+          ...result,
+          checkedAt: at,
+          since: before.reachable === result.reachable && before.since ? before.since : at,
+        });
+      }),
+    );
+  }
+}

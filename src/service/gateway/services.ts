@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+
+/** One pipeline service the server stands in front of (contract section 7). */
+export interface UpstreamEntry {
+  readonly id: string;
+  readonly name: string;
+  readonly url: string;
+  readonly apiKey: string;
+  readonly label?: string | undefined;
+  readonly color?: string | undefined;
+  readonly embedded?: false;
+}
+
+/** The embedded engine as an entry of the list (`{ id: local, embedded: true }`). */
+export interface EmbeddedEntry {
+  readonly id: string;
+  readonly name: string;
+  readonly label?: string | undefined;
+  readonly color?: string | undefined;
+  readonly embedded: true;
+}
+
+export type ServiceEntry = UpstreamEntry | EmbeddedEntry;
+
+export const SERVICE_ID = /^[a-z0-9-]{1,32}$/;
+const COLOR = /^(#[0-9a-fA-F]{3,8}|[a-z]{3,20})$/;
+
+/** A problem in a services file, naming the file and line. */
+export class ServicesFileError extends Error {
+  override readonly name = 'ServicesFileError';
+}
+
+function httpUrl(text: string): string | undefined {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:'
+      ? text.replace(/\/+$/, '')
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `--upstream URL --upstream-key KEY`: one service, reached at plain /pipelineapi. */
+export function singleUpstream(url: string, apiKey: string | undefined): UpstreamEntry {
+  const base = httpUrl(url);
+  if (!base) throw new Error(`--upstream must be an http or https URL, not ${JSON.stringify(url)}`);
+  if (!apiKey) throw new Error('--upstream needs --upstream-key (or PIPELINE_UPSTREAM_KEY)');
+  return { id: 'upstream', name: new URL(base).host, url: base, apiKey };
+}
+
+/**
+ * Reads a services file (YAML: a list of services, or `services:` holding one). Keys come
+ * inline (`apiKey`) or from an environment variable (`apiKeyEnv`). Every problem names
+ * the file and line, and nothing is started with a half-read list.
+ */
+export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ServicesFileError(`${path}: cannot be read (${(error as Error).message})`);
+  }
+  const lines = new LineCounter();
+  const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const at = (node: Node | null | undefined) =>
+    `${path}:${node?.range ? lines.linePos(node.range[0]).line : 1}`;
+  if (document.errors.length > 0) {
+    const first = document.errors[0];
+    throw new ServicesFileError(
+      `${path}:${first?.linePos?.[0]?.line ?? 1}: not valid YAML (${first?.code ?? 'syntax'})`,
+    );
+  }
+  const top: unknown = document.contents;
+  const list: unknown = isMap(top) ? top.get('services', true) : top;
+  if (!isSeq(list))
+    throw new ServicesFileError(`${at(document.contents)}: expected a list of services`);
+  const seen = new Map<string, string>();
+  const entries: ServiceEntry[] = [];
+  for (const item of list.items) {
+    const where = at(item as Node);
+    if (!isMap(item))
+      throw new ServicesFileError(`${where}: each service is a mapping (id, name, url, apiKey)`);
+    const value = (name: string): string | undefined => {
+      const v = item.get(name);
+      if (v === undefined || v === null) return undefined;
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+        throw new ServicesFileError(`${where}: ${name} must be text`);
+      return String(v);
+    };
+    const known = new Set([
+      'id',
+      'name',
+      'url',
+      'apiKey',
+      'apiKeyEnv',
+      'label',
+      'color',
+      'embedded',
+    ]);
+    for (const pair of item.items) {
+      const key = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
+      if (!known.has(key)) throw new ServicesFileError(`${where}: unknown field ${key}`);
+    }
+    const id = value('id');
+    if (!id || !SERVICE_ID.test(id))
+      throw new ServicesFileError(
+        `${where}: id must be 1 to 32 of a-z, 0-9 and -, not ${JSON.stringify(id ?? '')}`,
+      );
+    const earlier = seen.get(id);
+    if (earlier)
+      throw new ServicesFileError(`${where}: id ${id} is used twice (first at ${earlier})`);
+    seen.set(id, where);
+    const label = value('label');
+    const color = value('color');
+    if (color !== undefined && !COLOR.test(color))
+      throw new ServicesFileError(`${where}: color must be a #hex value or a colour name`);
+    if (value('embedded') === 'true') {
+      entries.push({ id, name: value('name') ?? 'Embedded service', label, color, embedded: true });
+      continue;
+    }
+    const rawUrl = value('url');
+    const url = rawUrl === undefined ? undefined : httpUrl(rawUrl);
+    if (!url) throw new ServicesFileError(`${where}: url must be an http or https URL`);
+    const variable = value('apiKeyEnv');
+    const apiKey = value('apiKey') ?? (variable === undefined ? undefined : env[variable]);
+    if (!apiKey)
+      throw new ServicesFileError(
+        variable === undefined
+          ? `${where}: service ${id} needs apiKey or apiKeyEnv`
+          : `${where}: service ${id} takes its key from ${variable}, which is not set`,
+      );
+    entries.push({ id, name: value('name') ?? id, url, apiKey, label, color });
+  }
+  if (entries.length === 0) throw new ServicesFileError(`${path}: lists no services`);
+  if (entries.filter((e) => e.embedded).length > 1)
+    throw new ServicesFileError(`${path}: only one service can be the embedded one`);
+  return entries;
+}
