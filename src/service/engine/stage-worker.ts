@@ -1,0 +1,56 @@
+import { parentPort } from 'node:worker_threads';
+import { StageFailure } from './failures.ts';
+import { stageEvents, type StageEvent, type StageJob } from './stage-source.ts';
+import { encodeRows, type ToMain, type ToWorker } from './stage-wire.ts';
+
+// Runs one StageJob at a time for the engine's main thread (see stage-pool.ts).
+
+const port = parentPort;
+if (!port) throw new Error('stage-worker.ts runs as a worker thread');
+
+/** Batches posted and not yet taken by the main thread; reading pauses at the bound. */
+const IN_FLIGHT = 4;
+let inFlight = 0;
+let resume: (() => void) | undefined;
+
+function post(message: ToMain): void {
+  port?.postMessage(message);
+}
+
+async function postEvent(event: StageEvent): Promise<void> {
+  if (event.kind !== 'rows') return post(event);
+  post({
+    kind: 'rows',
+    rows: encodeRows(event.rows),
+    sensorMs: event.sensorMs,
+    filterMs: event.filterMs,
+  });
+  inFlight++;
+  while (inFlight >= IN_FLIGHT) await new Promise<void>((resolve) => (resume = resolve));
+}
+
+async function run(job: StageJob): Promise<void> {
+  try {
+    for await (const event of stageEvents(job)) await postEvent(event);
+    post({ kind: 'done' });
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    post({
+      kind: 'error',
+      stage: error instanceof StageFailure ? error.stage : undefined,
+      message: error instanceof Error ? error.message : String(error),
+      code: typeof code === 'string' ? code : undefined,
+    });
+  }
+}
+
+port.on('message', (message: ToWorker) => {
+  if (message.kind === 'taken') {
+    inFlight--;
+    resume?.();
+    resume = undefined;
+  } else {
+    inFlight = 0;
+    void run(message.job);
+  }
+});
