@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { StageFailure } from './failures.ts';
 import { stageEvents, type StageEvent, type StageJob } from './stage-source.ts';
-import { encodeRows, type ToMain, type ToWorker } from './stage-wire.ts';
+import { encodeRows, transferables, type ToMain, type ToWorker } from './stage-wire.ts';
 
 // Runs one StageJob at a time for the engine's main thread (see stage-pool.ts).
 
@@ -13,18 +13,17 @@ const IN_FLIGHT = 4;
 let inFlight = 0;
 let resume: (() => void) | undefined;
 
-function post(message: ToMain): void {
-  port?.postMessage(message);
+function post(message: ToMain, transfer: ArrayBuffer[] = []): void {
+  port?.postMessage(message, transfer);
 }
 
 async function postEvent(event: StageEvent): Promise<void> {
   if (event.kind !== 'rows') return post(event);
-  post({
-    kind: 'rows',
-    rows: encodeRows(event.rows),
-    sensorMs: event.sensorMs,
-    filterMs: event.filterMs,
-  });
+  const rows = encodeRows(event.rows);
+  post(
+    { kind: 'rows', rows, sensorMs: event.sensorMs, filterMs: event.filterMs },
+    transferables(rows),
+  );
   inFlight++;
   while (inFlight >= IN_FLIGHT) await new Promise<void>((resolve) => (resume = resolve));
 }
