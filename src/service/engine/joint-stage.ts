@@ -19,6 +19,11 @@ import type { LogLine, RequestRecorder } from './recorder.ts';
 import { substitute, type Row } from './values.ts';
 
 export const PARTIAL_PREFIX = '.partial-';
+/**
+ * Rows written between two turns of the event loop: the writes run on the main thread, and
+ * 500 rows (about a millisecond) is as long as an API call should wait behind them.
+ */
+const ROWS_PER_TURN = 500;
 // eslint-disable-next-line no-control-regex
 const PLAIN_FILE_NAME = /^(?!.*\.\.)[^/\\\u0000-\u001f\u007f]{1,255}$/;
 
@@ -154,20 +159,24 @@ export async function writeJoint(
     for await (const batch of rows) {
       checkpoint(entry);
       await start();
-      const started = performance.now();
-      for (const { writer } of tables) {
-        try {
-          writer.write(batch);
-        } catch (error) {
-          throw new StageFailure(
-            'Joint',
-            describeWriteFailure(error) ?? `${writer.table}: ${(error as Error).message}`,
-          );
+      for (let from = 0; from < batch.length; from += ROWS_PER_TURN) {
+        const slice =
+          batch.length <= ROWS_PER_TURN ? batch : batch.slice(from, from + ROWS_PER_TURN);
+        const started = performance.now();
+        for (const { writer } of tables) {
+          try {
+            writer.write(slice);
+          } catch (error) {
+            throw new StageFailure(
+              'Joint',
+              describeWriteFailure(error) ?? `${writer.table}: ${(error as Error).message}`,
+            );
+          }
         }
+        for (const { writer } of files) await writer.write(slice);
+        progress.spend('Joint', performance.now() - started);
+        await nextTurn();
       }
-      for (const { writer } of files) await writer.write(batch);
-      progress.spend('Joint', performance.now() - started);
-      await nextTurn();
     }
     checkpoint(entry);
     await start();
