@@ -190,6 +190,14 @@ export class Engine implements EngineControl {
       });
   }
 
+  /**
+   * Starts a reader thread now rather than with the first request, which would otherwise wait
+   * a few hundred milliseconds for it (the service calls this once it listens; tests don't).
+   */
+  warmUp(): void {
+    this.threads?.warm();
+  }
+
   /** Resolves when no request is running (tests and shutdown). */
   whenIdle(): Promise<void> {
     if (this.running.size === 0 && !this.pumpScheduled) return Promise.resolve();

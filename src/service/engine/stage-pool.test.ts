@@ -95,6 +95,24 @@ describe('reading and filtering on a worker thread', () => {
   });
 });
 
+describe('a warmed pool', () => {
+  it('runs its first job on the thread started ahead', async () => {
+    const warmed = new StageWorkers();
+    try {
+      warmed.warm();
+      warmed.warm();
+      const job = csvJob('warm.csv', numbers(5));
+      expect((await collect(warmed.run(job, new AbortController().signal))).at(-1)).toMatchObject({
+        kind: 'filterEnd',
+        read: 5,
+        kept: 3,
+      });
+    } finally {
+      await warmed.close();
+    }
+  });
+});
+
 describe('rows between threads', () => {
   it('keep their fields, their order and an own __proto__ field, whatever their shapes', () => {
     const proto: Row = {};

@@ -24,19 +24,26 @@ export class StageWorkers {
   private readonly busy = new Set<Worker>();
   private closed = false;
 
-  private take(): Worker {
-    let worker = this.idle.pop();
-    if (!worker) {
-      const started = new Worker(new URL('./stage-worker.mjs', import.meta.url));
-      started.once('exit', () => {
-        const at = this.idle.indexOf(started);
-        if (at >= 0) this.idle.splice(at, 1);
-      });
-      worker = started;
-    }
-    this.busy.add(worker);
+  private spawn(): Worker {
+    const worker = new Worker(new URL('./stage-worker.mjs', import.meta.url));
+    worker.once('exit', () => {
+      const at = this.idle.indexOf(worker);
+      if (at >= 0) this.idle.splice(at, 1);
+    });
     // A thread must not keep the process alive: shutdown ends them, but a test may not.
     worker.unref();
+    return worker;
+  }
+
+  /** Starts a thread ahead of the first job, so that the first request does not wait for it. */
+  warm(): void {
+    if (this.closed || this.idle.length > 0 || this.busy.size > 0) return;
+    this.idle.push(this.spawn());
+  }
+
+  private take(): Worker {
+    const worker = this.idle.pop() ?? this.spawn();
+    this.busy.add(worker);
     return worker;
   }
 
