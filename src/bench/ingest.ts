@@ -87,8 +87,10 @@ function figures(samples: number[]): LatencyFigures {
 }
 
 /**
- * Light reads one after another on one connection, alternating a version and a one-page
- * request list, until `until` resolves; each read's time from send to the last byte.
+ * Light reads, alternating a version and a one-page request list, one every
+ * `READ_INTERVAL_MS` on one connection (a closed loop with no pause would be a load of its
+ * own, taking a core from the ingest), until `until` resolves; each read's time from send
+ * to the last byte.
  */
 async function lightReads(client: PipelineClient, until: Promise<unknown>): Promise<number[]> {
   let done = false;
@@ -98,10 +100,14 @@ async function lightReads(client: PipelineClient, until: Promise<unknown>): Prom
     const started = performance.now();
     if (i % 2 === 0) await client.version();
     else await client.requestList({ pageSize: 10 });
-    samples.push(performance.now() - started);
+    const took = performance.now() - started;
+    samples.push(took);
+    if (took < READ_INTERVAL_MS) await sleep(READ_INTERVAL_MS - took);
   }
   return samples;
 }
+
+const READ_INTERVAL_MS = 10;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

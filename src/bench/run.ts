@@ -52,7 +52,7 @@ if (runs('ingest')) {
   );
   const ms = (n: number): string => n.toFixed(1);
   console.log(
-    '\nLight reads (version and a 10-row request list, one at a time) idle and during the ingest',
+    '\nLight reads (version and a 10-row request list, one every 10 ms) idle and during the ingest',
   );
   console.log(
     table([
