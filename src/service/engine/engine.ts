@@ -60,8 +60,6 @@ export class Engine implements EngineControl {
   private readonly threads: StageWorkers | undefined;
   private readonly stages: StagePass;
   private readonly idleWaiters: (() => void)[] = [];
-  /** Failures that could not be written yet (disk full), written again with backoff. */
-  private readonly unrecorded = new Map<string, () => void>();
 
   constructor(private readonly options: EngineOptions) {
     this.workers = options.workers ?? 2;
@@ -300,36 +298,10 @@ export class Engine implements EngineControl {
       for (const name of ['sensor', 'sensor.partial'])
         await rm(join(folder, name), { force: true });
     }
-    this.recordFailure(request, failure);
-  }
-
-  /**
-   * Ends a request in Error. When the status database cannot be written (its disk is full)
-   * the worker is freed anyway and the write is tried again with backoff; meanwhile the
-   * request may be retried or cancelled like any failed one.
-   */
-  private recordFailure(request: RequestRow, failure: StageFailure, attempt = 0): void {
-    const { requestId } = request;
-    const status = this.dbs.status;
-    try {
-      this.recorder.fail(request, failure.stage, failure.message);
-      this.unrecorded.delete(requestId);
-    } catch (error) {
-      if (this.stopping || !status.open) return;
-      this.options.log?.(`request ${requestId}: its failure could not be recorded yet`, error);
-      const again = (): void => {
-        if (!this.unrecorded.has(requestId)) return;
-        const current = getRequest(status, requestId);
-        // Retried or cancelled meanwhile: that newer state stands.
-        if (!current || (current.status !== 'Start' && current.status !== 'Process')) {
-          this.unrecorded.delete(requestId);
-          return;
-        }
-        this.recordFailure(request, failure, attempt + 1);
-      };
-      this.unrecorded.set(requestId, again);
-      setTimeout(again, Math.min(30_000, 500 * 2 ** attempt)).unref();
-    }
+    this.recorder.failOrRetry(request, failure.stage, failure.message, {
+      stopped: () => this.stopping,
+      log: this.options.log,
+    });
   }
 
   /** True when the request's row says it runs but no worker of this process has it. */
@@ -349,7 +321,7 @@ export class Engine implements EngineControl {
         `Request ${requestId} is ${request.status}; only a request in Error or Stop can be retried.`,
       );
     }
-    this.unrecorded.delete(requestId);
+    this.recorder.forgetFailure(requestId);
     this.recorder.transition(request, {
       status: 'Wait',
       stage: request.stage as RequestStage,
@@ -374,7 +346,7 @@ export class Engine implements EngineControl {
       running.stop.abort(new Cancelled('cancel'));
       return;
     }
-    this.unrecorded.delete(requestId);
+    this.recorder.forgetFailure(requestId);
     this.recorder.stop(request, 'Cancelled while waiting');
   }
 

@@ -6,6 +6,7 @@ import {
   appendRequestLog,
   dequeue,
   enqueue,
+  getRequest,
   setRequestTimes,
   setStatus,
   type AppLogType,
@@ -48,6 +49,9 @@ type RequestRef = Pick<RequestRow, 'requestId' | 'day' | 'stage' | 'pipelineId'>
  * crash leaves either all of it or none.
  */
 export class RequestRecorder {
+  /** Failures that could not be written yet (disk full), written again with backoff. */
+  private readonly unrecorded = new Map<string, () => void>();
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -108,6 +112,45 @@ export class RequestRecorder {
       appLog: { type: 'ERROR', message },
       dequeue: true,
     });
+  }
+
+  /**
+   * Ends a request in Error. When the status database cannot be written (its disk is full)
+   * the worker is freed anyway and the write is tried again with backoff; meanwhile the
+   * request may be retried or cancelled like any failed one.
+   */
+  failOrRetry(
+    request: RequestRef,
+    stage: StageName,
+    message: string,
+    options: { stopped: () => boolean; log?: (message: string, error?: unknown) => void },
+    attempt = 0,
+  ): void {
+    const { requestId } = request;
+    try {
+      this.fail(request, stage, message);
+      this.unrecorded.delete(requestId);
+    } catch (error) {
+      if (options.stopped() || !this.db.open) return;
+      options.log?.(`request ${requestId}: its failure could not be recorded yet`, error);
+      const again = (): void => {
+        if (!this.unrecorded.has(requestId)) return;
+        const current = getRequest(this.db, requestId);
+        // Retried or cancelled meanwhile: that newer state stands.
+        if (!current || (current.status !== 'Start' && current.status !== 'Process')) {
+          this.unrecorded.delete(requestId);
+          return;
+        }
+        this.failOrRetry(request, stage, message, options, attempt + 1);
+      };
+      this.unrecorded.set(requestId, again);
+      setTimeout(again, Math.min(30_000, 500 * 2 ** attempt)).unref();
+    }
+  }
+
+  /** A newer state (a retry, a cancel) stands: a failure not written yet is dropped. */
+  forgetFailure(requestId: string): void {
+    this.unrecorded.delete(requestId);
   }
 
   /**
