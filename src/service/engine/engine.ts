@@ -5,6 +5,7 @@ import { CANCELLABLE_STATUSES, RETRYABLE_STATUSES, type RequestStage } from '../
 import type { Clock, ServiceTime } from '../clock.ts';
 import type { DataPaths } from '../context.ts';
 import * as cache from '../db/action/cache.ts';
+import { Checkpointer } from '../db/action/checkpointer.ts';
 import type { Databases } from '../db/databases.ts';
 import {
   dequeue,
@@ -58,6 +59,7 @@ export class Engine implements EngineControl {
   readonly actionLock: ActionLock;
   readonly recorder: RequestRecorder;
   private readonly threads: StageWorkers | undefined;
+  private readonly checkpointer: Checkpointer;
   private readonly stages: StagePass;
   private readonly idleWaiters: (() => void)[] = [];
 
@@ -66,11 +68,13 @@ export class Engine implements EngineControl {
     this.actionLock = new ActionLock(options.limits?.actionWaitMs ?? 2000);
     this.recorder = new RequestRecorder(options.dbs.status, options.clock, options.time);
     this.threads = options.readerThreads === false ? undefined : new StageWorkers();
+    this.checkpointer = new Checkpointer(options.dbs.action, options.log);
     this.stages = new StagePass({
       dbs: options.dbs,
       paths: options.paths,
       recorder: this.recorder,
       lock: this.actionLock,
+      checkpointer: this.checkpointer,
       batchSize: options.batchSize ?? 2000,
       limits: options.limits,
       threads: this.threads,
@@ -393,5 +397,6 @@ export class Engine implements EngineControl {
     for (const entry of this.running.values()) entry.stop.abort(new Cancelled('shutdown'));
     await Promise.all([...this.running.values()].map((e) => e.done));
     await this.threads?.close();
+    await this.checkpointer.close();
   }
 }

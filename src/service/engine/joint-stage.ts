@@ -2,6 +2,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as cache from '../db/action/cache.ts';
+import type { Checkpointer } from '../db/action/checkpointer.ts';
 import type { Db } from '../db/sqlite.ts';
 import type { RequestRow } from '../db/status/requests.ts';
 import type { JointAction } from '../pipelines/definition.ts';
@@ -29,6 +30,8 @@ const PLAIN_FILE_NAME = /^(?!.*\.\.)[^/\\\u0000-\u001f\u007f]{1,255}$/;
 
 export interface JointContext {
   readonly action: Db;
+  /** Commits without SQLite's checkpoint in the COMMIT, and checkpoints off the main thread. */
+  readonly checkpointer: Checkpointer;
   readonly lock: ActionLock;
   readonly recorder: RequestRecorder;
   readonly outbox: string;
@@ -62,7 +65,7 @@ class JointTransaction {
   }
 
   commit(): void {
-    this.context.action.exec('COMMIT');
+    this.context.checkpointer.commit();
     this.open = false;
     this.end();
   }

@@ -3,6 +3,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as cache from '../db/action/cache.ts';
+import type { Checkpointer } from '../db/action/checkpointer.ts';
 import type { Databases } from '../db/databases.ts';
 import type { RequestRow } from '../db/status/requests.ts';
 import { getActions, getPipeline, type StageName } from '../db/system/pipelines.ts';
@@ -24,6 +25,7 @@ export interface PassContext {
   readonly paths: { readonly data: string; readonly inbox: string; readonly outbox: string };
   readonly recorder: RequestRecorder;
   readonly lock: ActionLock;
+  readonly checkpointer: Checkpointer;
   readonly batchSize: number;
   readonly limits?: Pick<ServiceLimits, 'maxRecordChars' | 'maxFieldChars'>;
   /** Where the Sensor and Filter run; absent: on the main thread. */
@@ -181,7 +183,14 @@ export class StagePass {
       );
     }
     await writeJoint(
-      { action: dbs.action, lock, recorder, outbox: paths.outbox, touch: () => dbs.touch() },
+      {
+        action: dbs.action,
+        checkpointer: this.context.checkpointer,
+        lock,
+        recorder,
+        outbox: paths.outbox,
+        touch: () => dbs.touch(),
+      },
       request,
       entry,
       definition.joint,
