@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { StageFailure } from './failures.ts';
 import { stageEvents, type StageEvent, type StageJob } from './stage-source.ts';
@@ -7,6 +9,15 @@ import { encodeRows, transferables, type ToMain, type ToWorker } from './stage-w
 
 const port = parentPort;
 if (!port) throw new Error('stage-worker.ts runs as a worker thread');
+
+// On two cores this thread and the main one each want a whole core; when they compete, the
+// main thread, which answers the API, should win. Linux takes a thread's id where a
+// process id goes (/proc/thread-self names it), so only this thread gets the lower priority.
+try {
+  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 10);
+} catch {
+  // Elsewhere the thread keeps the process's priority.
+}
 
 /** Batches posted and not yet taken by the main thread; reading pauses at the bound. */
 const IN_FLIGHT = 4;
