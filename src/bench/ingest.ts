@@ -55,13 +55,61 @@ function peakRssMb(pid: number): number {
   return match ? Number(match[1]) / 1024 : NaN;
 }
 
+export interface LatencyFigures {
+  readonly requests: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+}
+
 export interface IngestResult {
   rows: number;
   engineSeconds: number;
   sqliteSeconds: number;
   ratio: number;
   peakRssMb: number;
+  /** Light reads (version, a small request list) with nothing running. */
+  idle: LatencyFigures;
+  /** The same reads while the ingest runs. */
+  busy: LatencyFigures;
 }
+
+function figures(samples: number[]): LatencyFigures {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number): number =>
+    sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  return {
+    requests: sorted.length,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    maxMs: sorted.at(-1) ?? NaN,
+  };
+}
+
+/**
+ * Light reads, alternating a version and a one-page request list, one every
+ * `READ_INTERVAL_MS` on one connection (a closed loop with no pause would be a load of its
+ * own, taking a core from the ingest), until `until` resolves; each read's time from send
+ * to the last byte.
+ */
+async function lightReads(client: PipelineClient, until: Promise<unknown>): Promise<number[]> {
+  let done = false;
+  void until.finally(() => (done = true));
+  const samples: number[] = [];
+  for (let i = 0; !done; i++) {
+    const started = performance.now();
+    if (i % 2 === 0) await client.version();
+    else await client.requestList({ pageSize: 10 });
+    const took = performance.now() - started;
+    samples.push(took);
+    if (took < READ_INTERVAL_MS) await sleep(READ_INTERVAL_MS - took);
+  }
+  return samples;
+}
+
+const READ_INTERVAL_MS = 10;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The engine's ingest of a generated CSV against `sqlite3 .import` of the same file. */
 export async function benchIngest(rows = 1_000_000): Promise<IngestResult> {
@@ -95,15 +143,23 @@ export async function benchIngest(rows = 1_000_000): Promise<IngestResult> {
     ]);
     try {
       const client = new PipelineClient({ baseUrl: child.url, apiKey: KEY });
+      const probe = new PipelineClient({ baseUrl: child.url, apiKey: KEY });
+      // Warm up (the first answers compile and fill caches), then the idle baseline.
+      await lightReads(probe, sleep(500));
+      const idle = await lightReads(probe, sleep(3000));
       const begin = performance.now();
       const { requestId } = await client.exec('pl_1', 'bench.csv');
-      for (;;) {
-        const detail = await client.requestDetail(requestId as string);
-        if (detail.status === 'Finish') break;
-        if (detail.status === 'Error') throw new Error(`ingest failed: ${JSON.stringify(detail)}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      const engineSeconds = (performance.now() - begin) / 1000;
+      const ingest = (async () => {
+        for (;;) {
+          const detail = await client.requestDetail(requestId as string);
+          if (detail.status === 'Finish') return performance.now();
+          if (detail.status === 'Error')
+            throw new Error(`ingest failed: ${JSON.stringify(detail)}`);
+          await sleep(20);
+        }
+      })();
+      const busy = await lightReads(probe, ingest);
+      const engineSeconds = ((await ingest) - begin) / 1000;
       const total = (await client.table('action', 'BENCH', { pageSize: 1 })).info.total;
       if (total !== rows) throw new Error(`expected ${rows} rows, the table has ${total}`);
       const peak = peakRssMb(child.process.pid as number);
@@ -113,6 +169,8 @@ export async function benchIngest(rows = 1_000_000): Promise<IngestResult> {
         sqliteSeconds,
         ratio: sqliteSeconds / engineSeconds,
         peakRssMb: peak,
+        idle: figures(idle),
+        busy: figures(busy),
       };
     } finally {
       child.process.kill('SIGTERM');

@@ -96,12 +96,27 @@ async function until(
 
 const terminal = (d: RequestDetail) => ['Finish', 'Error', 'Stop'].includes(d.status);
 
+/** The request once nothing can run any more (the engine has settled). */
+async function settled(s: TestService, requestId: string): Promise<RequestDetail> {
+  await s.app.engine.whenSettled();
+  const detail = await s.client.requestDetail(requestId, { requestLog: true, appLog: true });
+  expect(terminal(detail), `${requestId} ends`).toBe(true);
+  return detail;
+}
+
+/** The request once the engine has settled, which must have finished it. */
+async function finishedDetail(s: TestService, requestId: string): Promise<RequestDetail> {
+  const detail = await settled(s, requestId);
+  expect(detail.status, `${requestId} finishes`).toBe('Finish');
+  return detail;
+}
+
 describe('engine', () => {
   it('runs a request Wait → Start → Process → Finish through Sensor, Filter, Joint, with logs and times', async () => {
     const s = await start();
     inbox(s, 'a.csv', items(10));
     const { requestId } = await s.client.exec('pl_1', 'a.csv', { min: '5' });
-    const detail = await until(s, requestId as string, terminal, 'ends');
+    const detail = await settled(s, requestId as string);
     expect(detail).toMatchObject({
       status: 'Finish',
       stage: 'Complete',
@@ -164,7 +179,7 @@ describe('engine', () => {
       '{"kind":"a","at":"2026-11-21 10:00:00","size":"9007199254740993","ratio":0.5,"count":3}\n{"kind":null}\n',
     );
     const { requestId } = await s.client.exec('pl_4', 'e.jsonl');
-    await until(s, requestId as string, terminal, 'ends');
+    await settled(s, requestId as string);
     const page = await s.client.table('action', 'EVENTS');
     expect(page.columns.map((c) => `${c.name}:${c.type}:${c.key}`)).toEqual([
       'KIND:VARCHAR:false',
@@ -185,7 +200,7 @@ describe('engine', () => {
   it('fails a missing file in Sensor naming it, and retries it once the file is there', async () => {
     const s = await start();
     const { requestId } = await s.client.exec('pl_1', 'late.csv');
-    const failed = await until(s, requestId as string, terminal, 'fails');
+    const failed = await settled(s, requestId as string);
     expect(failed).toMatchObject({ status: 'Error', stage: 'Sensor' });
     const day = (requestId as string).slice(5, 13);
     const statusRow = (await s.client.table('status', `STATUS${day}`)).rows.find(
@@ -199,7 +214,7 @@ describe('engine', () => {
     ]);
     inbox(s, 'late.csv', items(3));
     await s.client.retry(requestId as string);
-    const done = await until(s, requestId as string, (d) => d.status === 'Finish', 'finishes');
+    const done = await finishedDetail(s, requestId as string);
     expect(done.stage).toBe('Complete');
     const after = (await s.client.table('status', `STATUS${day}`)).rows.find(
       (r) => r[0] === requestId,
@@ -211,7 +226,7 @@ describe('engine', () => {
     const s = await start();
     inbox(s, 'codes.csv', 'code\n1\ntwo\n3\n');
     const { requestId } = await s.client.exec('pl_2', 'codes.csv');
-    const failed = await until(s, requestId as string, terminal, 'fails');
+    const failed = await settled(s, requestId as string);
     expect(failed).toMatchObject({ status: 'Error', stage: 'Filter' });
     expect(failed.appLog?.at(-1)?.message).toBe('cast: code value "two" is not an integer');
     // The inbox file is gone: a retry that read it again would fail in Sensor.
@@ -226,7 +241,7 @@ describe('engine', () => {
       new Date().toISOString(),
     );
     await s.client.retry(requestId as string);
-    const done = await until(s, requestId as string, (d) => d.status === 'Finish', 'finishes');
+    const done = await finishedDetail(s, requestId as string);
     expect(done.appLog?.map((l) => l.message)).toContain(
       'Sensor output taken from the action cache',
     );
@@ -239,13 +254,13 @@ describe('engine', () => {
     s.app.context.dbs.action.exec('CREATE TABLE ITEMS (OTHER VARCHAR)');
     inbox(s, 'j.csv', items(5));
     const { requestId } = await s.client.exec('pl_1', 'j.csv');
-    const failed = await until(s, requestId as string, terminal, 'fails');
+    const failed = await settled(s, requestId as string);
     expect(failed).toMatchObject({ status: 'Error', stage: 'Joint' });
     expect(readdirSync(join(s.dataDir, 'outbox'))).toEqual([]);
     rmSync(join(s.dataDir, 'inbox', 'j.csv'));
     expect((await s.client.dropTable('ITEMS')).rowCount).toBe(0);
     await s.client.retry(requestId as string);
-    const done = await until(s, requestId as string, (d) => d.status === 'Finish', 'finishes');
+    const done = await finishedDetail(s, requestId as string);
     const messages = done.appLog?.map((l) => l.message) ?? [];
     expect(messages).toContain('Sensor output taken from the action cache');
     expect(messages).toContain('Filter output taken from the action cache');
@@ -258,7 +273,7 @@ describe('engine', () => {
     const { requestId } = await s.client.exec('pl_1', 'big.csv');
     await until(s, requestId as string, (d) => d.status === 'Process', 'runs');
     await s.client.cancel(requestId as string);
-    const stopped = await until(s, requestId as string, terminal, 'stops');
+    const stopped = await settled(s, requestId as string);
     // The earliest stage that had not finished is where it stopped, and where a retry starts.
     expect(stopped).toMatchObject({ status: 'Stop', stage: 'Sensor' });
     expect(stopped.appLog?.at(-1)).toMatchObject({ type: 'WARN', message: 'Cancelled by request' });
@@ -270,7 +285,7 @@ describe('engine', () => {
       code: 1301,
     });
     await s.client.retry(requestId as string);
-    await until(s, requestId as string, (d) => d.status === 'Finish', 'finishes');
+    await finishedDetail(s, requestId as string);
     expect((await s.client.table('action', 'ITEMS')).info.total).toBe(300_000);
   });
 
@@ -280,13 +295,12 @@ describe('engine', () => {
     const ids: string[] = [];
     for (let i = 0; i < 4; i++)
       ids.push((await s.client.exec('pl_3', 'n.jsonl')).requestId as string);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await s.app.engine.whenSettled();
     for (const id of ids) expect((await s.client.requestDetail(id)).status).toBe('Wait');
     await s.client.cancel(ids[1] as string);
     expect((await s.client.requestDetail(ids[1] as string)).status).toBe('Stop');
     await s.client.resume('pl_3');
-    for (const id of [ids[0], ids[2], ids[3]])
-      await until(s, id as string, (d) => d.status === 'Finish', 'finishes');
+    for (const id of [ids[0], ids[2], ids[3]]) await finishedDetail(s, id as string);
     const ends = await Promise.all(
       [ids[0], ids[2], ids[3]].map(
         async (id) =>
@@ -312,20 +326,20 @@ describe('engine', () => {
     });
     inbox(s, 'ok.csv', items(4));
     const ok = (await s.client.exec('pl_1', 'ok.csv')).requestId as string;
-    await until(s, ok, (d) => d.status === 'Finish', 'finishes');
+    await finishedDetail(s, ok);
     expect(cached(ok)).toEqual({ sensor: false, parts: [] }); // a finished request needs no cache
 
     s.app.context.dbs.action.exec('DROP TABLE ITEMS; CREATE TABLE ITEMS (OTHER VARCHAR)');
     inbox(s, 'c.csv', items(4));
     const failed = (await s.client.exec('pl_1', 'c.csv')).requestId as string;
-    await until(s, failed, terminal, 'fails');
+    await settled(s, failed);
     expect(cached(failed)).toEqual({ sensor: true, parts: ['Filter'] });
     await s.client.clearCache('pl_1', { filter: true });
     expect(cached(failed)).toEqual({ sensor: true, parts: [] });
     await s.client.dropTable('ITEMS');
     rmSync(join(s.dataDir, 'inbox', 'c.csv'));
     await s.client.retry(failed);
-    const done = await until(s, failed, (d) => d.status === 'Finish', 'finishes');
+    const done = await finishedDetail(s, failed);
     const messages = done.appLog?.map((l) => l.message) ?? [];
     // Filter ran again from the Sensor snapshot; the inbox file was not needed.
     expect(messages).toContain('Sensor output taken from the action cache');
@@ -335,12 +349,12 @@ describe('engine', () => {
     s.app.context.dbs.action.exec('DROP TABLE ITEMS; CREATE TABLE ITEMS (OTHER VARCHAR)');
     inbox(s, 'd.csv', items(3));
     const again = (await s.client.exec('pl_1', 'd.csv')).requestId as string;
-    await until(s, again, terminal, 'fails');
+    await settled(s, again);
     await s.client.clearCache('pl_1', { sensor: true });
     expect(cached(again)).toEqual({ sensor: false, parts: ['Filter'] });
     await s.client.dropTable('ITEMS');
     await s.client.retry(again);
-    const finished = await until(s, again, (d) => d.status === 'Finish', 'finishes');
+    const finished = await finishedDetail(s, again);
     expect(finished.appLog?.map((l) => l.message)).toContain(
       'Filter output taken from the action cache',
     );
@@ -356,18 +370,10 @@ describe('engine', () => {
     );
     const ids = results.map((r) => r.requestId as string);
     expect(new Set(ids).size).toBe(300);
-    await eventually(
-      async () => {
-        const list = await s.client.requestList({ pageSize: 1000 });
-        return list.info.total === 300 &&
-          list.requests.every((r) => ['Finish', 'Error'].includes(r.status))
-          ? true
-          : undefined;
-      },
-      'all 300 terminal',
-      60_000,
-    );
+    await s.app.engine.whenSettled();
     const list = await s.client.requestList({ pageSize: 1000 });
+    expect(list.info.total).toBe(300);
+    expect(list.requests.every((r) => ['Finish', 'Error'].includes(r.status))).toBe(true);
     expect(list.requests.filter((r) => r.status === 'Finish')).toHaveLength(150);
     expect(new Set(list.requests.map((r) => r.requestId))).toEqual(new Set(ids));
   });

@@ -377,3 +377,22 @@ export function queuedRequests(db: Db): QueuedRequest[] {
     cancelRequested: r.CANCELREQUESTED === 1,
   }));
 }
+
+/**
+ * The oldest queued request the scheduler may start: not of a stopped pipeline and not one
+ * this process already runs.
+ */
+export function nextQueued(
+  db: Db,
+  skip: { readonly pipelines: readonly string[]; readonly requests: readonly string[] },
+): string | undefined {
+  const row = prepared(
+    db,
+    `SELECT REQUESTID FROM REQUEST_QUEUE
+     WHERE PIPELINEID NOT IN (SELECT value FROM json_each(?))
+       AND REQUESTID NOT IN (SELECT value FROM json_each(?))
+     ORDER BY SEQ LIMIT 1`,
+  ).get(JSON.stringify(skip.pipelines), JSON.stringify(skip.requests)) as
+    { REQUESTID: string } | undefined;
+  return row?.REQUESTID;
+}

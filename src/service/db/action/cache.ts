@@ -1,5 +1,5 @@
-import { prepared, type Db } from '../db/sqlite.ts';
-import type { Row } from './values.ts';
+import { prepared, type Db } from '../sqlite.ts';
+import type { Row } from '../../engine/values.ts';
 
 /** Cache parts in the database: the Filter's output, and the marker that a Joint's table writes committed. */
 export type CachePart = 'Filter' | 'JointTables';
@@ -9,7 +9,7 @@ const MARKER = -1;
 // This part of the action cache lives in the action database's `_CACHE` table: one row per
 // chunk of the Filter's output (a JSON array of rows) plus a marker row written when it was
 // complete; chunks without their marker are replaced on the next run. The Sensor's output,
-// a snapshot of the input file, is a file beside the databases (see Engine.cacheFolder).
+// a snapshot of the input file, is a file beside the databases (see engine/pass.ts).
 
 export function clearPart(db: Db, requestId: string, part: CachePart): void {
   prepared(db, 'DELETE FROM _CACHE WHERE REQUESTID = ? AND STAGE = ?').run(requestId, part);

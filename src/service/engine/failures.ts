@@ -1,0 +1,45 @@
+import type { StageName } from '../db/system/pipelines.ts';
+
+/** Why a running request stops early: the abort reason of its signal. */
+export class Cancelled extends Error {
+  constructor(readonly reason: 'cancel' | 'shutdown') {
+    super(reason);
+  }
+}
+
+/** A failure already put in the words the request's Error shows, with the stage it ends in. */
+export class StageFailure extends Error {
+  constructor(
+    readonly stage: StageName,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A failure to write (disk full, read-only folder) in the words an operator can act on. */
+export function describeWriteFailure(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT')
+    return 'The disk of the data folder is full; free some space, then retry the request.';
+  if (
+    code === 'SQLITE_READONLY' ||
+    code === 'EROFS' ||
+    (typeof code === 'string' && code.startsWith('SQLITE_IOERR'))
+  )
+    return `The service cannot write to its data folder (${code}); fix the folder, then retry the request.`;
+  return undefined;
+}
+
+/** A request a worker of this process runs. */
+export interface Running {
+  readonly requestId: string;
+  /** Aborted with a Cancelled: every stage stops at its next chunk or batch. */
+  readonly stop: AbortController;
+  readonly tables: Set<string>;
+  readonly done: Promise<void>;
+}
+
+export function checkpoint(entry: Running): void {
+  if (entry.stop.signal.aborted) throw entry.stop.signal.reason as Cancelled;
+}

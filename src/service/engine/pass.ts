@@ -1,0 +1,251 @@
+import { existsSync } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import * as cache from '../db/action/cache.ts';
+import type { Checkpointer } from '../db/action/checkpointer.ts';
+import type { Databases } from '../db/databases.ts';
+import type { RequestRow } from '../db/status/requests.ts';
+import { getActions, getPipeline, type StageName } from '../db/system/pipelines.ts';
+import type { ServiceLimits } from '../limits.ts';
+import { fromActions } from '../pipelines/definition.ts';
+import type { ActionLock } from './action-lock.ts';
+import { describeWriteFailure, StageFailure, type Running } from './failures.ts';
+import { compileFilter } from './filter.ts';
+import { writeJoint } from './joint-stage.ts';
+import { Progress } from './progress.ts';
+import { formatOf } from './readers.ts';
+import type { RequestRecorder } from './recorder.ts';
+import type { StageWorkers } from './stage-pool.ts';
+import { stageEvents, type StageEvent, type StageJob } from './stage-source.ts';
+import type { Row } from './values.ts';
+
+export interface PassContext {
+  readonly dbs: Databases;
+  readonly paths: { readonly data: string; readonly inbox: string; readonly outbox: string };
+  readonly recorder: RequestRecorder;
+  readonly lock: ActionLock;
+  readonly checkpointer: Checkpointer;
+  readonly batchSize: number;
+  readonly limits?: Pick<ServiceLimits, 'maxRecordChars' | 'maxFieldChars'>;
+  /** Where the Sensor and Filter run; absent: on the main thread. */
+  readonly threads?: StageWorkers;
+  readonly log?: (message: string, error?: unknown) => void;
+}
+
+/** Where a request's Sensor snapshot lives: `<data>/cache/<pipeline>/<request>/`. */
+export function cacheFolder(
+  data: string,
+  request: { pipelineId: string; requestId: string },
+): string {
+  return join(data, 'cache', request.pipelineId, request.requestId);
+}
+
+/**
+ * Sensor → Filter → Joint in one streaming pass, each stage taking over a stage's cache.
+ * Reading and filtering run on a worker thread (stage-pool.ts); the Joint, which holds the
+ * action database's connection, and every status write stay on the main thread.
+ */
+export class StagePass {
+  constructor(private readonly context: PassContext) {}
+
+  private definitionOf(request: RequestRow) {
+    const { system } = this.context.dbs;
+    const pipeline = getPipeline(system, request.pipelineId);
+    if (!pipeline)
+      throw new StageFailure('Sensor', `Pipeline ${request.pipelineId} no longer exists.`);
+    const definition = fromActions(getActions(system, pipeline.id));
+    const args = { ...request.args, requestid: request.requestId, pipelineid: pipeline.id };
+    let filters;
+    try {
+      // Compiled here too, although the worker compiles its own: a bad definition fails
+      // before anything starts, and the compiled actions describe themselves for the log.
+      filters = definition.filter.map((a) => compileFilter(a, args));
+    } catch (error) {
+      throw new StageFailure('Filter', `Filter definition: ${(error as Error).message}`);
+    }
+    return { definition, args, filters };
+  }
+
+  folderOf(request: RequestRow): string {
+    return cacheFolder(this.context.paths.data, request);
+  }
+
+  /** Checks the inbox file first, so that a missing one fails before anything starts. */
+  private async inboxFile(request: RequestRow, progress: Progress): Promise<string> {
+    const inbox = join(this.context.paths.inbox, request.filename);
+    const started = performance.now();
+    try {
+      const info = await stat(inbox);
+      if (!info.isFile()) throw new Error('not a file');
+      progress.bytes = info.size;
+      this.context.recorder.transition(request, {
+        times: { sensorFile: request.filename, fileSize: info.size },
+      });
+      await mkdir(this.folderOf(request), { recursive: true });
+    } catch (error) {
+      if (describeWriteFailure(error)) throw error;
+      throw new StageFailure(
+        'Sensor',
+        `Input file ${request.filename} was not found in the inbox or cannot be read.`,
+      );
+    }
+    progress.spend('Sensor', performance.now() - started);
+    return inbox;
+  }
+
+  private job(
+    request: RequestRow,
+    path: string,
+    snapshot: string | undefined,
+    filter: StageJob['filter'],
+  ): StageJob {
+    const { definition } = this.definitionOf(request);
+    const { limits } = this.context;
+    return {
+      path,
+      filename: request.filename,
+      snapshot,
+      format: formatOf(request.filename, definition.sensor.format),
+      delimiter: definition.sensor.delimiter,
+      batchSize: this.context.batchSize,
+      limits: { maxRecordChars: limits?.maxRecordChars, maxFieldChars: limits?.maxFieldChars },
+      filter,
+    };
+  }
+
+  private events(job: StageJob, entry: Running): AsyncIterable<StageEvent> {
+    const { threads } = this.context;
+    return threads ? threads.run(job, entry.stop.signal) : stageEvents(job, entry.stop.signal);
+  }
+
+  /** The Filter's output, reporting each stage's progress as the events come. */
+  private async *rows(
+    events: AsyncIterable<StageEvent>,
+    progress: Progress,
+    describes: readonly string[],
+  ): AsyncGenerator<Row[]> {
+    // A Sensor taken from its snapshot still enters and leaves: its parse is timed and logged.
+    progress.enter('Sensor');
+    let entered = false;
+    const enterFilter = (): void => {
+      if (entered) return;
+      entered = true;
+      progress.enter('Filter', describes);
+    };
+    for await (const event of events) {
+      if (event.kind === 'rows') {
+        progress.spend('Sensor', event.sensorMs);
+        enterFilter();
+        progress.spend('Filter', event.filterMs);
+        if (event.rows.length > 0) yield event.rows;
+      } else if (event.kind === 'sensorEnd') {
+        progress.spend('Sensor', event.sensorMs);
+        const size = progress.bytes === undefined ? '' : ` (${progress.bytes} bytes)`;
+        progress.leave(
+          'Sensor',
+          `Read ${event.rows} rows from ${progress.request.filename}${size}`,
+        );
+      } else {
+        enterFilter();
+        progress.leave(
+          'Filter',
+          `Filter kept ${event.kept} of ${event.read} rows`,
+          describes.length,
+        );
+      }
+    }
+  }
+
+  async run(request: RequestRow, entry: Running, progress: Progress): Promise<void> {
+    const { requestId } = request;
+    const { dbs, recorder, lock, paths } = this.context;
+    const { definition, args, filters } = this.definitionOf(request);
+    const snapshot = join(this.folderOf(request), 'sensor');
+    const sensorCached = existsSync(snapshot);
+    const filterCached = cache.completion(dbs.action, requestId, 'Filter') !== undefined;
+    let rows: AsyncIterable<Row[]>;
+    if (filterCached) {
+      progress.skip('Sensor');
+      progress.skip('Filter');
+      rows = this.filterCacheRows(requestId);
+    } else {
+      if (sensorCached) progress.skip('Sensor');
+      const path = sensorCached ? snapshot : await this.inboxFile(request, progress);
+      const job = this.job(request, path, sensorCached ? undefined : snapshot, {
+        actions: definition.filter,
+        args,
+      });
+      rows = this.rows(
+        this.events(job, entry),
+        progress,
+        filters.map((f) => f.describe),
+      );
+    }
+    await writeJoint(
+      {
+        action: dbs.action,
+        checkpointer: this.context.checkpointer,
+        lock,
+        recorder,
+        outbox: paths.outbox,
+        touch: () => dbs.touch(),
+      },
+      request,
+      entry,
+      definition.joint,
+      args,
+      rows,
+      progress,
+    );
+  }
+
+  private async *filterCacheRows(requestId: string): AsyncGenerator<Row[]> {
+    for (let chunk = 0; ; chunk++) {
+      const rows = cache.readChunk(this.context.dbs.action, requestId, 'Filter', chunk);
+      if (!rows) return;
+      yield rows;
+    }
+  }
+
+  /**
+   * After a Filter or Joint failure: the Sensor snapshot is completed (and parsed, which
+   * may turn the failure into a Sensor one), and after a Joint failure the Filter output
+   * is written to the cache, so that a retry starts at the stage that failed.
+   */
+  async completeEarlierStages(
+    request: RequestRow,
+    entry: Running,
+    failed: StageName,
+  ): Promise<void> {
+    const { requestId, pipelineId } = request;
+    const { action } = this.context.dbs;
+    const { definition, args, filters } = this.definitionOf(request);
+    const snapshot = join(this.folderOf(request), 'sensor');
+    const progress = new Progress(this.context.recorder, request, true);
+    if (!existsSync(snapshot)) {
+      const path = await this.inboxFile(request, progress);
+      for await (const event of this.events(this.job(request, path, snapshot, undefined), entry))
+        void event;
+    }
+    if (failed !== 'Joint' || cache.completion(action, requestId, 'Filter')) return;
+    // The cache chunks go to the action database, as a Joint's rows do.
+    await this.context.lock.runExclusive(async () => {
+      cache.clearPart(action, requestId, 'Filter');
+      let chunk = 0;
+      let kept = 0;
+      const job = this.job(request, snapshot, undefined, { actions: definition.filter, args });
+      const rows = this.rows(
+        this.events(job, entry),
+        progress,
+        filters.map((f) => f.describe),
+      );
+      for await (const batch of rows) {
+        cache.writeChunk(action, requestId, pipelineId, 'Filter', chunk++, batch);
+        kept += batch.length;
+        await nextTurn();
+      }
+      cache.markComplete(action, requestId, pipelineId, 'Filter', { rows: kept, chunks: chunk });
+    });
+  }
+}

@@ -1,0 +1,66 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { parentPort } from 'node:worker_threads';
+import { StageFailure } from './failures.ts';
+import { stageEvents, type StageEvent, type StageJob } from './stage-source.ts';
+import { encodeRows, transferables, type ToMain, type ToWorker } from './stage-wire.ts';
+
+// Runs one StageJob at a time for the engine's main thread (see stage-pool.ts).
+
+const port = parentPort;
+if (!port) throw new Error('stage-worker.ts runs as a worker thread');
+
+// On two cores this thread and the main one each want a whole core; when they compete, the
+// main thread, which answers the API, should win. Linux takes a thread's id where a
+// process id goes (/proc/thread-self names it), so only this thread gets the lower priority.
+try {
+  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 10);
+} catch {
+  // Elsewhere the thread keeps the process's priority.
+}
+
+/** Batches posted and not yet taken by the main thread; reading pauses at the bound. */
+const IN_FLIGHT = 4;
+let inFlight = 0;
+let resume: (() => void) | undefined;
+
+function post(message: ToMain, transfer: ArrayBuffer[] = []): void {
+  port?.postMessage(message, transfer);
+}
+
+async function postEvent(event: StageEvent): Promise<void> {
+  if (event.kind !== 'rows') return post(event);
+  const rows = encodeRows(event.rows);
+  post(
+    { kind: 'rows', rows, sensorMs: event.sensorMs, filterMs: event.filterMs },
+    transferables(rows),
+  );
+  inFlight++;
+  while (inFlight >= IN_FLIGHT) await new Promise<void>((resolve) => (resume = resolve));
+}
+
+async function run(job: StageJob): Promise<void> {
+  try {
+    for await (const event of stageEvents(job)) await postEvent(event);
+    post({ kind: 'done' });
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    post({
+      kind: 'error',
+      stage: error instanceof StageFailure ? error.stage : undefined,
+      message: error instanceof Error ? error.message : String(error),
+      code: typeof code === 'string' ? code : undefined,
+    });
+  }
+}
+
+port.on('message', (message: ToWorker) => {
+  if (message.kind === 'taken') {
+    inFlight--;
+    resume?.();
+    resume = undefined;
+  } else {
+    inFlight = 0;
+    void run(message.job);
+  }
+});
