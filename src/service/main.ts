@@ -44,6 +44,8 @@ async function main(): Promise<void> {
     logger: { level: process.env.LOG_LEVEL ?? 'warn' },
   });
   const address = await app.server.listen({ host: config.host, port: config.port });
+  // The first request should not wait for a reader thread to start.
+  if (app.context.services.hasEmbedded) app.engine.warmUp();
   const url = address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost');
   const key = app.context.access.key;
   const lines = [

@@ -15,7 +15,7 @@ import {
   queuedRequests,
   type RequestRow,
 } from '../db/status/requests.ts';
-import { listPipelines, type StageName } from '../db/system/pipelines.ts';
+import { stoppedPipelineIds, type StageName } from '../db/system/pipelines.ts';
 import { stateConflict } from '../errors.ts';
 import type { ServiceLimits } from '../limits.ts';
 import { ActionLock } from './action-lock.ts';
@@ -147,9 +147,7 @@ export class Engine implements EngineControl {
 
   /** The next queued request a worker may take, if any. */
   private next(): string | undefined {
-    const stopped = listPipelines(this.dbs.system)
-      .filter((p) => p.runmode === 'stop')
-      .map((p) => p.id);
+    const stopped = stoppedPipelineIds(this.dbs.system);
     return nextQueued(this.dbs.status, { pipelines: stopped, requests: [...this.running.keys()] });
   }
 

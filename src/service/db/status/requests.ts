@@ -1,10 +1,7 @@
-import type { RequestStage, RequestStatus } from '../../../kit/wire.ts';
+import { statusTableName, type RequestStage, type RequestStatus } from '../../../kit/wire.ts';
 import { prepared, quoteIdentifier, type Db } from '../sqlite.ts';
 
-/** Name of the status table of a day; `day` must already be validated as yyyymmdd. */
-export function statusTableName(day: string): string {
-  return `STATUS${day}`;
-}
+export { statusTableName };
 
 function dayTableExists(db: Db, day: string): boolean {
   return (

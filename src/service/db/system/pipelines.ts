@@ -158,3 +158,10 @@ export function upsertPipeline(db: Db, def: PipelineDefinitionRecord, now: strin
     }
   })();
 }
+
+/** Ids of the suspended pipelines: the scheduler leaves their requests waiting. */
+export function stoppedPipelineIds(db: Db): string[] {
+  return (
+    prepared(db, "SELECT ID FROM PIPELINE WHERE RUNMODE = 'stop'").all() as { ID: string }[]
+  ).map((r) => r.ID);
+}
