@@ -17,6 +17,13 @@ export interface AuditSubject {
   requestId: string | null;
 }
 
+/** Nobody known yet: the handler fills in who it is as soon as it knows. */
+export const anonymousSubject = (): AuditSubject => ({
+  userName: null,
+  via: 'none',
+  requestId: null,
+});
+
 /**
  * The audit log (contract section 7): every state-changing call through the server with
  * its outcome, whether it succeeded or was refused. Kept `retentionDays`, pruned hourly.
@@ -59,6 +66,23 @@ export class AuditLog {
       });
       throw error;
     }
+  }
+
+  /**
+   * A change of this server's own (sign-in, sign-out, settings): no pipeline service, and
+   * the call's fields (a body field winning over a query field) as its parameters.
+   */
+  serverChange<T>(
+    request: FastifyRequest,
+    operation: string,
+    subject: AuditSubject,
+    run: () => Promise<T>,
+  ): Promise<T> {
+    const parameters = {
+      ...(request.query as object | undefined),
+      ...(request.body as object | undefined),
+    };
+    return this.around(request, { operation, service: null, parameters }, subject, run);
   }
 
   private write(

@@ -72,6 +72,16 @@ export class SessionStore {
     );
   }
 
+  /**
+   * Signs a session out, telling `seen` whose it was (for the audit log) before it goes;
+   * false when there was no live one of that kind.
+   */
+  signOut(kind: SessionKind, id: string, seen: (userName: string) => void): boolean {
+    const session = this.use(kind, id);
+    if (session) seen(session.userName);
+    return this.close(kind, id);
+  }
+
   private sweep(now: number): void {
     prepared(this.db, 'DELETE FROM SESSIONS WHERE EXPIRES <= ?').run(now);
   }

@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { FS_SESSION_HEADER } from '../../kit/wire.ts';
 import { field, merged, minutes } from '../auth/session-params.ts';
-import type { AuditSubject } from '../audit/audit-log.ts';
+import { anonymousSubject } from '../audit/audit-log.ts';
 import { authenticateUser } from '../auth/users.ts';
 import type { ServiceContext } from '../context.ts';
 import { ApiError, codeForPart, FsCode } from '../errors.ts';
@@ -43,21 +43,10 @@ export function flowService(
       config: { rateLimit: { max: loginLimit.max, timeWindow: loginLimit.timeWindow } },
     };
 
-    const audited = <T>(
-      request: FastifyRequest,
-      operation: string,
-      subject: AuditSubject,
-      run: () => Promise<T>,
-    ): Promise<T> =>
-      ctx.audit.around(
-        request,
-        { operation, service: null, parameters: merged(request.query, request.body) },
-        subject,
-        run,
-      );
+    const audited = ctx.audit.serverChange.bind(ctx.audit);
 
     app.post(`${FLOWAPI_PREFIX}/auth/login`, limited, (request, reply) => {
-      const subject: AuditSubject = { userName: null, via: 'none', requestId: null };
+      const subject = anonymousSubject();
       return audited(request, 'fs.login', subject, async () => {
         const params = merged(request.query, request.body);
         const userName = field(params, 'user', MISSING, true);
@@ -83,13 +72,13 @@ export function flowService(
     });
 
     app.post(`${FLOWAPI_PREFIX}/auth/logout`, (request, reply) => {
-      const subject: AuditSubject = { userName: null, via: 'none', requestId: null };
+      const subject = anonymousSubject();
       return audited(request, 'fs.logout', subject, async () => {
         const sessionId = field(merged(request.query, request.body), 'sessionId', MISSING, true);
-        const session = ctx.sessions.use('fs', sessionId);
-        if (session) Object.assign(subject, { userName: session.userName, via: 'session' });
-        if (!ctx.sessions.close('fs', sessionId))
-          throw new ApiError(404, FsCode.SessionNotFound, 'No such session.');
+        const signedOut = ctx.sessions.signOut('fs', sessionId, (userName) =>
+          Object.assign(subject, { userName, via: 'session' }),
+        );
+        if (!signedOut) throw new ApiError(404, FsCode.SessionNotFound, 'No such session.');
         return send(reply, { sessionId });
       });
     });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MC_SESSION_HEADER, SESSION_COOKIE, type Role } from '../../kit/wire.ts';
-import type { AuditSubject } from '../audit/audit-log.ts';
+import { anonymousSubject, type AuditSubject } from '../audit/audit-log.ts';
 import { queryAudit } from '../db/system/audit.ts';
 import { authenticateUser } from '../auth/users.ts';
 import { field, merged, minutes } from '../auth/session-params.ts';
@@ -67,22 +67,10 @@ export function managementConsole(
     };
 
     /** Runs a state-changing call of this Part and records it in the audit log. */
-    const audited = <T>(
-      request: FastifyRequest,
-      operation: string,
-      subject: AuditSubject,
-      run: () => Promise<T>,
-    ): Promise<T> =>
-      ctx.audit.around(
-        request,
-        { operation, service: null, parameters: merged(request.query, request.body) },
-        subject,
-        run,
-      );
-    const nobody = (): AuditSubject => ({ userName: null, via: 'none', requestId: null });
+    const audited = ctx.audit.serverChange.bind(ctx.audit);
 
     app.post(`${MCAPI_PREFIX}/auth/login`, limited, (request, reply) => {
-      const subject = nobody();
+      const subject = anonymousSubject();
       return audited(request, 'mc.login', subject, () => login(request, reply, subject));
     });
 
@@ -138,13 +126,13 @@ export function managementConsole(
       },
     };
     app.post(`${MCAPI_PREFIX}/auth/logout`, clearsCookie, (request, reply) => {
-      const subject = nobody();
+      const subject = anonymousSubject();
       return audited(request, 'mc.logout', subject, async () => {
         const sessionId = field(merged(request.query, request.body), 'sessionId', MISSING, true);
-        const session = ctx.sessions.use('mc', sessionId);
-        if (session) Object.assign(subject, { userName: session.userName, via: 'session' });
-        if (!ctx.sessions.close('mc', sessionId))
-          throw new ApiError(404, McCode.SessionNotFound, 'No such session.');
+        const signedOut = ctx.sessions.signOut('mc', sessionId, (userName) =>
+          Object.assign(subject, { userName, via: 'session' }),
+        );
+        if (!signedOut) throw new ApiError(404, McCode.SessionNotFound, 'No such session.');
         return send(reply, { sessionId });
       });
     });
@@ -213,7 +201,7 @@ export function managementConsole(
     const adminChange =
       (operation: string, run: (request: FastifyRequest, reply: FastifyReply) => FastifyReply) =>
       (request: FastifyRequest, reply: FastifyReply) => {
-        const subject = nobody();
+        const subject = anonymousSubject();
         return audited(request, operation, subject, async () => {
           const session = requireSession(ctx, request);
           Object.assign(subject, { userName: session.userName, via: 'session' });
