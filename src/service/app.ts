@@ -15,6 +15,7 @@ import { SessionStore } from './auth/sessions.ts';
 import { ServiceTime, systemClock, type Clock } from './clock.ts';
 import type { DataPaths, ServiceContext } from './context.ts';
 import { openDatabases } from './db/databases.ts';
+import { countByPipelineAndStatus } from './db/status/requests.ts';
 import { getSetting, setSetting } from './db/system/settings.ts';
 import { DEMO_PIPELINES, seedDemoInbox, seedDemoRequests } from './demo/seed.ts';
 import { Engine } from './engine/engine.ts';
@@ -25,6 +26,8 @@ import { ServiceDirectory } from './gateway/directory.ts';
 import type { ServiceEntry } from './gateway/services.ts';
 import { parseForm } from './form.ts';
 import { dashboardFiles } from './http/dashboard-files.ts';
+import { healthRoutes } from './http/health.ts';
+import { metricsRoutes, ServiceMetrics } from './http/metrics.ts';
 import { securityHeaders } from './http/security.ts';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.ts';
 import { MCAPI_PREFIX, managementConsole } from './mcapi/routes.ts';
@@ -68,6 +71,8 @@ export interface AppConfig {
    * /pipelineapi. Absent: the embedded service alone, as `local`.
    */
   readonly services?: readonly ServiceEntry[] | undefined;
+  /** When set, GET /metrics asks for `Authorization: Bearer <key>`. */
+  readonly metricsKey?: string | undefined;
   /** Days the audit log keeps its entries (default 90). */
   readonly auditRetentionDays?: number | undefined;
   /** Overrides of the default bounds on inputs, answers and connections. */
@@ -122,6 +127,16 @@ export async function buildApp(config: AppConfig): Promise<App> {
     loadPipelines(dbs, definitionFiles, clock.now().toISOString());
     if (demo) seedDemoInbox(paths);
 
+    const metrics = new ServiceMetrics(() => {
+      if (!embedded) return [];
+      const id = services.find((e) => e.embedded)?.id ?? 'local';
+      return countByPipelineAndStatus(dbs.status, time.day(clock.now())).map((c) => ({
+        service: id,
+        pipeline: c.pipelineId,
+        status: c.status,
+        count: c.count,
+      }));
+    });
     const engine = new Engine({
       dbs,
       clock,
@@ -131,6 +146,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       batchSize: config.batchSize,
       limits,
       log: (message, error) => server.log.error({ err: error }, message),
+      onRequestEnd: (ended) => metrics.requestEnded(ended),
     });
     const initialAdminPassword = await ensureAdmin(
       dbs,
@@ -144,6 +160,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       VERSION,
       () => clock.now(),
       limits.upstreamTimeoutMs,
+      (service, seconds, ok) => metrics.upstreamChecked(service, seconds, ok),
     );
     const context: ServiceContext = {
       dbs,
@@ -174,6 +191,8 @@ export async function buildApp(config: AppConfig): Promise<App> {
       for (const prefix of part.prefixes) errors.register(prefix, part.renderError);
       await server.register(part.routes);
     }
+    healthRoutes(server, dbs, directory, () => clock.now());
+    metricsRoutes(server, metrics, config.metricsKey);
     await dashboardFiles(server, config.staticDir, API_PREFIXES);
 
     if (embedded) {

@@ -13,6 +13,7 @@ export interface CliConfig {
   readonly pipelinesFile: string | undefined;
   readonly workers: number;
   readonly auditDays: number;
+  readonly metricsKey: string | undefined;
   /** Services to stand in front of; undefined for the embedded service alone. */
   readonly services: readonly ServiceEntry[] | undefined;
   readonly buildIfMissing: boolean;
@@ -38,6 +39,7 @@ Options (each also read from the environment variable in brackets; a flag wins):
   --upstream <url>        stand in front of this pipeline service instead of running one [PIPELINE_UPSTREAM_URL]
   --upstream-key <key>    its API key, kept on the server [PIPELINE_UPSTREAM_KEY]
   --services <file>       several services, as a YAML list (see the README) [PIPELINE_SERVICES]
+  --metrics-key <key>     ask for Authorization: Bearer <key> on /metrics [PIPELINE_METRICS_KEY]
   --help                  this text
 
 Bounds (see the README's security section):
@@ -98,6 +100,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
       upstream: { type: 'string' },
       'upstream-key': { type: 'string' },
       services: { type: 'string' },
+      'metrics-key': { type: 'string' },
       'build-if-missing': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       ...Object.fromEntries(BOUNDS.map(([flag]) => [flag, { type: 'string' as const }])),
@@ -148,5 +151,6 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
     help: values.help ?? false,
     limits,
     services,
+    metricsKey: values['metrics-key'] ?? env.PIPELINE_METRICS_KEY,
   };
 }

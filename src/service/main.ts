@@ -39,6 +39,7 @@ async function main(): Promise<void> {
     workers: config.workers,
     auditRetentionDays: config.auditDays,
     services: config.services,
+    metricsKey: config.metricsKey,
     limits: config.limits,
     staticDir: DIST_DIR,
     logger: { level: process.env.LOG_LEVEL ?? 'warn' },

@@ -24,7 +24,7 @@ import { Cancelled, describeWriteFailure, StageFailure, type Running } from './f
 import { PARTIAL_PREFIX } from './joint-stage.ts';
 import { StagePass } from './pass.ts';
 import { Progress } from './progress.ts';
-import { RequestRecorder } from './recorder.ts';
+import { RequestRecorder, type EndedRequest } from './recorder.ts';
 import { StageWorkers } from './stage-pool.ts';
 
 export interface EngineOptions {
@@ -41,6 +41,8 @@ export interface EngineOptions {
   /** Read and filter on worker threads (default true); false keeps them on the main thread. */
   readonly readerThreads?: boolean;
   readonly log?: (message: string, error?: unknown) => void;
+  /** Told of each request that ended, for metrics. */
+  readonly onRequestEnd?: (ended: EndedRequest) => void;
 }
 
 /**
@@ -66,7 +68,12 @@ export class Engine implements EngineControl {
   constructor(private readonly options: EngineOptions) {
     this.workers = options.workers ?? 2;
     this.actionLock = new ActionLock(options.limits?.actionWaitMs ?? 2000);
-    this.recorder = new RequestRecorder(options.dbs.status, options.clock, options.time);
+    this.recorder = new RequestRecorder(
+      options.dbs.status,
+      options.clock,
+      options.time,
+      options.onRequestEnd,
+    );
     this.threads = options.readerThreads === false ? undefined : new StageWorkers();
     this.checkpointer = new Checkpointer(options.dbs.action, options.log);
     this.stages = new StagePass({

@@ -41,6 +41,14 @@ export interface Transition {
   readonly dequeue?: boolean;
 }
 
+/** A request that reached an end (Finish, Error or Stop), for metrics. */
+export interface EndedRequest {
+  readonly pipelineId: string;
+  readonly status: string;
+  /** From its begin to its end; undefined when it never began (cancelled while waiting). */
+  readonly seconds: number | undefined;
+}
+
 type RequestRef = Pick<RequestRow, 'requestId' | 'day' | 'stage' | 'pipelineId'>;
 
 /**
@@ -56,6 +64,8 @@ export class RequestRecorder {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly time: ServiceTime,
+    /** Told of each request that ended (metrics), once its end is written. */
+    private readonly onEnd?: (ended: EndedRequest) => void,
   ) {}
 
   stamp(): string {
@@ -99,6 +109,17 @@ export class RequestRecorder {
       if (change.enqueue) enqueue(this.db, requestId, request.pipelineId);
       if (change.dequeue) dequeue(this.db, requestId);
     })();
+    if (change.end && change.status && this.onEnd) {
+      const row = getRequest(this.db, requestId);
+      // Both stamps are in the service's zone: their difference is the run's length.
+      const seconds =
+        row?.beginTime && row.endTime
+          ? (Date.parse(row.endTime.replace(' ', 'T')) -
+              Date.parse(row.beginTime.replace(' ', 'T'))) /
+            1000
+          : undefined;
+      this.onEnd({ pipelineId: request.pipelineId, status: change.status, seconds });
+    }
   }
 
   /** Ends a request in Error: status, end time, both logs, out of the queue. */

@@ -41,6 +41,8 @@ export class ServiceDirectory {
     embeddedVersion: string,
     private readonly now: () => Date,
     upstreamTimeoutMs: number,
+    /** Told of each check's time and outcome (metrics). */
+    private readonly onCheck?: (service: string, seconds: number, ok: boolean) => void,
   ) {
     this.routes = entries.map((e) => ({
       id: e.id,
@@ -91,6 +93,7 @@ export class ServiceDirectory {
         if (!upstream) return;
         const before = this.states.get(id) as ServiceState;
         let result: { reachable: boolean; version: string | null; message: string | null };
+        const started = performance.now();
         try {
           const tree = await upstream.call('version', {});
           const response = tree.Response;
@@ -102,6 +105,7 @@ export class ServiceDirectory {
         } catch (error) {
           result = { reachable: false, version: before.version, message: (error as Error).message };
         }
+        this.onCheck?.(id, (performance.now() - started) / 1000, result.reachable);
         const at = this.now().toISOString();
         this.states.set(id, {
           ...before,

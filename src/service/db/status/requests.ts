@@ -393,3 +393,18 @@ export function nextQueued(
     { REQUESTID: string } | undefined;
   return row?.REQUESTID;
 }
+
+/** A day's requests counted per pipeline and status (one pass over that day's table). */
+export function countByPipelineAndStatus(
+  db: Db,
+  day: string,
+): { pipelineId: string; status: string; count: number }[] {
+  if (!dayTableExists(db, day)) return [];
+  return (
+    prepared(
+      db,
+      `SELECT PIPELINEID, STATUS, COUNT(*) AS n FROM ${quoteIdentifier(statusTableName(day))}
+       GROUP BY PIPELINEID, STATUS`,
+    ).all() as { PIPELINEID: string; STATUS: string; n: number }[]
+  ).map((r) => ({ pipelineId: r.PIPELINEID, status: r.STATUS, count: r.n }));
+}

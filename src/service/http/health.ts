@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import type { Databases } from '../db/databases.ts';
+import type { ServiceDirectory } from '../gateway/directory.ts';
+
+/** One part of the server as /readyz reports it. */
+export interface ComponentState {
+  readonly name: string;
+  readonly state: 'ok' | 'failing';
+  readonly checkedAt: string | null;
+  readonly message: string | null;
+}
+
+/**
+ * Health endpoints (contract section 9) for load balancers and orchestrators: /healthz
+ * answers while the process serves; /readyz only when the databases answer and every
+ * upstream answered its last check, naming each component either way. Neither needs
+ * credentials nor tells anything secret.
+ */
+export function healthRoutes(
+  server: FastifyInstance,
+  dbs: Databases,
+  services: ServiceDirectory,
+  now: () => Date,
+): void {
+  server.get('/healthz', async (_request, reply) =>
+    reply.header('cache-control', 'no-store').send({ status: 'ok' }),
+  );
+  server.get('/readyz', async (_request, reply) => {
+    const checkedAt = now().toISOString();
+    const components: ComponentState[] = (['system', 'status', 'action'] as const).map((name) => {
+      try {
+        dbs.readers[name].prepare('SELECT 1').get();
+        return { name: `${name} database`, state: 'ok', checkedAt, message: null };
+      } catch (error) {
+        return {
+          name: `${name} database`,
+          state: 'failing',
+          checkedAt,
+          message: (error as Error).message,
+        };
+      }
+    });
+    for (const service of services.list()) {
+      if (service.embedded) continue;
+      components.push({
+        name: `service ${service.id}`,
+        state: service.reachable ? 'ok' : 'failing',
+        checkedAt: service.checkedAt,
+        message: service.message,
+      });
+    }
+    const ready = components.every((c) => c.state === 'ok');
+    return reply
+      .code(ready ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send({ status: ready ? 'ready' : 'not ready', components });
+  });
+}
