@@ -15,7 +15,7 @@ import { SessionStore } from './auth/sessions.ts';
 import { ServiceTime, systemClock, type Clock } from './clock.ts';
 import type { DataPaths, ServiceContext } from './context.ts';
 import { openDatabases } from './db/databases.ts';
-import { countByPipelineAndStatus } from './db/status/requests.ts';
+import { countByPipelineAndStatus } from './db/status/request-list.ts';
 import { getSetting, setSetting } from './db/system/settings.ts';
 import { DEMO_PIPELINES, seedDemoInbox, seedDemoRequests } from './demo/seed.ts';
 import { Engine } from './engine/engine.ts';

@@ -9,7 +9,8 @@ import {
   type TreeObject,
   type TreeValue,
 } from '../../kit/index.ts';
-import { missingParameter } from '../errors.ts';
+import { badParameter, missingParameter } from '../errors.ts';
+import { requestFilter } from '../pipelineapi/request-filter.ts';
 import { pageInfo } from '../pipelineapi/paging.ts';
 import type { Params } from '../pipelineapi/params.ts';
 import { CData, type Document, type Leaf, type Tree } from '../render/document.ts';
@@ -128,7 +129,20 @@ const requestlist: UpstreamOperation = async (upstream, params) => {
   });
   const root = element(tree.RequestList);
   const info = element(root.Info);
-  const all = elements(root.Request);
+  // interfaces.md shows no filters and no change time: status and text are applied here
+  // to what the upstream returned (the text to the request id, the only one it lists).
+  const filter = requestFilter(params);
+  if (filter.since !== undefined)
+    throw badParameter(
+      'since',
+      `is not available for service ${upstream.name}, which tells no change times`,
+    );
+  const needle = filter.text?.toLowerCase();
+  const all = elements(root.Request).filter(
+    (r) =>
+      (filter.statuses === undefined || filter.statuses.includes(text(r.Status))) &&
+      (needle === undefined || text(r.RequestId).toLowerCase().includes(needle)),
+  );
   const { page, info: paging } = slice(all, params, 1000);
   return {
     root: 'RequestList',

@@ -14,13 +14,9 @@ import type { ServiceContext } from '../context.ts';
 import { deleteAllRows, dropTable } from '../db/action/tables.ts';
 import { PageTooLargeError, readTablePage } from '../db/catalogue.ts';
 import { formatBytes } from '../limits.ts';
-import {
-  createRequest,
-  getRequest,
-  listRequests,
-  readAppLog,
-  readRequestLog,
-} from '../db/status/requests.ts';
+import { listRequests } from '../db/status/request-list.ts';
+import { requestFilter } from './request-filter.ts';
+import { createRequest, getRequest, readAppLog, readRequestLog } from '../db/status/requests.ts';
 import {
   getPipeline,
   listPipelines,
@@ -124,7 +120,7 @@ const requestlist: Operation = (ctx, params) => {
   if (!isCalendarDay(date)) throw badParameter('date', `must be a calendar day as ${DAY_SHAPE}`);
   const index = params.integer('index', 0, 0, 1_000_000_000);
   const pageSize = params.integer('pagesize', 100, 1, 1000);
-  const page = listRequests(ctx.dbs.status, date, id, index, pageSize);
+  const page = listRequests(ctx.dbs.status, date, id, index, pageSize, requestFilter(params));
   const names = pipelineNames(ctx.dbs.system);
   return {
     root: 'RequestList',

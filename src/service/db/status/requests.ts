@@ -3,7 +3,7 @@ import { prepared, quoteIdentifier, type Db } from '../sqlite.ts';
 
 export { statusTableName };
 
-function dayTableExists(db: Db, day: string): boolean {
+export function dayTableExists(db: Db, day: string): boolean {
   return (
     prepared(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(
       statusTableName(day),
@@ -150,58 +150,6 @@ export function getRequest(db: Db, requestId: string): RequestRow | undefined {
     fileSize: raw.FILESIZE,
     attempt: raw.ATTEMPT,
   };
-}
-
-export interface RequestListRow {
-  readonly REQUESTID: string;
-  readonly PIPELINEID: string;
-  readonly STATUS: RequestStatus;
-  readonly STAGE: RequestStage;
-  readonly CREATED: string;
-}
-
-export interface RequestListPage {
-  readonly rows: readonly RequestListRow[];
-  readonly total: number;
-}
-
-/** A page of a day's requests, newest first. */
-export function listRequests(
-  db: Db,
-  day: string,
-  pipelineId: string | undefined,
-  index: number,
-  pageSize: number,
-): RequestListPage {
-  if (!dayTableExists(db, day)) return { rows: [], total: 0 };
-  const table = quoteIdentifier(statusTableName(day));
-  const columns = 'REQUESTID, PIPELINEID, STATUS, STAGE, CREATED';
-  if (pipelineId === undefined) {
-    const total = (
-      prepared(db, 'SELECT COALESCE(SUM(LAST), 0) AS n FROM REQUEST_SERIAL WHERE DAY = ?').get(
-        day,
-      ) as { n: number }
-    ).n;
-    // Status rows are never deleted, so rowids run 1..n in creation order: a page at any
-    // depth is a range of rowids, with no OFFSET walking the rows before it.
-    const last = (
-      prepared(db, `SELECT COALESCE(MAX(rowid), 0) AS n FROM ${table}`).get() as { n: number }
-    ).n;
-    const rows = prepared(
-      db,
-      `SELECT ${columns} FROM ${table} WHERE rowid <= ? ORDER BY rowid DESC LIMIT ?`,
-    ).all(last - index, pageSize) as RequestListRow[];
-    return { rows, total };
-  }
-  const counter = prepared(
-    db,
-    'SELECT LAST AS n FROM REQUEST_SERIAL WHERE DAY = ? AND PIPELINEID = ?',
-  ).get(day, pipelineId) as { n: number } | undefined;
-  const rows = prepared(
-    db,
-    `SELECT ${columns} FROM ${table} WHERE PIPELINEID = ? ORDER BY rowid DESC LIMIT ? OFFSET ?`,
-  ).all(pipelineId, pageSize, index) as RequestListRow[];
-  return { rows, total: counter?.n ?? 0 };
 }
 
 export interface StatusChange {
@@ -392,19 +340,4 @@ export function nextQueued(
   ).get(JSON.stringify(skip.pipelines), JSON.stringify(skip.requests)) as
     { REQUESTID: string } | undefined;
   return row?.REQUESTID;
-}
-
-/** A day's requests counted per pipeline and status (one pass over that day's table). */
-export function countByPipelineAndStatus(
-  db: Db,
-  day: string,
-): { pipelineId: string; status: string; count: number }[] {
-  if (!dayTableExists(db, day)) return [];
-  return (
-    prepared(
-      db,
-      `SELECT PIPELINEID, STATUS, COUNT(*) AS n FROM ${quoteIdentifier(statusTableName(day))}
-       GROUP BY PIPELINEID, STATUS`,
-    ).all() as { PIPELINEID: string; STATUS: string; n: number }[]
-  ).map((r) => ({ pipelineId: r.PIPELINEID, status: r.STATUS, count: r.n }));
 }

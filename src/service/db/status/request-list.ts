@@ -1,0 +1,123 @@
+import type { RequestStage, RequestStatus } from '../../../kit/wire.ts';
+import { prepared, quoteIdentifier, type Db } from '../sqlite.ts';
+import { dayTableExists, statusTableName } from './requests.ts';
+
+// Reading a day's requests as lists and counts; the writes are in requests.ts.
+
+export interface RequestListRow {
+  readonly REQUESTID: string;
+  readonly PIPELINEID: string;
+  readonly STATUS: RequestStatus;
+  readonly STAGE: RequestStage;
+  readonly CREATED: string;
+}
+
+export interface RequestListPage {
+  readonly rows: readonly RequestListRow[];
+  readonly total: number;
+}
+
+/** Which of a day's requests a list shows (contract section 8); every part optional. */
+export interface RequestFilter {
+  /** Only these statuses. */
+  readonly statuses?: readonly string[] | undefined;
+  /** A substring of the request id, the file name or the error message (any case). */
+  readonly text?: string | undefined;
+  /** Only requests changed at or after this stamp (`YYYY-MM-DD hh:mm:ss`, service zone). */
+  readonly since?: string | undefined;
+}
+
+/** `text` as a LIKE pattern that matches it literally anywhere. */
+const containing = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** A page of a day's requests, newest first. */
+export function listRequests(
+  db: Db,
+  day: string,
+  pipelineId: string | undefined,
+  index: number,
+  pageSize: number,
+  filter: RequestFilter = {},
+): RequestListPage {
+  if (!dayTableExists(db, day)) return { rows: [], total: 0 };
+  if (filter.statuses !== undefined || filter.text !== undefined || filter.since !== undefined)
+    return filteredRequests(db, day, pipelineId, index, pageSize, filter);
+  const table = quoteIdentifier(statusTableName(day));
+  const columns = 'REQUESTID, PIPELINEID, STATUS, STAGE, CREATED';
+  if (pipelineId === undefined) {
+    const total = (
+      prepared(db, 'SELECT COALESCE(SUM(LAST), 0) AS n FROM REQUEST_SERIAL WHERE DAY = ?').get(
+        day,
+      ) as { n: number }
+    ).n;
+    // Status rows are never deleted, so rowids run 1..n in creation order: a page at any
+    // depth is a range of rowids, with no OFFSET walking the rows before it.
+    const last = (
+      prepared(db, `SELECT COALESCE(MAX(rowid), 0) AS n FROM ${table}`).get() as { n: number }
+    ).n;
+    const rows = prepared(
+      db,
+      `SELECT ${columns} FROM ${table} WHERE rowid <= ? ORDER BY rowid DESC LIMIT ?`,
+    ).all(last - index, pageSize) as RequestListRow[];
+    return { rows, total };
+  }
+  const counter = prepared(
+    db,
+    'SELECT LAST AS n FROM REQUEST_SERIAL WHERE DAY = ? AND PIPELINEID = ?',
+  ).get(day, pipelineId) as { n: number } | undefined;
+  const rows = prepared(
+    db,
+    `SELECT ${columns} FROM ${table} WHERE PIPELINEID = ? ORDER BY rowid DESC LIMIT ? OFFSET ?`,
+  ).all(pipelineId, pageSize, index) as RequestListRow[];
+  return { rows, total: counter?.n ?? 0 };
+}
+
+/**
+ * A filtered page: every filter is a bound parameter (statuses as a JSON array, the text
+ * as an escaped LIKE pattern), so nothing a client sends becomes SQL. Total counts every
+ * match of the day.
+ */
+function filteredRequests(
+  db: Db,
+  day: string,
+  pipelineId: string | undefined,
+  index: number,
+  pageSize: number,
+  filter: RequestFilter,
+): RequestListPage {
+  const table = quoteIdentifier(statusTableName(day));
+  const where = `FROM ${table} s LEFT JOIN REQUEST r ON r.REQUESTID = s.REQUESTID
+    WHERE (@pipeline IS NULL OR s.PIPELINEID = @pipeline)
+      AND (@statuses IS NULL OR s.STATUS IN (SELECT value FROM json_each(@statuses)))
+      AND (@since IS NULL OR s.LASTUPDATED >= @since)
+      AND (@like IS NULL OR s.REQUESTID LIKE @like ESCAPE '\\' OR r.FILENAME LIKE @like ESCAPE '\\'
+           OR s.ERRORMSG LIKE @like ESCAPE '\\')`;
+  const values = {
+    pipeline: pipelineId ?? null,
+    statuses: filter.statuses === undefined ? null : JSON.stringify(filter.statuses),
+    since: filter.since ?? null,
+    like: filter.text === undefined ? null : containing(filter.text),
+  };
+  const total = (prepared(db, `SELECT COUNT(*) AS n ${where}`).get(values) as { n: number }).n;
+  const rows = prepared(
+    db,
+    `SELECT s.REQUESTID, s.PIPELINEID, s.STATUS, s.STAGE, s.CREATED ${where}
+     ORDER BY s.rowid DESC LIMIT @limit OFFSET @offset`,
+  ).all({ ...values, limit: pageSize, offset: index }) as RequestListRow[];
+  return { rows, total };
+}
+
+/** A day's requests counted per pipeline and status (one pass over that day's table). */
+export function countByPipelineAndStatus(
+  db: Db,
+  day: string,
+): { pipelineId: string; status: string; count: number }[] {
+  if (!dayTableExists(db, day)) return [];
+  return (
+    prepared(
+      db,
+      `SELECT PIPELINEID, STATUS, COUNT(*) AS n FROM ${quoteIdentifier(statusTableName(day))}
+       GROUP BY PIPELINEID, STATUS`,
+    ).all() as { PIPELINEID: string; STATUS: string; n: number }[]
+  ).map((r) => ({ pipelineId: r.PIPELINEID, status: r.STATUS, count: r.n }));
+}

@@ -1,0 +1,124 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeTestPipelines } from '../testing/pipelines.ts';
+import { startService, type TestService } from '../testing/service.ts';
+import { startVendorService, type VendorService } from '../testing/vendor/vendor-service.ts';
+
+// requestlist's filters (contract section 8): status, q and since, on the server, with
+// Total counting every match of the day.
+
+let service: TestService;
+const ids: Record<string, string> = {};
+
+interface ListAnswer {
+  RequestList: { Request: { RequestId: string; Status: string }[]; Info: { Total: number } };
+}
+
+async function list(query: string): Promise<{ status: number; body: ListAnswer; text: string }> {
+  const response = await service.keyed(`/pipelineapi/requestlist/json?${query}`);
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: (response.status === 200 ? JSON.parse(text) : {}) as ListAnswer,
+    text,
+  };
+}
+
+beforeAll(async () => {
+  service = await startService({
+    pipelinesFile: writeTestPipelines(mkdtempSync(join(tmpdir(), 'filter-defs-'))),
+  });
+  writeFileSync(join(service.dataDir, 'inbox', 'orders.csv'), 'id,amount,note\n1,20,x\n');
+  ids.finished = (await service.client.exec('pl_1', 'orders.csv')).requestId as string;
+  ids.failed = (await service.client.exec('pl_1', 'missing-100%_file.csv')).requestId as string;
+  ids.waiting = (await service.client.exec('pl_3', 'orders.csv')).requestId as string;
+  await service.app.engine.whenIdle();
+});
+
+afterAll(async () => {
+  await service.close();
+});
+
+describe('requestlist filters', () => {
+  it('lists by status, one or several, with the exact Total', async () => {
+    const errors = await list('status=Error');
+    expect(errors.body.RequestList.Request.map((r) => r.RequestId)).toEqual([ids.failed]);
+    expect(errors.body.RequestList.Info.Total).toBe(1);
+    const two = await list('status=Error,Wait&pagesize=1');
+    expect(two.body.RequestList.Request).toHaveLength(1);
+    expect(two.body.RequestList.Info.Total).toBe(2);
+    expect((await list('status=Running')).body.RequestList.Info.Total).toBe(0);
+  });
+
+  it('searches the id, the file name and the error message, taking % and _ literally', async () => {
+    expect((await list('q=100%25_FILE')).body.RequestList.Request.map((r) => r.RequestId)).toEqual([
+      ids.failed,
+    ]);
+    expect(
+      (await list(`q=${ids.waiting?.slice(-6)}`)).body.RequestList.Info.Total,
+    ).toBeGreaterThanOrEqual(1);
+    expect((await list('q=%25%25')).body.RequestList.Info.Total).toBe(0);
+    expect((await list('q=not found in the inbox')).body.RequestList.Info.Total).toBe(1);
+  });
+
+  it('lists what changed since a time', async () => {
+    expect((await list('since=20000101000000')).body.RequestList.Info.Total).toBe(3);
+    expect((await list('since=29991231235959')).body.RequestList.Info.Total).toBe(0);
+  });
+
+  it('refuses a bad filter with 400/1002 naming it', async () => {
+    for (const [query, name] of [
+      ['status=Err%25or', 'status'],
+      ['status=Error,', 'status'],
+      ['since=2026', 'since'],
+      ['since=20261322000000', 'since'],
+      [`q=${'x'.repeat(201)}`, 'q'],
+    ] as const) {
+      const answer = await list(query);
+      expect(answer.status, query).toBe(400);
+      expect(answer.text, query).toContain('"Code":1002');
+      expect(answer.text, query).toContain(`Parameter ${name} `);
+    }
+  });
+});
+
+describe('requestlist filters behind the gateway', () => {
+  let vendor: VendorService;
+  let gateway: TestService;
+
+  beforeAll(async () => {
+    vendor = await startVendorService();
+    gateway = await startService({
+      services: [{ id: 'prod', name: 'Production', url: vendor.url, apiKey: vendor.apiKey }],
+      apiKey: 'gateway-key-0123456789abcdef',
+    });
+    vendor.addRequests('pl_2', 5);
+    await gateway.fetch('/pipelineapi/exec/xml', {
+      method: 'POST',
+      headers: {
+        'X-Pipelinewebapi': 'gateway-key-0123456789abcdef',
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body: 'pipelineid=pl_1&filename=sales.csv',
+    });
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+    await vendor.close();
+  });
+
+  it('filters by status over what the upstream returned, and says since is not available', async () => {
+    const get = (query: string) =>
+      gateway.fetch(`/pipelineapi/requestlist/json?${query}`, {
+        headers: { 'X-Pipelinewebapi': 'gateway-key-0123456789abcdef' },
+      });
+    const waiting = (await (await get('status=Wait')).json()) as ListAnswer;
+    expect(waiting.RequestList.Info.Total).toBe(1);
+    const since = await get('since=20261122000000');
+    expect(since.status).toBe(400);
+    expect(await since.text()).toContain('since is not available for service Production');
+  });
+});
