@@ -33,6 +33,8 @@ import { DEFAULT_LIMITS, type ServiceLimits } from './limits.ts';
 import { MCAPI_PREFIX, managementConsole } from './mcapi/routes.ts';
 import { PIPELINE_API_PREFIX, pipelineApi, SERVICES_PREFIX } from './pipelineapi/routes.ts';
 import { loadPipelines } from './pipelines/load.ts';
+import { Notifier } from './notify/notifier.ts';
+import { getPipeline } from './db/system/pipelines.ts';
 
 // Wiring only: each piece lives with its Part (routes), in auth/ (keys, sessions, the first
 // administrator), in demo/ (seeding), in http/ (headers, the dashboard's files) or engine/.
@@ -71,6 +73,15 @@ export interface AppConfig {
    * /pipelineapi. Absent: the embedded service alone, as `local`.
    */
   readonly services?: readonly ServiceEntry[] | undefined;
+  /** Receivers of failed-request notifications (contract section 9). */
+  readonly notify?:
+    | {
+        readonly targets: readonly string[];
+        readonly publicUrl?: string | undefined;
+        readonly retryDelaysMs?: readonly number[];
+        readonly timeoutMs?: number;
+      }
+    | undefined;
   /** When set, GET /metrics asks for `Authorization: Bearer <key>`. */
   readonly metricsKey?: string | undefined;
   /** Days the audit log keeps its entries (default 90). */
@@ -127,15 +138,22 @@ export async function buildApp(config: AppConfig): Promise<App> {
     loadPipelines(dbs, definitionFiles, clock.now().toISOString());
     if (demo) seedDemoInbox(paths);
 
+    const embeddedId = services.find((e) => e.embedded)?.id ?? 'local';
     const metrics = new ServiceMetrics(() => {
       if (!embedded) return [];
-      const id = services.find((e) => e.embedded)?.id ?? 'local';
       return countByPipelineAndStatus(dbs.status, time.day(clock.now())).map((c) => ({
-        service: id,
+        service: embeddedId,
         pipeline: c.pipelineId,
         status: c.status,
         count: c.count,
       }));
+    });
+    const notifier = new Notifier(dbs.system, clock, {
+      targets: config.notify?.targets ?? [],
+      publicUrl: config.notify?.publicUrl,
+      retryDelaysMs: config.notify?.retryDelaysMs,
+      timeoutMs: config.notify?.timeoutMs,
+      log: (message, error) => server.log.warn({ err: error }, message),
     });
     const engine = new Engine({
       dbs,
@@ -146,7 +164,14 @@ export async function buildApp(config: AppConfig): Promise<App> {
       batchSize: config.batchSize,
       limits,
       log: (message, error) => server.log.error({ err: error }, message),
-      onRequestEnd: (ended) => metrics.requestEnded(ended),
+      onRequestEnd: (ended) => {
+        metrics.requestEnded(ended);
+        notifier.requestEnded(
+          ended,
+          embeddedId,
+          getPipeline(dbs.system, ended.pipelineId)?.name ?? '',
+        );
+      },
     });
     const initialAdminPassword = await ensureAdmin(
       dbs,
@@ -175,6 +200,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       serverId: getSetting(dbs.system, 'serverId') as string,
       limits,
       services: directory,
+      notifier,
       audit: new AuditLog(dbs.system, clock, time, config.auditRetentionDays ?? 90, (m, e) =>
         server.log.error({ err: e }, m),
       ),
@@ -213,6 +239,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
         directory.stop();
         await server.close();
         await engine.shutdown();
+        await notifier.settled();
         dbs.close();
       },
     };

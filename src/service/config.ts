@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { passwordProblem } from './auth/users.ts';
 import { readServicesFile, singleUpstream, type ServiceEntry } from './gateway/services.ts';
 import type { ServiceLimits } from './limits.ts';
+import { checkTarget } from './notify/notifier.ts';
 
 export interface CliConfig {
   readonly host: string;
@@ -14,6 +15,7 @@ export interface CliConfig {
   readonly workers: number;
   readonly auditDays: number;
   readonly metricsKey: string | undefined;
+  readonly notify: { readonly targets: readonly string[]; readonly publicUrl: string | undefined };
   /** Services to stand in front of; undefined for the embedded service alone. */
   readonly services: readonly ServiceEntry[] | undefined;
   readonly buildIfMissing: boolean;
@@ -40,6 +42,8 @@ Options (each also read from the environment variable in brackets; a flag wins):
   --upstream-key <key>    its API key, kept on the server [PIPELINE_UPSTREAM_KEY]
   --services <file>       several services, as a YAML list (see the README) [PIPELINE_SERVICES]
   --metrics-key <key>     ask for Authorization: Bearer <key> on /metrics [PIPELINE_METRICS_KEY]
+  --notify <url>          POST failed requests to this webhook; repeatable [PIPELINE_NOTIFY, comma-separated]
+  --public-url <url>      the dashboard's address, for links in notifications [PIPELINE_PUBLIC_URL]
   --help                  this text
 
 Bounds (see the README's security section):
@@ -101,6 +105,8 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
       'upstream-key': { type: 'string' },
       services: { type: 'string' },
       'metrics-key': { type: 'string' },
+      notify: { type: 'string', multiple: true },
+      'public-url': { type: 'string' },
       'build-if-missing': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       ...Object.fromEntries(BOUNDS.map(([flag]) => [flag, { type: 'string' as const }])),
@@ -152,5 +158,15 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
     limits,
     services,
     metricsKey: values['metrics-key'] ?? env.PIPELINE_METRICS_KEY,
+    notify: {
+      targets: (
+        values.notify ??
+        (env.PIPELINE_NOTIFY ?? '')
+          .split(',')
+          .map((t) => t.trim())
+          .filter((t) => t !== '')
+      ).map(checkTarget),
+      publicUrl: (values['public-url'] ?? env.PIPELINE_PUBLIC_URL)?.replace(/\/+$/, ''),
+    },
   };
 }

@@ -6,6 +6,7 @@ import type { Databases } from './db/databases.ts';
 import type { EngineControl } from './engine/control.ts';
 import type { ServiceDirectory } from './gateway/directory.ts';
 import type { ServiceLimits } from './limits.ts';
+import type { Notifier } from './notify/notifier.ts';
 
 export interface DataPaths {
   readonly data: string;
@@ -30,4 +31,5 @@ export interface ServiceContext {
   readonly audit: AuditLog;
   /** The services Part C answers for: the embedded engine and any upstreams. */
   readonly services: ServiceDirectory;
+  readonly notifier: Notifier;
 }

@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     auditRetentionDays: config.auditDays,
     services: config.services,
     metricsKey: config.metricsKey,
+    notify: config.notify,
     limits: config.limits,
     staticDir: DIST_DIR,
     logger: { level: process.env.LOG_LEVEL ?? 'warn' },

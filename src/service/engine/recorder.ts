@@ -41,10 +41,14 @@ export interface Transition {
   readonly dequeue?: boolean;
 }
 
-/** A request that reached an end (Finish, Error or Stop), for metrics. */
+/** A request that reached an end (Finish, Error or Stop), for metrics and notifications. */
 export interface EndedRequest {
+  readonly requestId: string;
   readonly pipelineId: string;
   readonly status: string;
+  readonly stage: string;
+  /** Its error message, when it ended in Error. */
+  readonly message: string;
   /** From its begin to its end; undefined when it never began (cancelled while waiting). */
   readonly seconds: number | undefined;
 }
@@ -118,7 +122,14 @@ export class RequestRecorder {
               Date.parse(row.beginTime.replace(' ', 'T'))) /
             1000
           : undefined;
-      this.onEnd({ pipelineId: request.pipelineId, status: change.status, seconds });
+      this.onEnd({
+        requestId,
+        pipelineId: request.pipelineId,
+        status: change.status,
+        stage: change.stage ?? request.stage,
+        message: change.errorMsg ?? '',
+        seconds,
+      });
     }
   }
 

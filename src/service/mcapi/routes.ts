@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MC_SESSION_HEADER, SESSION_COOKIE, type Role } from '../../kit/wire.ts';
 import { anonymousSubject, type AuditSubject } from '../audit/audit-log.ts';
 import { queryAudit } from '../db/system/audit.ts';
+import { listNotifications } from '../db/system/notifications.ts';
+import { shownTarget } from '../notify/notifier.ts';
 import { authenticateUser } from '../auth/users.ts';
 import { field, merged, minutes } from '../auth/session-params.ts';
 import type { Session } from '../auth/sessions.ts';
@@ -199,7 +201,10 @@ export function managementConsole(
 
     /** An administrator's change, audited under that administrator's name. */
     const adminChange =
-      (operation: string, run: (request: FastifyRequest, reply: FastifyReply) => FastifyReply) =>
+      (
+        operation: string,
+        run: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | Promise<FastifyReply>,
+      ) =>
       (request: FastifyRequest, reply: FastifyReply) => {
         const subject = anonymousSubject();
         return audited(request, operation, subject, async () => {
@@ -209,6 +214,24 @@ export function managementConsole(
           return run(request, reply);
         });
       };
+
+    // Notifications sent and their outcome, newest first (administrators).
+    app.get(`${MCAPI_PREFIX}/notifications`, async (request, reply) => {
+      requireRole(requireSession(ctx, request), 'administrator');
+      return send(reply, {
+        targets: ctx.notifier.targets.map(shownTarget),
+        notifications: listNotifications(ctx.dbs.system, 200),
+      });
+    });
+
+    // The Settings page's test button: a message to every receiver, and how each went.
+    app.post(
+      `${MCAPI_PREFIX}/notifications/test`,
+      adminChange('mc.notify-test', async (request, reply) => {
+        const session = requireSession(ctx, request);
+        return send(reply, { results: await ctx.notifier.test(session.userName) });
+      }),
+    );
 
     app.put(
       `${MCAPI_PREFIX}/pipeline/settings`,

@@ -87,6 +87,28 @@ export const systemMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    up(db) {
+      db.exec(`
+        -- Notifications of failed requests (contract section 9): one row per request,
+        -- state and receiver, which is what keeps a notification from going out twice.
+        -- TARGET is the receiver's origin only: a webhook's path is its secret.
+        CREATE TABLE NOTIFICATION (
+          SEQ INTEGER PRIMARY KEY,
+          TIME TIMESTAMP NOT NULL,
+          TARGET VARCHAR NOT NULL,
+          TARGETHASH VARCHAR NOT NULL,
+          REQUESTID VARCHAR NOT NULL,
+          STATUS VARCHAR NOT NULL,
+          ATTEMPTS INTEGER NOT NULL DEFAULT 0,
+          OUTCOME VARCHAR NOT NULL,
+          MESSAGE VARCHAR NOT NULL DEFAULT '',
+          UNIQUE (REQUESTID, STATUS, TARGETHASH)
+        );
+      `);
+    },
+  },
 ];
 
 /**
@@ -98,4 +120,5 @@ export const HIDDEN_SYSTEM_TABLES: ReadonlySet<string> = new Set([
   'USERS',
   'SESSIONS',
   'AUDIT',
+  'NOTIFICATION',
 ]);
