@@ -10,7 +10,8 @@ import { dayOfRequest, paths } from '../../paths.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { actionReasons } from '../../shared/request-actions.ts';
 import { LogView, type LogLine } from './log-view.tsx';
-import { isTerminal, useRequestDetail } from './queries.ts';
+import { isLive, useRequestDetail } from './queries.ts';
+import { useCurrentService } from '../../shared/services.ts';
 import { RawView } from './raw-view.tsx';
 import { strings } from './strings.ts';
 import { withParams } from '../../shared/url-state.ts';
@@ -101,7 +102,8 @@ export function RequestDetailPage() {
   const auth = useAuth();
   const [action, setAction] = useState<'retry' | 'cancel'>();
   const data = detail.data;
-  const live = data ? !isTerminal(data.status) : false;
+  const live = data ? isLive(data) : false;
+  const service = useCurrentService();
 
   const requestLines = useMemo<LogLine[]>(
     () =>
@@ -122,7 +124,11 @@ export function RequestDetailPage() {
 
   if (detail.error) return <ErrorView error={detail.error} onRetry={() => void detail.refetch()} />;
   if (!data) return <Spinner />;
-  const { retry: retryReason, cancel: cancelReason } = actionReasons(auth, data.status);
+  const { retry: retryReason, cancel: cancelReason } = actionReasons(
+    auth,
+    data.status,
+    service.embedded,
+  );
   const tabButton = (value: Tab, label: string) => (
     <button
       type="button"
