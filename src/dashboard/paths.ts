@@ -19,6 +19,17 @@ function withQuery(path: string, query: Record<string, string | number | undefin
   return text ? `${path}?${text}` : path;
 }
 
+/** What the audit page shows; every filter is in the URL. */
+export interface AuditQuery {
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+  readonly user?: string | undefined;
+  readonly service?: string | undefined;
+  readonly operation?: string | undefined;
+  readonly index?: number | undefined;
+  readonly size?: number | undefined;
+}
+
 /** Where the databases page's list of tables stands: its page and its filter. */
 export interface TableListQuery {
   readonly listIndex?: number | undefined;
@@ -53,6 +64,16 @@ export const paths = {
       size: page.size,
     }),
   settings: () => '/settings',
+  audit: (query: AuditQuery = {}) =>
+    withQuery('/audit', {
+      from: query.from,
+      to: query.to,
+      user: query.user,
+      service: query.service,
+      operation: query.operation,
+      index: query.index || undefined,
+      size: query.size,
+    }),
 } as const;
 
 /** Today in the browser's calendar as yyyymmdd. */

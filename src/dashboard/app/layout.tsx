@@ -4,6 +4,7 @@ import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-route
 import { Spinner } from '../components/spinner.tsx';
 import { paths } from '../paths.ts';
 import { useVersion } from '../shared/queries.ts';
+import { isAdministrator } from '../shared/audit.ts';
 import { signOut, useAuth } from './auth.ts';
 import { useUnreachable } from './connection.ts';
 import { dismiss, useNotices } from './notices.ts';
@@ -17,6 +18,8 @@ const NAV = [
   { to: paths.database('system'), label: strings.nav.databases, end: false, match: '/databases' },
   { to: paths.settings(), label: strings.nav.settings, end: false },
 ];
+/** Only administrators may read the audit log, so only they see its link. */
+const ADMIN_NAV = [{ to: paths.audit(), label: strings.nav.audit, end: false, match: undefined }];
 
 function ThemeSwitch() {
   const [theme, setTheme] = usePreference('theme');
@@ -132,7 +135,7 @@ export function Layout() {
               {strings.productName}
             </span>
             <nav aria-label={strings.nav.label} className="flex flex-wrap gap-1">
-              {NAV.map((item) => (
+              {[...NAV, ...(isAdministrator(auth) ? ADMIN_NAV : [])].map((item) => (
                 <NavLink
                   key={item.label}
                   to={item.to}

@@ -9,6 +9,7 @@ export const strings = {
     requests: 'Requests',
     databases: 'Databases',
     settings: 'Settings',
+    audit: 'Audit',
   },
   theme: { label: 'Theme', system: 'System', light: 'Light', dark: 'Dark' },
   apiKeyUser: 'API key',

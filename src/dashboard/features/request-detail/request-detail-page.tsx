@@ -12,6 +12,7 @@ import { actionReasons } from '../../shared/request-actions.ts';
 import { LogView, type LogLine } from './log-view.tsx';
 import { isLive, useRequestDetail } from './queries.ts';
 import { useCurrentService } from '../../shared/services.ts';
+import { isAdministrator, timeWithZone, useAudit } from '../../shared/audit.ts';
 import { RawView } from './raw-view.tsx';
 import { strings } from './strings.ts';
 import { withParams } from '../../shared/url-state.ts';
@@ -180,6 +181,7 @@ export function RequestDetailPage() {
         <Summary detail={data} />
         <h2 className="mt-5 mb-2 text-sm font-semibold">{strings.timeline}</h2>
         <Timeline detail={data} />
+        {isAdministrator(auth) ? <ActionHistory requestId={requestId} /> : null}
       </section>
       <section>
         <div
@@ -237,6 +239,38 @@ export function RequestDetailPage() {
           onClose={() => setAction(undefined)}
         />
       ) : null}
+    </div>
+  );
+}
+
+/** Who retried or cancelled the request and when, from the audit log (administrators). */
+function ActionHistory({ requestId }: { requestId: string }) {
+  const audit = useAudit({ requestId, index: 0, size: 100 });
+  const entries = (audit.data?.entries ?? []).filter((e) => /retry|cancel/i.test(e.operation));
+  return (
+    <div data-testid="action-history">
+      <h2 className="mt-5 mb-2 text-sm font-semibold">{strings.history.title}</h2>
+      {audit.error ? <ErrorView error={audit.error} /> : null}
+      {audit.data && entries.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-400">{strings.history.none}</p>
+      ) : (
+        <ul className="flex flex-col gap-1 text-sm">
+          {entries.map((e, i) => (
+            <li key={`${e.time}|${i}`} data-operation={e.operation}>
+              <span className="font-medium">{e.userName}</span>{' '}
+              <span className="font-mono text-xs">{e.operation}</span>{' '}
+              <time dateTime={e.time} title={e.time} className="text-slate-600 dark:text-slate-400">
+                {timeWithZone(e.time)}
+              </time>
+              {e.httpStatus !== null && e.httpStatus >= 400 ? (
+                <span className="ml-2 text-red-700 dark:text-red-400">
+                  {strings.history.refused}: {e.message}
+                </span>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }
