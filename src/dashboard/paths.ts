@@ -1,6 +1,7 @@
 /** Every link of the dashboard is built here, so routes and links cannot drift apart. */
 
 import { dayOfRequestId, type DatabaseName } from '../kit/index.ts';
+import { currentService } from './app/current-service.ts';
 
 export interface RequestsQuery {
   readonly date?: string | undefined;
@@ -10,8 +11,14 @@ export interface RequestsQuery {
   readonly size?: number | undefined;
 }
 
+/**
+ * The path with its query; every link keeps the service being looked at (`service`, left
+ * out for the first service of the server's list), so links and bookmarks are exact.
+ */
 function withQuery(path: string, query: Record<string, string | number | undefined>): string {
   const params = new URLSearchParams();
+  const service = currentService().param;
+  if (service !== undefined && path !== '/sign-in') params.set('service', service);
   for (const [name, value] of Object.entries(query)) {
     if (value !== undefined && value !== '') params.set(name, String(value));
   }
@@ -37,7 +44,7 @@ export interface TableListQuery {
 }
 
 export const paths = {
-  overview: () => '/',
+  overview: () => withQuery('/', {}),
   signIn: (next?: string) => withQuery('/sign-in', { next }),
   pipelines: (filter?: string) => withQuery('/pipelines', { q: filter }),
   requests: (query: RequestsQuery = {}) =>
@@ -63,7 +70,8 @@ export const paths = {
       index: page.index || undefined,
       size: page.size,
     }),
-  settings: () => '/settings',
+  settings: () => withQuery('/settings', {}),
+  services: () => withQuery('/services', {}),
   audit: (query: AuditQuery = {}) =>
     withQuery('/audit', {
       from: query.from,
@@ -101,4 +109,12 @@ export function shiftDay(ymd: string, days: number): string {
 /** The day a RequestId belongs to: `pl_1-20261121_09-000001` → `20261121`. */
 export function dayOfRequest(requestId: string): string | undefined {
   return dayOfRequestId(requestId);
+}
+
+/** A dashboard link into another service: the same path with that service's parameter. */
+export function inService(link: string, param: string | undefined): string {
+  const url = new URL(link, 'http://dashboard.invalid');
+  if (param === undefined) url.searchParams.delete('service');
+  else url.searchParams.set('service', param);
+  return `${url.pathname}${url.search}`;
 }

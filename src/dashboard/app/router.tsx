@@ -44,6 +44,12 @@ export const router = createBrowserRouter([
         }),
       },
       {
+        path: 'services',
+        lazy: async () => ({
+          Component: (await import('../features/services/services-page.tsx')).ServicesPage,
+        }),
+      },
+      {
         path: 'audit',
         lazy: async () => ({
           Component: (await import('../features/audit/audit-page.tsx')).AuditPage,

@@ -10,6 +10,13 @@ export const strings = {
     databases: 'Databases',
     settings: 'Settings',
     audit: 'Audit',
+    services: 'Services',
+  },
+  service: {
+    choose: 'Service',
+    unreachable: 'unreachable',
+    unknown: (id: string) => `This server has no service “${id}”.`,
+    toServices: 'See the services',
   },
   theme: { label: 'Theme', system: 'System', light: 'Light', dark: 'Dark' },
   apiKeyUser: 'API key',

@@ -3,6 +3,7 @@ import { DAY_PATTERN, type PipelineClient } from '../../kit/index.ts';
 import { useAuth, useClients, type Auth } from '../app/auth.ts';
 import { decodeServices, EMBEDDED_ONLY, mcapiGet, type ServiceInfo } from '../app/mcapi.ts';
 import { todayYmd } from '../paths.ts';
+import { currentService } from '../app/current-service.ts';
 
 export const servicesKeys = {
   list: () => ['services', 'list'] as const,
@@ -39,10 +40,22 @@ export function useServices(): {
   };
 }
 
-/** The service the dashboard is looking at: the first of the list (plain /pipelineapi). */
+/**
+ * The service the dashboard is looking at: the one the URL's `service` names (the layout
+ * has set it, see app/current-service.ts), else the first of the list (plain /pipelineapi).
+ */
 export function useCurrentService(): ServiceInfo {
   const { services } = useServices();
-  return services[0] ?? (EMBEDDED_ONLY[0] as ServiceInfo);
+  const id = currentService().id;
+  return services.find((s) => s.id === id) ?? services[0] ?? (EMBEDDED_ONLY[0] as ServiceInfo);
+}
+
+/** The service a URL's `service` parameter chooses, or why it cannot. */
+export function chooseService(
+  services: readonly ServiceInfo[],
+  param: string | null,
+): ServiceInfo | undefined {
+  return param ? services.find((s) => s.id === param) : services[0];
 }
 
 /** A day the service wrote as yyyymmdd or yyyy-mm-dd, as yyyymmdd; else undefined. */

@@ -10,7 +10,7 @@ import { isoToYmd, paths, ymdToIso } from '../../paths.ts';
 import { isAdministrator, timeWithZone, useAudit, type AuditEntry } from '../../shared/audit.ts';
 import { downloadCsv } from '../../shared/csv.ts';
 import { useServices } from '../../shared/services.ts';
-import { PAGE_SIZES, withParams } from '../../shared/url-state.ts';
+import { freshParams, PAGE_SIZES, withParams } from '../../shared/url-state.ts';
 import { strings } from './strings.ts';
 import { CSV_FIELDS, readAuditView } from './view.ts';
 
@@ -177,7 +177,7 @@ export function AuditPage() {
             ))}
           </Select>
         </Field>
-        <Button onClick={() => setSearch(new URLSearchParams())}>{strings.clear}</Button>
+        <Button onClick={() => setSearch(freshParams(search))}>{strings.clear}</Button>
       </PageHeader>
       {audit.error ? <ErrorView error={audit.error} onRetry={() => void audit.refetch()} /> : null}
       {!audit.data ? (

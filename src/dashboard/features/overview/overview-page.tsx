@@ -12,7 +12,7 @@ import { isoToYmd, paths, ymdToIso } from '../../paths.ts';
 import { useServiceToday } from '../../shared/services.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { usePipelines, useSetRunmode } from '../../shared/queries.ts';
-import { dayFrom } from '../../shared/url-state.ts';
+import { dayFrom, freshParams } from '../../shared/url-state.ts';
 import { HourlyChart } from './hourly-chart.tsx';
 import { useDayRequests, useErrorMessage } from './queries.ts';
 import { byPipelineColumns, statusColumnsOf } from './columns.tsx';
@@ -90,10 +90,12 @@ export function OverviewPage() {
           <TextInput
             type="date"
             value={ymdToIso(date)}
-            onChange={(e) => e.target.value && setSearch({ date: isoToYmd(e.target.value) })}
+            onChange={(e) =>
+              e.target.value && setSearch(freshParams(search, { date: isoToYmd(e.target.value) }))
+            }
           />
         </Field>
-        <Button onClick={() => setSearch({})}>{strings.today}</Button>
+        <Button onClick={() => setSearch(freshParams(search))}>{strings.today}</Button>
       </PageHeader>
       {day.error ? <ErrorView error={day.error} onRetry={() => void day.refetch()} /> : null}
       {!day.data ? (

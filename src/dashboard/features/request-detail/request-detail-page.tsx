@@ -15,7 +15,7 @@ import { useCurrentService } from '../../shared/services.ts';
 import { isAdministrator, timeWithZone, useAudit } from '../../shared/audit.ts';
 import { RawView } from './raw-view.tsx';
 import { strings } from './strings.ts';
-import { withParams } from '../../shared/url-state.ts';
+import { freshParams, withParams } from '../../shared/url-state.ts';
 
 type Tab = 'request' | 'app' | 'raw';
 
@@ -135,7 +135,11 @@ export function RequestDetailPage() {
       type="button"
       role="tab"
       aria-selected={tab === value}
-      onClick={() => setSearch(value === 'request' ? {} : { tab: value }, { replace: true })}
+      onClick={() =>
+        setSearch(freshParams(search, { tab: value === 'request' ? undefined : value }), {
+          replace: true,
+        })
+      }
       className={`border-b-2 px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-teal-600 ${
         tab === value
           ? 'border-teal-600 text-teal-800 dark:text-teal-300'
