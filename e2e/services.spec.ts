@@ -19,6 +19,9 @@ test('the header names the service, the Services page lists it, and Part C calls
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: 'Services' })
     .click();
+  await expect(page).toHaveURL(/\/service-list$/);
+  // A bookmark of the page loads it too (the server keeps /services/... for Part C).
+  await page.reload();
   const row = page.getByTestId('services').locator('tr[data-service="local"]');
   await expect(row).toContainText('Reachable');
   await expect(row).toContainText('embedded');

@@ -71,7 +71,8 @@ export const paths = {
       size: page.size,
     }),
   settings: () => withQuery('/settings', {}),
-  services: () => withQuery('/services', {}),
+  // Not /services: the server keeps that prefix for /services/<id>/pipelineapi.
+  services: () => withQuery('/service-list', {}),
   audit: (query: AuditQuery = {}) =>
     withQuery('/audit', {
       from: query.from,

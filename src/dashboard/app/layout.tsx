@@ -205,7 +205,7 @@ export function Layout() {
         ) : (
           <p role="alert" className="text-sm">
             {strings.service.unknown(wanted ?? '')}{' '}
-            <Link to={inService('/services', undefined)} className="text-teal-700 underline">
+            <Link to={inService(paths.services(), undefined)} className="text-teal-700 underline">
               {strings.service.toServices}
             </Link>
           </p>

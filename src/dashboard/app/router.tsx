@@ -44,7 +44,7 @@ export const router = createBrowserRouter([
         }),
       },
       {
-        path: 'services',
+        path: 'service-list',
         lazy: async () => ({
           Component: (await import('../features/services/services-page.tsx')).ServicesPage,
         }),
