@@ -56,7 +56,7 @@ export function ServiceSwitcher({
   };
   return (
     <div
-      className="flex items-center gap-2 rounded border border-slate-600 px-2 py-1 text-sm"
+      className="flex max-w-full min-w-0 flex-wrap items-center gap-2 rounded border border-slate-600 px-2 py-1 text-sm"
       data-testid="service-switcher"
       data-service={current.id}
     >
@@ -67,7 +67,7 @@ export function ServiceSwitcher({
           <select
             value={current.id}
             onChange={(e) => go(e.target.value)}
-            className="rounded border border-slate-600 bg-slate-800 px-1 py-0.5 text-xs text-slate-100 focus-visible:outline-2 focus-visible:outline-teal-400"
+            className="max-w-40 min-w-0 rounded border border-slate-600 bg-slate-800 px-1 py-0.5 text-xs text-slate-100 focus-visible:outline-2 focus-visible:outline-teal-400"
           >
             {services.map((s) => (
               <option key={s.id} value={s.id}>
