@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayOfRequest, isoToYmd, paths, shiftDay, todayYmd, ymdToIso } from './paths.ts';
+import { setCurrentService } from './app/current-service.ts';
+import { dayOfRequest, inService, isoToYmd, paths, shiftDay, todayYmd, ymdToIso } from './paths.ts';
 
 describe('paths', () => {
   it('builds links with only the parameters that are set', () => {
@@ -38,5 +39,22 @@ describe('paths', () => {
     expect(isoToYmd(ymdToIso('20261121'))).toBe('20261121');
     expect(dayOfRequest('pl_12-20261121_09-000001')).toBe('20261121');
     expect(dayOfRequest('nonsense')).toBeUndefined();
+  });
+});
+
+describe('links keep the service', () => {
+  it('adds ?service=<id> to every link while a service is chosen, and inService changes it', () => {
+    setCurrentService({ id: 'staging', param: 'staging' });
+    try {
+      expect(paths.overview()).toBe('/?service=staging');
+      expect(paths.requests({ date: '20261122' })).toBe('/requests?service=staging&date=20261122');
+      expect(paths.signIn('/x')).toBe('/sign-in?next=%2Fx');
+      expect(inService(paths.requests({ pipeline: 'pl_1' }), 'prod')).toBe(
+        '/requests?service=prod&pipeline=pl_1',
+      );
+      expect(inService(paths.services(), undefined)).toBe('/service-list');
+    } finally {
+      setCurrentService({ id: undefined, param: undefined });
+    }
   });
 });

@@ -1,6 +1,7 @@
 /** Every link of the dashboard is built here, so routes and links cannot drift apart. */
 
 import { dayOfRequestId, type DatabaseName } from '../kit/index.ts';
+import { currentService } from './app/current-service.ts';
 
 export interface RequestsQuery {
   readonly date?: string | undefined;
@@ -10,13 +11,30 @@ export interface RequestsQuery {
   readonly size?: number | undefined;
 }
 
+/**
+ * The path with its query; every link keeps the service being looked at (`service`, left
+ * out for the first service of the server's list), so links and bookmarks are exact.
+ */
 function withQuery(path: string, query: Record<string, string | number | undefined>): string {
   const params = new URLSearchParams();
+  const service = currentService().param;
+  if (service !== undefined && path !== '/sign-in') params.set('service', service);
   for (const [name, value] of Object.entries(query)) {
     if (value !== undefined && value !== '') params.set(name, String(value));
   }
   const text = params.toString();
   return text ? `${path}?${text}` : path;
+}
+
+/** What the audit page shows; every filter is in the URL. */
+export interface AuditQuery {
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+  readonly user?: string | undefined;
+  readonly service?: string | undefined;
+  readonly operation?: string | undefined;
+  readonly index?: number | undefined;
+  readonly size?: number | undefined;
 }
 
 /** Where the databases page's list of tables stands: its page and its filter. */
@@ -26,7 +44,7 @@ export interface TableListQuery {
 }
 
 export const paths = {
-  overview: () => '/',
+  overview: () => withQuery('/', {}),
   signIn: (next?: string) => withQuery('/sign-in', { next }),
   pipelines: (filter?: string) => withQuery('/pipelines', { q: filter }),
   requests: (query: RequestsQuery = {}) =>
@@ -52,7 +70,19 @@ export const paths = {
       index: page.index || undefined,
       size: page.size,
     }),
-  settings: () => '/settings',
+  settings: () => withQuery('/settings', {}),
+  // Not /services: the server keeps that prefix for /services/<id>/pipelineapi.
+  services: () => withQuery('/service-list', {}),
+  audit: (query: AuditQuery = {}) =>
+    withQuery('/audit', {
+      from: query.from,
+      to: query.to,
+      user: query.user,
+      service: query.service,
+      operation: query.operation,
+      index: query.index || undefined,
+      size: query.size,
+    }),
 } as const;
 
 /** Today in the browser's calendar as yyyymmdd. */
@@ -80,4 +110,12 @@ export function shiftDay(ymd: string, days: number): string {
 /** The day a RequestId belongs to: `pl_1-20261121_09-000001` → `20261121`. */
 export function dayOfRequest(requestId: string): string | undefined {
   return dayOfRequestId(requestId);
+}
+
+/** A dashboard link into another service: the same path with that service's parameter. */
+export function inService(link: string, param: string | undefined): string {
+  const url = new URL(link, 'http://dashboard.invalid');
+  if (param === undefined) url.searchParams.delete('service');
+  else url.searchParams.set('service', param);
+  return `${url.pathname}${url.search}`;
 }

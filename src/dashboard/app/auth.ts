@@ -7,6 +7,7 @@ import {
   type Role,
 } from '../../kit/index.ts';
 import { readStored, writeStored } from './storage.ts';
+import { basePathOf, currentService } from './current-service.ts';
 
 /** Who is signed in, and with what. */
 export type Auth =
@@ -75,7 +76,10 @@ export function useAuth(): Auth | null {
   return useSyncExternalStore(subscribe, () => current);
 }
 
-const clients = new WeakMap<Auth, { pipeline: PipelineClient; console: ManagementConsoleClient }>();
+const clients = new WeakMap<
+  Auth,
+  Map<string, { pipeline: PipelineClient; console: ManagementConsoleClient }>
+>();
 
 /**
  * Every kit client of the dashboard neither sends nor stores cookies: the dashboard
@@ -86,7 +90,10 @@ const clients = new WeakMap<Auth, { pipeline: PipelineClient; console: Managemen
 export const NO_COOKIES = { credentialsMode: 'omit' } as const;
 
 /** Clients of the kit for these credentials; the dashboard's hooks use nothing else. */
-export function clientsFor(auth: Auth | null): {
+export function clientsFor(
+  auth: Auth | null,
+  serviceId: string | undefined = currentService().id,
+): {
   pipeline: PipelineClient;
   console: ManagementConsoleClient;
 } {
@@ -95,22 +102,28 @@ export function clientsFor(auth: Auth | null): {
       pipeline: new PipelineClient(NO_COOKIES),
       console: new ManagementConsoleClient(NO_COOKIES),
     };
-  let pair = clients.get(auth);
+  const byService = clients.get(auth) ?? new Map();
+  clients.set(auth, byService);
+  // Part C of the chosen service: /services/<id>/pipelineapi (plain /pipelineapi when the
+  // server's list of services is not known, as for an API key sign-in).
+  const basePath = basePathOf(serviceId);
+  let pair = byService.get(basePath);
   if (!pair) {
     pair =
       auth.kind === 'session'
         ? {
             pipeline: new PipelineClient({
               ...NO_COOKIES,
+              basePath,
               credentials: { kind: 'session', sessionId: auth.sessionId },
             }),
             console: new ManagementConsoleClient({ ...NO_COOKIES, sessionId: auth.sessionId }),
           }
         : {
-            pipeline: new PipelineClient({ ...NO_COOKIES, apiKey: auth.apiKey }),
+            pipeline: new PipelineClient({ ...NO_COOKIES, basePath, apiKey: auth.apiKey }),
             console: new ManagementConsoleClient(NO_COOKIES),
           };
-    clients.set(auth, pair);
+    byService.set(basePath, pair);
   }
   return pair;
 }

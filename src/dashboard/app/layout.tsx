@@ -1,22 +1,47 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense } from 'react';
-import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import {
+  Link,
+  Navigate,
+  NavLink,
+  Outlet,
+  useLocation,
+  useNavigate,
+  useSearchParams,
+} from 'react-router';
 import { Spinner } from '../components/spinner.tsx';
-import { paths } from '../paths.ts';
+import { inService, paths } from '../paths.ts';
+import { chooseService, useServices } from '../shared/services.ts';
+import { setCurrentService } from './current-service.ts';
+import { ServiceSwitcher } from './service-switcher.tsx';
 import { useVersion } from '../shared/queries.ts';
+import { isAdministrator } from '../shared/audit.ts';
 import { signOut, useAuth } from './auth.ts';
 import { useUnreachable } from './connection.ts';
 import { dismiss, useNotices } from './notices.ts';
 import { usePreference, type Theme } from './preferences.ts';
 import { strings } from './strings.ts';
 
-const NAV = [
-  { to: paths.overview(), label: strings.nav.overview, end: true },
-  { to: paths.pipelines(), label: strings.nav.pipelines, end: false },
-  { to: paths.requests(), label: strings.nav.requests, end: false },
-  { to: paths.database('system'), label: strings.nav.databases, end: false, match: '/databases' },
-  { to: paths.settings(), label: strings.nav.settings, end: false },
-];
+/** Built as the layout renders, so that every link carries the service being looked at. */
+function navItems(administrator: boolean) {
+  return [
+    { to: paths.overview(), label: strings.nav.overview, end: true, match: undefined },
+    { to: paths.pipelines(), label: strings.nav.pipelines, end: false, match: undefined },
+    { to: paths.requests(), label: strings.nav.requests, end: false, match: undefined },
+    {
+      to: paths.database('system'),
+      label: strings.nav.databases,
+      end: false,
+      match: '/databases',
+    },
+    { to: paths.settings(), label: strings.nav.settings, end: false, match: undefined },
+    { to: paths.services(), label: strings.nav.services, end: false, match: undefined },
+    // Only administrators may read the audit log, so only they see its link.
+    ...(administrator
+      ? [{ to: paths.audit(), label: strings.nav.audit, end: false, match: undefined }]
+      : []),
+  ];
+}
 
 function ThemeSwitch() {
   const [theme, setTheme] = usePreference('theme');
@@ -113,9 +138,19 @@ export function Layout() {
   const auth = useAuth();
   const location = useLocation();
   const unreachable = useUnreachable();
+  const [search] = useSearchParams();
+  const services = useServices();
   if (!auth) {
     return <Navigate to={paths.signIn(`${location.pathname}${location.search}`)} replace />;
   }
+  // Which service every page below shows: set before any of them renders.
+  if (auth.kind === 'session' && services.isLoading) return <Spinner />;
+  const wanted = search.get('service');
+  const chosen = chooseService(services.services, wanted);
+  setCurrentService({
+    id: services.known ? chosen?.id : undefined,
+    param: wanted ?? undefined,
+  });
   return (
     <div className="min-h-screen bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
       <a
@@ -131,8 +166,9 @@ export function Layout() {
               <img src="/favicon.svg" alt="" className="size-6" />
               {strings.productName}
             </span>
+            {chosen ? <ServiceSwitcher services={services.services} current={chosen} /> : null}
             <nav aria-label={strings.nav.label} className="flex flex-wrap gap-1">
-              {NAV.map((item) => (
+              {navItems(isAdministrator(auth)).map((item) => (
                 <NavLink
                   key={item.label}
                   to={item.to}
@@ -162,9 +198,18 @@ export function Layout() {
         </div>
       ) : null}
       <main id="main" className="mx-auto max-w-screen-2xl px-4 py-5">
-        <Suspense fallback={<Spinner />}>
-          <Outlet />
-        </Suspense>
+        {chosen ? (
+          <Suspense fallback={<Spinner />}>
+            <Outlet />
+          </Suspense>
+        ) : (
+          <p role="alert" className="text-sm">
+            {strings.service.unknown(wanted ?? '')}{' '}
+            <Link to={inService(paths.services(), undefined)} className="text-teal-700 underline">
+              {strings.service.toServices}
+            </Link>
+          </p>
+        )}
       </main>
       <Notices />
     </div>

@@ -1,4 +1,5 @@
-import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { hashKey, MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { currentService } from './current-service.ts';
 import { HttpError, NetworkError, TimeoutError } from '../../kit/index.ts';
 import { expireAuth } from './auth.ts';
 import { markReachable } from './connection.ts';
@@ -27,6 +28,11 @@ export function createQueryClient(): QueryClient {
     mutationCache: new MutationCache({ onError, onSuccess: () => markReachable(true) }),
     defaultOptions: {
       queries: {
+        // Part C data belongs to the service it came from; the server-wide lists do not.
+        queryKeyHashFn: (key) =>
+          key[0] === 'services' || key[0] === 'audit'
+            ? hashKey(key)
+            : hashKey([`service:${currentService().id ?? ''}`, ...key]),
         // A 4xx will not change by asking again; network trouble may.
         retry: (count, error) => !(error instanceof HttpError && error.status < 500) && count < 2,
         refetchOnWindowFocus: true,

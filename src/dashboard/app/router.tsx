@@ -43,6 +43,18 @@ export const router = createBrowserRouter([
           Component: (await import('../features/settings/settings-page.tsx')).SettingsPage,
         }),
       },
+      {
+        path: 'service-list',
+        lazy: async () => ({
+          Component: (await import('../features/services/services-page.tsx')).ServicesPage,
+        }),
+      },
+      {
+        path: 'audit',
+        lazy: async () => ({
+          Component: (await import('../features/audit/audit-page.tsx')).AuditPage,
+        }),
+      },
       { path: '*', element: <p className="text-sm text-slate-600">{strings.notFound}</p> },
     ],
   },

@@ -4,6 +4,7 @@ import { useClients } from '../app/auth.ts';
 import { notify } from '../app/notices.ts';
 import { describeError } from '../components/error-view.tsx';
 import { strings } from './strings.ts';
+import { auditKeys } from './audit.ts';
 
 /**
  * Queries and keys that more than one feature reads or invalidates. A feature's own live in
@@ -97,6 +98,8 @@ export function useRequestAction() {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: requestKeys.lists() }),
         queryClient.invalidateQueries({ queryKey: requestKeys.detail(requestId) }),
+        // The audit log has a new entry: who did it, shown on the request's detail.
+        queryClient.invalidateQueries({ queryKey: auditKeys.all }),
       ]);
     },
   });

@@ -1,19 +1,32 @@
-import { CANCELLABLE_STATUSES, RETRYABLE_STATUSES, type RequestStatus } from '../../kit/index.ts';
 import { forbiddenReason, type Auth } from '../app/auth.ts';
 import { strings } from './strings.ts';
 
-/** Why retry and cancel are unavailable for a request in this state, if they are. */
+/**
+ * Statuses our own contract refuses each action in. Statuses are an open set (a vendor
+ * says Running, Abort, Queued...), so the rule is what is forbidden, not what is allowed:
+ * anything else is offered, and the service's answer is shown if it refuses.
+ */
+const RETRY_FORBIDDEN: readonly string[] = ['Finish', 'Wait', 'Start', 'Process'];
+const CANCEL_FORBIDDEN: readonly string[] = ['Finish', 'Error', 'Stop'];
+
+/**
+ * Why retry and cancel are unavailable for a request in this state, if they are. Only our
+ * embedded service's rules are known here; for an upstream both are offered whatever the
+ * status, and the upstream decides.
+ */
 export function actionReasons(
   auth: Auth | null,
   status: string,
+  embedded: boolean,
 ): { retry: string | undefined; cancel: string | undefined } {
-  const state = status as RequestStatus;
   return {
     retry:
       forbiddenReason(auth, 'requestretry') ??
-      (RETRYABLE_STATUSES.includes(state) ? undefined : strings.retryNotAllowed(status)),
+      (embedded && RETRY_FORBIDDEN.includes(status) ? strings.retryNotAllowed(status) : undefined),
     cancel:
       forbiddenReason(auth, 'requestcancel') ??
-      (CANCELLABLE_STATUSES.includes(state) ? undefined : strings.cancelNotAllowed(status)),
+      (embedded && CANCEL_FORBIDDEN.includes(status)
+        ? strings.cancelNotAllowed(status)
+        : undefined),
   };
 }

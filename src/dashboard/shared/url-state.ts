@@ -36,3 +36,18 @@ export function withParams(
   }
   return next;
 }
+
+/**
+ * A fresh query string of these values that still keeps the service being looked at: a
+ * page that resets its own parameters must not drop the service the URL names.
+ */
+export function freshParams(
+  search: URLSearchParams,
+  values: Readonly<Record<string, string | undefined>> = {},
+): URLSearchParams {
+  const next = new URLSearchParams();
+  const service = search.get('service');
+  if (service) next.set('service', service);
+  for (const [name, value] of Object.entries(values)) if (value) next.set(name, value);
+  return next;
+}

@@ -1,26 +1,12 @@
-import Papa from 'papaparse';
 import { downloadText } from '../../components/download.ts';
 import type { TablePage } from '../../../kit/index.ts';
+import { downloadCsv, toCsv as csvOf } from '../../shared/csv.ts';
 
-/**
- * A cell a spreadsheet would read as a formula (OWASP CSV injection): `=`, `+`, `-` and `@`
- * start one, and a leading tab or carriage return hides such a start from a glance. Papa's
- * own default pattern ends in `.*$` without the `s` flag, so it misses a formula followed by
- * a line break; testing only the first character does not. A plain decimal number (a
- * temperature below zero, say) is no formula in any spreadsheet, and prefixing it would turn
- * the number into text for everyone who opens the file, so it is left alone.
- */
-const FORMULA_CELL = /^(?![-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$)[=+\-@\t\r]/;
-
-/**
- * The loaded rows as CSV (RFC 4180; NULL becomes an empty field, as CSV has no null). A cell
- * or column name that could start a formula gets a leading `'` and quotes (Papa's
- * escapeFormulae).
- */
+/** The loaded rows as CSV, formulas neutralised (see shared/csv.ts). */
 export function toCsv(page: TablePage, rows: readonly (readonly (string | null)[])[]): string {
-  return Papa.unparse(
-    { fields: page.columns.map((c) => c.name), data: rows.map((r) => r.map((v) => v ?? '')) },
-    { newline: '\n', escapeFormulae: FORMULA_CELL },
+  return csvOf(
+    page.columns.map((c) => c.name),
+    rows,
   );
 }
 
@@ -38,7 +24,11 @@ export function exportCsv(
   page: TablePage,
   rows: readonly (readonly (string | null)[])[],
 ): void {
-  downloadText(`${name}.csv`, 'text/csv;charset=utf-8', `${toCsv(page, rows)}\n`);
+  downloadCsv(
+    name,
+    page.columns.map((c) => c.name),
+    rows,
+  );
 }
 
 export function exportJson(

@@ -7,8 +7,23 @@ import type { PipelineDay } from './summary.ts';
 
 const COUNT = 'text-right tabular-nums';
 
+/**
+ * The status columns: ours always, then any other status the day's requests have (a
+ * vendor's Running, Abort...), as the service words it.
+ */
+export function statusColumnsOf(rows: readonly PipelineDay[]): string[] {
+  const known: readonly string[] = REQUEST_STATUSES;
+  const others = new Set<string>();
+  for (const row of rows)
+    for (const status of Object.keys(row.counts)) if (!known.includes(status)) others.add(status);
+  return [...known, ...[...others].sort()];
+}
+
 /** One column per request status between the pipeline and the total. */
-export function byPipelineColumns(date: string): ColumnDef<PipelineDay>[] {
+export function byPipelineColumns(
+  date: string,
+  statuses: readonly string[] = REQUEST_STATUSES,
+): ColumnDef<PipelineDay>[] {
   return [
     {
       id: 'pipeline',
@@ -19,9 +34,9 @@ export function byPipelineColumns(date: string): ColumnDef<PipelineDay>[] {
         </Link>
       ),
     },
-    ...REQUEST_STATUSES.map((status): ColumnDef<PipelineDay> => ({
+    ...statuses.map((status): ColumnDef<PipelineDay> => ({
       id: status,
-      header: status,
+      header: status || strings.noStatus,
       className: COUNT,
       cellProps: () => ({ 'data-status': status }),
       cell: (row) => row.counts[status] ?? 0,

@@ -1,6 +1,6 @@
 import { useMemo, useState, useSyncExternalStore } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import type { RequestSummary } from '../../../kit/index.ts';
+import { REQUEST_STATUSES, type RequestSummary } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
 import { usePreference } from '../../app/preferences.ts';
 import { Button } from '../../components/button.tsx';
@@ -8,13 +8,14 @@ import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, PageHeader, TextInput } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { isoToYmd, paths, todayYmd, ymdToIso } from '../../paths.ts';
+import { isoToYmd, paths, ymdToIso } from '../../paths.ts';
+import { useServiceToday } from '../../shared/services.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { usePipelines, useSetRunmode } from '../../shared/queries.ts';
-import { dayFrom } from '../../shared/url-state.ts';
+import { dayFrom, freshParams } from '../../shared/url-state.ts';
 import { HourlyChart } from './hourly-chart.tsx';
 import { useDayRequests, useErrorMessage } from './queries.ts';
-import { byPipelineColumns } from './columns.tsx';
+import { byPipelineColumns, statusColumnsOf } from './columns.tsx';
 import { strings } from './strings.ts';
 import { summarizeDay } from './summary.ts';
 
@@ -57,9 +58,15 @@ function ErrorRow({ request, onRetry }: { request: RequestSummary; onRetry: () =
 
 export function OverviewPage() {
   const [search, setSearch] = useSearchParams();
-  const date = dayFrom(search.get('date'), todayYmd);
+  const serviceToday = useServiceToday();
+  const date = dayFrom(search.get('date'), () => serviceToday.today);
   const [refreshSeconds] = usePreference('refreshSeconds');
-  const day = useDayRequests(date, refreshSeconds);
+  // Without a date in the URL the page waits for the service's today, not the browser's.
+  const day = useDayRequests(
+    date,
+    refreshSeconds,
+    search.get('date') !== null || serviceToday.ready,
+  );
   const pipelines = usePipelines();
   const setRunmode = useSetRunmode();
   const auth = useAuth();
@@ -68,6 +75,13 @@ export function OverviewPage() {
 
   const summary = useMemo(() => summarizeDay(day.data?.requests ?? []), [day.data]);
   const suspended = (pipelines.data ?? []).filter((p) => p.runmode === 'stop');
+  const statuses = statusColumnsOf(summary.byPipeline);
+  const otherStates = statuses
+    .filter((s) => !(REQUEST_STATUSES as readonly string[]).includes(s))
+    .map((s) => ({
+      status: s,
+      count: summary.byPipeline.reduce((n, row) => n + (row.counts[s] ?? 0), 0),
+    }));
 
   return (
     <>
@@ -76,10 +90,12 @@ export function OverviewPage() {
           <TextInput
             type="date"
             value={ymdToIso(date)}
-            onChange={(e) => e.target.value && setSearch({ date: isoToYmd(e.target.value) })}
+            onChange={(e) =>
+              e.target.value && setSearch(freshParams(search, { date: isoToYmd(e.target.value) }))
+            }
           />
         </Field>
-        <Button onClick={() => setSearch({})}>{strings.today}</Button>
+        <Button onClick={() => setSearch(freshParams(search))}>{strings.today}</Button>
       </PageHeader>
       {day.error ? <ErrorView error={day.error} onRetry={() => void day.refetch()} /> : null}
       {!day.data ? (
@@ -101,13 +117,18 @@ export function OverviewPage() {
             <span className="ml-2 text-xs font-normal opacity-75">
               {strings.refreshing(refreshSeconds)}
             </span>
+            {otherStates.length > 0 ? (
+              <span data-testid="other-states" className="mt-1 block text-xs font-normal">
+                {strings.otherStates(otherStates)}
+              </span>
+            ) : null}
           </p>
           <div className="grid gap-5 xl:grid-cols-2">
             <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <h2 className="mb-3 text-sm font-semibold">{strings.byPipeline}</h2>
               <div className="overflow-x-auto">
                 <DataTable
-                  columns={byPipelineColumns(date)}
+                  columns={byPipelineColumns(date, statuses)}
                   rows={summary.byPipeline}
                   rowKey={(row) => row.id}
                   rowProps={(row) => ({ 'data-pipeline': row.id })}

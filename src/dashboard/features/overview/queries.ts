@@ -52,8 +52,8 @@ export const errorMessageQuery = (client: PipelineClient, requestId: string) =>
     staleTime: 30_000,
   });
 
-export function useDayRequests(date: string, refreshSeconds: number) {
-  return useQuery(dayRequestsQuery(useClients().pipeline, date, refreshSeconds));
+export function useDayRequests(date: string, refreshSeconds: number, enabled = true) {
+  return useQuery({ ...dayRequestsQuery(useClients().pipeline, date, refreshSeconds), enabled });
 }
 
 export function useErrorMessage(requestId: string) {

@@ -22,6 +22,11 @@ export const strings = {
     ]
       .filter(Boolean)
       .join(' · '),
+  otherStates: (states: readonly { status: string; count: number }[]) =>
+    `In other states, as the service words them: ${states
+      .map((s) => `${s.count} ${s.status || '(no status)'}`)
+      .join(', ')}`,
+  noStatus: '(no status)',
   truncated: (n: number) => `Counted the newest ${n.toLocaleString()} requests of the day.`,
   refreshing: (s: number) =>
     s > 0 ? `Refreshes every ${s} s` : 'Auto-refresh is off (set it on the Requests page)',

@@ -4,7 +4,7 @@ import { forbiddenReason, useAuth } from '../../app/auth.ts';
 import { RunmodeBadge } from '../../components/badge.tsx';
 import { Button } from '../../components/button.tsx';
 import type { ColumnDef } from '../../components/data-table.tsx';
-import { paths, todayYmd } from '../../paths.ts';
+import { paths } from '../../paths.ts';
 import { useSetRunmode } from '../../shared/queries.ts';
 import { strings } from './strings.ts';
 
@@ -105,7 +105,7 @@ export function pipelineColumns({
             {strings.clearCache}
           </Button>
           <Link
-            to={paths.requests({ date: todayYmd(), pipeline: p.id })}
+            to={paths.requests({ pipeline: p.id })}
             className="inline-flex items-center rounded-md px-2 py-1 text-xs font-medium text-teal-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-teal-400"
           >
             {strings.requestsToday}

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { freshParams } from '../../shared/url-state.ts';
 import type { Pipeline } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
 import { DataTable } from '../../components/data-table.tsx';
@@ -41,7 +42,7 @@ export function PipelinesPage() {
             value={filter}
             placeholder={strings.filterPlaceholder}
             onChange={(e) =>
-              setSearch(e.target.value ? { q: e.target.value } : {}, { replace: true })
+              setSearch(freshParams(search, { q: e.target.value }), { replace: true })
             }
             className="w-64"
           />

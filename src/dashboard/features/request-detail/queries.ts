@@ -11,13 +11,19 @@ import { requestKeys } from '../../shared/queries.ts';
 export const isTerminal = (status: string): boolean =>
   TERMINAL_STATUSES.includes(status as RequestStatus);
 
+/**
+ * Whether a request can still change: not in a terminal status of ours, and without an
+ * EndTime (a vendor's status words are an open set, but an ended request has ended).
+ */
+export const isLive = (detail: Pick<RequestDetail, 'status' | 'endTime'>): boolean =>
+  !isTerminal(detail.status) && detail.endTime.trim() === '';
+
 export const requestDetailQuery = (client: PipelineClient, requestId: string) =>
   queryOptions<RequestDetail>({
     queryKey: requestKeys.detail(requestId),
     queryFn: () => client.requestDetail(requestId, { requestLog: true, appLog: true }),
-    // Polls while the request can still change, and stops once it is terminal.
-    refetchInterval: (query) =>
-      query.state.data && isTerminal(query.state.data.status) ? false : 2000,
+    // Polls while the request can still change, and stops once it is terminal or has ended.
+    refetchInterval: (query) => (query.state.data && !isLive(query.state.data) ? false : 2000),
     refetchIntervalInBackground: false,
   });
 

@@ -10,10 +10,12 @@ import { dayOfRequest, paths } from '../../paths.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { actionReasons } from '../../shared/request-actions.ts';
 import { LogView, type LogLine } from './log-view.tsx';
-import { isTerminal, useRequestDetail } from './queries.ts';
+import { isLive, useRequestDetail } from './queries.ts';
+import { useCurrentService } from '../../shared/services.ts';
+import { isAdministrator, timeWithZone, useAudit } from '../../shared/audit.ts';
 import { RawView } from './raw-view.tsx';
 import { strings } from './strings.ts';
-import { withParams } from '../../shared/url-state.ts';
+import { freshParams, withParams } from '../../shared/url-state.ts';
 
 type Tab = 'request' | 'app' | 'raw';
 
@@ -101,7 +103,8 @@ export function RequestDetailPage() {
   const auth = useAuth();
   const [action, setAction] = useState<'retry' | 'cancel'>();
   const data = detail.data;
-  const live = data ? !isTerminal(data.status) : false;
+  const live = data ? isLive(data) : false;
+  const service = useCurrentService();
 
   const requestLines = useMemo<LogLine[]>(
     () =>
@@ -122,13 +125,21 @@ export function RequestDetailPage() {
 
   if (detail.error) return <ErrorView error={detail.error} onRetry={() => void detail.refetch()} />;
   if (!data) return <Spinner />;
-  const { retry: retryReason, cancel: cancelReason } = actionReasons(auth, data.status);
+  const { retry: retryReason, cancel: cancelReason } = actionReasons(
+    auth,
+    data.status,
+    service.embedded,
+  );
   const tabButton = (value: Tab, label: string) => (
     <button
       type="button"
       role="tab"
       aria-selected={tab === value}
-      onClick={() => setSearch(value === 'request' ? {} : { tab: value }, { replace: true })}
+      onClick={() =>
+        setSearch(freshParams(search, { tab: value === 'request' ? undefined : value }), {
+          replace: true,
+        })
+      }
       className={`border-b-2 px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-teal-600 ${
         tab === value
           ? 'border-teal-600 text-teal-800 dark:text-teal-300'
@@ -174,6 +185,7 @@ export function RequestDetailPage() {
         <Summary detail={data} />
         <h2 className="mt-5 mb-2 text-sm font-semibold">{strings.timeline}</h2>
         <Timeline detail={data} />
+        {isAdministrator(auth) ? <ActionHistory requestId={requestId} /> : null}
       </section>
       <section>
         <div
@@ -231,6 +243,38 @@ export function RequestDetailPage() {
           onClose={() => setAction(undefined)}
         />
       ) : null}
+    </div>
+  );
+}
+
+/** Who retried or cancelled the request and when, from the audit log (administrators). */
+function ActionHistory({ requestId }: { requestId: string }) {
+  const audit = useAudit({ requestId, index: 0, size: 100 });
+  const entries = (audit.data?.entries ?? []).filter((e) => /retry|cancel/i.test(e.operation));
+  return (
+    <div data-testid="action-history">
+      <h2 className="mt-5 mb-2 text-sm font-semibold">{strings.history.title}</h2>
+      {audit.error ? <ErrorView error={audit.error} /> : null}
+      {audit.data && entries.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-400">{strings.history.none}</p>
+      ) : (
+        <ul className="flex flex-col gap-1 text-sm">
+          {entries.map((e, i) => (
+            <li key={`${e.time}|${i}`} data-operation={e.operation}>
+              <span className="font-medium">{e.userName}</span>{' '}
+              <span className="font-mono text-xs">{e.operation}</span>{' '}
+              <time dateTime={e.time} title={e.time} className="text-slate-600 dark:text-slate-400">
+                {timeWithZone(e.time)}
+              </time>
+              {e.httpStatus !== null && e.httpStatus >= 400 ? (
+                <span className="ml-2 text-red-700 dark:text-red-400">
+                  {strings.history.refused}: {e.message}
+                </span>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

@@ -57,4 +57,9 @@ export const strings = {
     hide: 'Hide credentials',
     intro: 'The response this page is built from, as the service sent it.',
   },
+  history: {
+    title: 'Retried and cancelled by',
+    none: 'Nobody has retried or cancelled this request through this server.',
+    refused: 'refused',
+  },
 } as const;

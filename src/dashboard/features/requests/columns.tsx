@@ -6,6 +6,7 @@ import { Button } from '../../components/button.tsx';
 import type { ColumnDef } from '../../components/data-table.tsx';
 import { paths } from '../../paths.ts';
 import { actionReasons } from '../../shared/request-actions.ts';
+import { useCurrentService } from '../../shared/services.ts';
 import { strings } from './strings.ts';
 
 /** The requests table's columns; selection and actions come from the page. */
@@ -104,7 +105,7 @@ function RowActions({
   onAction: (action: 'retry' | 'cancel', ids: string[]) => void;
 }) {
   const auth = useAuth();
-  const reasons = actionReasons(auth, row.status);
+  const reasons = actionReasons(auth, row.status, useCurrentService().embedded);
   const retryReason = reasons.retry;
   const cancelReason = reasons.cancel;
   return (

@@ -26,6 +26,6 @@ export const requestListQuery = (
     refetchIntervalInBackground: false,
   });
 
-export function useRequestList(params: RequestListParams, refreshSeconds: number) {
-  return useQuery(requestListQuery(useClients().pipeline, params, refreshSeconds));
+export function useRequestList(params: RequestListParams, refreshSeconds: number, enabled = true) {
+  return useQuery({ ...requestListQuery(useClients().pipeline, params, refreshSeconds), enabled });
 }

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { REQUEST_STATUSES } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
 import { REFRESH_CHOICES, usePreference, type RefreshSeconds } from '../../app/preferences.ts';
 import { Button } from '../../components/button.tsx';
@@ -16,7 +15,8 @@ import { useRequestList } from './queries.ts';
 import { useStableRows } from './stable-rows.ts';
 import { requestColumns } from './columns.tsx';
 import { strings } from './strings.ts';
-import { readRequestsView, searchWith } from './view.ts';
+import { readRequestsView, searchWith, statusChoices } from './view.ts';
+import { useServiceToday } from '../../shared/services.ts';
 import { PAGE_SIZES } from '../../shared/url-state.ts';
 
 const ROW_HEIGHT = 41;
@@ -27,11 +27,15 @@ export function RequestsPage() {
   const [search, setSearch] = useSearchParams();
   const [defaultSize, setDefaultSize] = usePreference('pageSize');
   const [refreshSeconds, setRefreshSeconds] = usePreference('refreshSeconds');
-  const view = readRequestsView(search, defaultSize);
+  const serviceToday = useServiceToday();
+  const view = readRequestsView(search, defaultSize, serviceToday.today);
+  // Without a date in the URL the page waits for the service's today, not the browser's.
+  const dateKnown = search.get('date') !== null || serviceToday.ready;
   const pipelines = usePipelines();
   const list = useRequestList(
     { date: view.date, id: view.pipeline, index: view.index, size: view.size },
     refreshSeconds,
+    dateKnown,
   );
   const viewKey = `${view.date}|${view.pipeline ?? ''}|${view.index}|${view.size}`;
   const fetchedForView = !list.isPlaceholderData && list.data !== undefined;
@@ -109,7 +113,7 @@ export function RequestsPage() {
             onChange={(e) => update({ status: e.target.value, index: view.index })}
           >
             <option value="">{strings.allStatuses}</option>
-            {REQUEST_STATUSES.map((s) => (
+            {statusChoices(stable.rows, view.status).map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>

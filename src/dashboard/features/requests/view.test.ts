@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { readRequestsView, searchWith } from './view.ts';
+import { readRequestsView, searchWith, statusChoices } from './view.ts';
 
 describe('readRequestsView', () => {
   it('reads date, pipeline, status, index and size from the URL', () => {
     const search = new URLSearchParams(
       'date=20261121&pipeline=pl_2&status=Error&index=100&size=500',
     );
-    expect(readRequestsView(search, 100)).toEqual({
+    expect(readRequestsView(search, 100, '20261122')).toEqual({
       date: '20261121',
       pipeline: 'pl_2',
       status: 'Error',
@@ -16,14 +16,31 @@ describe('readRequestsView', () => {
   });
 
   it('takes the preferred size when the URL has none, and leaves empty filters out', () => {
-    const view = readRequestsView(new URLSearchParams('pipeline=&status='), 50);
+    const view = readRequestsView(new URLSearchParams('pipeline=&status='), 50, '20261122');
     expect([view.pipeline, view.status, view.index, view.size]).toEqual([
       undefined,
       undefined,
       0,
       50,
     ]);
-    expect(view.date).toMatch(/^\d{8}$/);
+    expect(view.date).toBe('20261122');
+  });
+});
+
+describe('statusChoices', () => {
+  it('offers our statuses, then the words the service used and the URL asks for', () => {
+    const rows = [{ status: 'Running' }, { status: 'Error' }, { status: 'Abort' }];
+    expect(statusChoices(rows, 'Queued')).toEqual([
+      'Wait',
+      'Start',
+      'Process',
+      'Finish',
+      'Error',
+      'Stop',
+      'Abort',
+      'Queued',
+      'Running',
+    ]);
   });
 });
 

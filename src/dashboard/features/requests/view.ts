@@ -1,4 +1,4 @@
-import { todayYmd } from '../../paths.ts';
+import { REQUEST_STATUSES } from '../../../kit/index.ts';
 import { dayFrom, indexFrom, pageSizeFrom, withParams } from '../../shared/url-state.ts';
 
 /** What the requests page shows, all of it from the URL. */
@@ -10,9 +10,14 @@ export interface RequestsView {
   readonly size: number;
 }
 
-export function readRequestsView(search: URLSearchParams, defaultSize: number): RequestsView {
+/** `today` is the service's day (see useServiceToday), the date when the URL names none. */
+export function readRequestsView(
+  search: URLSearchParams,
+  defaultSize: number,
+  today: string,
+): RequestsView {
   return {
-    date: dayFrom(search.get('date'), todayYmd),
+    date: dayFrom(search.get('date'), () => today),
     pipeline: search.get('pipeline') || undefined,
     status: search.get('status') || undefined,
     index: indexFrom(search.get('index')),
@@ -32,4 +37,19 @@ export function searchWith(
   const next = withParams(search, changes);
   if (!('index' in changes)) next.delete('index');
   return next;
+}
+
+/**
+ * The statuses the filter offers: ours, then any other word the service used on this page
+ * or the URL asks for (statuses are an open set), as they are.
+ */
+export function statusChoices(
+  rows: readonly { readonly status: string }[],
+  current: string | undefined,
+): string[] {
+  const known: readonly string[] = REQUEST_STATUSES;
+  const others = new Set<string>();
+  for (const r of rows) if (r.status && !known.includes(r.status)) others.add(r.status);
+  if (current && !known.includes(current)) others.add(current);
+  return [...known, ...[...others].sort()];
 }

@@ -1,0 +1,94 @@
+import type { Page, Route } from '@playwright/test';
+import { expect, settle, signIn, test } from './fixtures.ts';
+
+/**
+ * A vendor's service words statuses its own way and has its own today. The embedded
+ * service does not, so these specs rewrite its answers in the browser's network layer.
+ */
+type Json = Record<string, unknown>;
+
+async function rewrite(page: Page, pattern: string, change: (body: Json, url: URL) => void) {
+  await page.route(pattern, async (route: Route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as Json;
+    change(body, new URL(route.request().url()));
+    await route.fulfill({ response, json: body });
+  });
+}
+
+function requestListOf(body: Json): { Info: Json; Request: Json[] } {
+  const root = (body.RequestList ?? body) as { Info: Json; Request?: Json[] | Json };
+  const requests = Array.isArray(root.Request) ? root.Request : root.Request ? [root.Request] : [];
+  return { Info: root.Info, Request: requests };
+}
+
+test('the default day is the service’s today, from a requestlist without date', async ({
+  page,
+  service,
+}) => {
+  await rewrite(page, '**/pipelineapi/requestlist/**', (body, url) => {
+    if (!url.searchParams.has('date')) requestListOf(body).Info.Date = '20200102';
+  });
+  await signIn(page, service, undefined, '/requests');
+  await expect(page.getByLabel('Date', { exact: true })).toHaveValue('2020-01-02');
+  await page.goto(`${service.url}/`);
+  await expect(page.getByLabel('Day', { exact: true })).toHaveValue('2020-01-02');
+});
+
+test('unknown statuses are shown as they are, filterable, counted, and both actions offered', async ({
+  page,
+  service,
+}) => {
+  await settle(service);
+  await rewrite(page, '**/pipelineapi/requestlist/**', (body) => {
+    for (const r of requestListOf(body).Request) if (r.Status === 'Finish') r.Status = 'Abort';
+  });
+  await signIn(page, service, undefined, '/requests');
+  const aborted = page.locator('tr[data-request]', { hasText: 'Abort' }).first();
+  await expect(aborted).toBeVisible();
+  const requestId = (await aborted.getAttribute('data-request')) as string;
+  await expect(aborted.getByRole('button', { name: `Retry ${requestId}` })).toBeEnabled();
+  await expect(aborted.getByRole('button', { name: `Cancel ${requestId}` })).toBeEnabled();
+  await page.getByLabel(/^Status/).selectOption('Abort');
+  await expect(page).toHaveURL(/status=Abort/);
+  await expect(page.locator('tr[data-request]').first()).toContainText('Abort');
+
+  // The service (whose request really is Finish) refuses; its own words are shown.
+  await page
+    .locator(`tr[data-request="${requestId}"]`)
+    .getByRole('button', { name: `Cancel ${requestId}` })
+    .click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
+  await expect(dialog).toContainText('✕');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  await page.goto(`${service.url}/`);
+  await expect(
+    page.getByTestId('by-pipeline').getByRole('columnheader', { name: 'Abort' }),
+  ).toBeVisible();
+  await expect(page.getByTestId('other-states')).toContainText('Abort');
+});
+
+test('a request with an EndTime is not polled, whatever its status word', async ({
+  page,
+  service,
+}) => {
+  await settle(service);
+  const list = await service.client.requestList({ pageSize: 1000 });
+  const done = list.requests.find((r) => r.status === 'Finish');
+  expect(done).toBeDefined();
+  const requestId = done?.requestId as string;
+  let calls = 0;
+  await rewrite(page, '**/pipelineapi/requestdetail/**', (body) => {
+    calls += 1;
+    const detail = (body.RequestDetail ?? body) as Json;
+    detail.Status = 'Running';
+  });
+  await signIn(page, service, undefined, `/requests/${requestId}`);
+  await expect(page.getByRole('heading', { name: requestId })).toBeVisible();
+  await expect(page.getByText('Running').first()).toBeVisible();
+  const seen = calls;
+  await page.waitForTimeout(5000);
+  expect(calls).toBe(seen);
+});

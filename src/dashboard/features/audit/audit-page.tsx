@@ -1,0 +1,224 @@
+import { useSearchParams, Link } from 'react-router';
+import { useAuth } from '../../app/auth.ts';
+import { Button } from '../../components/button.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
+import { ErrorView } from '../../components/error-view.tsx';
+import { Field, PageHeader, Select, TextInput } from '../../components/fields.tsx';
+import { Pager } from '../../components/pager.tsx';
+import { Spinner } from '../../components/spinner.tsx';
+import { isoToYmd, paths, ymdToIso } from '../../paths.ts';
+import { isAdministrator, timeWithZone, useAudit, type AuditEntry } from '../../shared/audit.ts';
+import { downloadCsv } from '../../shared/csv.ts';
+import { useServices } from '../../shared/services.ts';
+import { freshParams, PAGE_SIZES, withParams } from '../../shared/url-state.ts';
+import { strings } from './strings.ts';
+import { CSV_FIELDS, readAuditView } from './view.ts';
+
+const MONO = 'font-mono text-xs';
+
+const columns: ColumnDef<AuditEntry>[] = [
+  {
+    id: 'time',
+    header: strings.columns.time,
+    cellClassName: 'whitespace-nowrap tabular-nums',
+    cellProps: (e) => ({ title: e.time }),
+    cell: (e) => <time dateTime={e.time}>{timeWithZone(e.time)}</time>,
+  },
+  {
+    id: 'user',
+    header: strings.columns.user,
+    cell: (e) => (
+      <span>
+        {e.userName}
+        {e.via ? <span className="ml-1 text-xs text-slate-500">({e.via})</span> : null}
+      </span>
+    ),
+  },
+  {
+    id: 'address',
+    header: strings.columns.address,
+    priority: 'low',
+    cellClassName: MONO,
+    cell: (e) => e.address,
+  },
+  { id: 'service', header: strings.columns.service, cellClassName: MONO, cell: (e) => e.service },
+  {
+    id: 'operation',
+    header: strings.columns.operation,
+    cellClassName: MONO,
+    cellProps: (e) => ({ 'data-operation': e.operation }),
+    cell: (e) => e.operation,
+  },
+  {
+    id: 'parameters',
+    header: strings.columns.parameters,
+    priority: 'low',
+    cellClassName: `${MONO} max-w-xs truncate`,
+    cellProps: (e) => ({ title: e.parameters }),
+    cell: (e) => e.parameters,
+  },
+  {
+    id: 'outcome',
+    header: strings.columns.outcome,
+    cellClassName: 'whitespace-nowrap',
+    cell: (e) => (
+      <span
+        className={
+          e.httpStatus !== null && e.httpStatus >= 400
+            ? 'text-red-700 dark:text-red-400'
+            : 'text-emerald-700 dark:text-emerald-400'
+        }
+      >
+        {e.httpStatus ?? ''} {e.status}
+      </span>
+    ),
+  },
+  {
+    id: 'message',
+    header: strings.columns.message,
+    cellClassName: 'max-w-sm truncate',
+    cellProps: (e) => ({ title: e.message }),
+    cell: (e) => e.message,
+  },
+  {
+    id: 'requestId',
+    header: strings.columns.requestId,
+    cellClassName: MONO,
+    cell: (e) =>
+      e.requestId ? (
+        <Link
+          to={paths.request(e.requestId)}
+          className="text-teal-700 hover:underline dark:text-teal-400"
+        >
+          {e.requestId}
+        </Link>
+      ) : null,
+  },
+];
+
+export function AuditPage() {
+  const auth = useAuth();
+  const [search, setSearch] = useSearchParams();
+  const view = readAuditView(search);
+  const admin = isAdministrator(auth);
+  const audit = useAudit(view, admin);
+  const { services } = useServices();
+  if (!admin) return <p className="text-sm text-slate-600">{strings.onlyAdministrators}</p>;
+
+  const update = (changes: Record<string, string | number | undefined>) => {
+    const next = withParams(search, changes);
+    if (!('index' in changes)) next.delete('index');
+    setSearch(next);
+  };
+  const entries = audit.data?.entries ?? [];
+  const onFilter = (form: HTMLFormElement) => {
+    const data = new FormData(form);
+    const value = (name: string) => {
+      const v = data.get(name);
+      return typeof v === 'string' ? v.trim() : undefined;
+    };
+    update({ user: value('user'), operation: value('operation') });
+  };
+
+  return (
+    <>
+      <PageHeader title={strings.title}>
+        <Field label={strings.from}>
+          <TextInput
+            type="date"
+            value={view.from ? ymdToIso(view.from) : ''}
+            onChange={(e) =>
+              update({ from: e.target.value ? isoToYmd(e.target.value) : undefined })
+            }
+          />
+        </Field>
+        <Field label={strings.to}>
+          <TextInput
+            type="date"
+            value={view.to ? ymdToIso(view.to) : ''}
+            onChange={(e) => update({ to: e.target.value ? isoToYmd(e.target.value) : undefined })}
+          />
+        </Field>
+        <Field label={strings.service}>
+          <Select value={view.service ?? ''} onChange={(e) => update({ service: e.target.value })}>
+            <option value="">{strings.anyService}</option>
+            {services.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.id}
+              </option>
+            ))}
+            {view.service && !services.some((s) => s.id === view.service) ? (
+              <option value={view.service}>{view.service}</option>
+            ) : null}
+          </Select>
+        </Field>
+        <form
+          className="flex items-end gap-2"
+          key={`${view.user ?? ''}|${view.operation ?? ''}`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            onFilter(e.currentTarget);
+          }}
+        >
+          <Field label={strings.user}>
+            <TextInput name="user" defaultValue={view.user ?? ''} className="w-32" />
+          </Field>
+          <Field label={strings.operation}>
+            <TextInput name="operation" defaultValue={view.operation ?? ''} className="w-32" />
+          </Field>
+          <Button type="submit">{strings.apply}</Button>
+        </form>
+        <Field label={strings.pageSize}>
+          <Select value={view.size} onChange={(e) => update({ size: e.target.value })}>
+            {PAGE_SIZES.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Button onClick={() => setSearch(freshParams(search))}>{strings.clear}</Button>
+      </PageHeader>
+      {audit.error ? <ErrorView error={audit.error} onRetry={() => void audit.refetch()} /> : null}
+      {!audit.data ? (
+        audit.error ? null : (
+          <Spinner />
+        )
+      ) : (
+        <div className="flex flex-col gap-3">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <Pager
+              info={audit.data.info}
+              onPage={(index) => update({ index })}
+              testId="audit-range"
+              label={strings.pagerLabel}
+            />
+            <Button
+              title={strings.exportNote}
+              disabled={entries.length === 0}
+              onClick={() =>
+                downloadCsv(
+                  `audit-${view.index + 1}-${view.index + entries.length}`,
+                  CSV_FIELDS,
+                  entries.map((e) => CSV_FIELDS.map((f) => (e[f] === null ? null : String(e[f])))),
+                )
+              }
+            >
+              {strings.exportCsv}
+            </Button>
+          </div>
+          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+            <DataTable
+              columns={columns}
+              rows={entries}
+              rowKey={(e, i) => `${e.time}|${i}`}
+              rowProps={(e) => ({ 'data-operation': e.operation, 'data-user': e.userName })}
+              testId="audit"
+              empty={strings.empty}
+            />
+          </div>
+        </div>
+      )}
+    </>
+  );
+}
