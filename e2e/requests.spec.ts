@@ -39,6 +39,8 @@ test('keeps the rows in place when new requests arrive, behind an "N new" notice
   service,
 }) => {
   await signIn(page, service, undefined, '/requests?pipeline=pl_3');
+  // The page first asks the service for its day: count the rows once they are there.
+  await expect(page.locator('tbody tr[data-request]').first()).toBeVisible();
   const before = await page.locator('tbody tr[data-request]').count();
   writeFileSync(
     join(service.inbox, 'customers2.csv'),

@@ -89,6 +89,16 @@ export class ManagementConsoleClient {
     return partAData(await this.transport.send(method, `/mcapi${path}`, data, headers));
   }
 
+  /**
+   * Reads any Part A endpoint of the server (its extensions: services, audit, notifications)
+   * with this client's session, returning the envelope's data or throwing HttpError.
+   *
+   * @example const { services } = await mc.read('/services');
+   */
+  read(path: string, data?: RequestData): Promise<Record<string, unknown>> {
+    return this.call('GET', path, data);
+  }
+
   /** @example await mc.login({ userName: 'alice', password: 'pw', timeout: 60, getRole: true }) */
   async login(input: {
     userName: string;

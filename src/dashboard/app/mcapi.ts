@@ -1,44 +1,14 @@
-import {
-  HttpError,
-  MC_SESSION_HEADER,
-  ParseError,
-  Transport,
-  type RequestData,
-} from '../../kit/index.ts';
+import { ManagementConsoleClient, type RequestData } from '../../kit/index.ts';
 import { NO_COOKIES, type Auth } from './auth.ts';
 
-/**
- * The server's own Part A extensions the kit has no method for yet (`/mcapi/services`,
- * `/mcapi/audit`): a GET with the session header, read as a Part A envelope. Written here
- * rather than in the kit, which this branch does not change.
- */
-export async function mcapiGet(
+/** The server's own Part A extensions (`/mcapi/services`, `/mcapi/audit`), with the session. */
+export function mcapiGet(
   auth: Auth | null,
   path: string,
   data?: RequestData,
 ): Promise<Record<string, unknown>> {
-  const transport = new Transport(NO_COOKIES);
-  const headers: Record<string, string> =
-    auth?.kind === 'session' ? { [MC_SESSION_HEADER]: auth.sessionId } : {};
-  const raw = await transport.send('GET', `/mcapi${path}`, data, headers);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw.body);
-  } catch {
-    if (raw.status >= 400)
-      throw new HttpError(raw.status, raw.method, raw.url, undefined, undefined, raw.body);
-    throw new ParseError(`${raw.method} ${raw.url}: not JSON`, raw.body);
-  }
-  const result = (parsed as { result?: Record<string, unknown> } | null)?.result;
-  if (raw.status >= 400 || result?.status !== 'success') {
-    const code = typeof result?.code === 'number' ? result.code : undefined;
-    const message = typeof result?.message === 'string' ? result.message : undefined;
-    throw new HttpError(raw.status, raw.method, raw.url, code, message, raw.body);
-  }
-  const payload = result.data;
-  return payload !== null && typeof payload === 'object'
-    ? (payload as Record<string, unknown>)
-    : {};
+  const sessionId = auth?.kind === 'session' ? auth.sessionId : undefined;
+  return new ManagementConsoleClient({ ...NO_COOKIES, sessionId }).read(path, data);
 }
 
 /** One pipeline service the server stands in front of (or its own embedded one). */
