@@ -1,5 +1,5 @@
 import type { Page, Route } from '@playwright/test';
-import { expect, settle, signIn, test } from './fixtures.ts';
+import { expect, settle, signIn, test, unlessAbandoned } from './fixtures.ts';
 
 /**
  * A vendor's service words statuses its own way and has its own today. The embedded
@@ -8,12 +8,14 @@ import { expect, settle, signIn, test } from './fixtures.ts';
 type Json = Record<string, unknown>;
 
 async function rewrite(page: Page, pattern: string, change: (body: Json, url: URL) => void) {
-  await page.route(pattern, async (route: Route) => {
-    const response = await route.fetch();
-    const body = (await response.json()) as Json;
-    change(body, new URL(route.request().url()));
-    await route.fulfill({ response, json: body });
-  });
+  await page.route(pattern, (route: Route) =>
+    unlessAbandoned(async () => {
+      const response = await route.fetch();
+      const body = (await response.json()) as Json;
+      change(body, new URL(route.request().url()));
+      await route.fulfill({ response, json: body });
+    }),
+  );
 }
 
 function requestListOf(body: Json): { Info: Json; Request: Json[] } {

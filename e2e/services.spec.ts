@@ -1,4 +1,4 @@
-import { expect, signIn, test } from './fixtures.ts';
+import { expect, signIn, test, unlessAbandoned } from './fixtures.ts';
 
 test('the header names the service, the Services page lists it, and Part C calls go to /services/<id>', async ({
   page,
@@ -57,31 +57,35 @@ test('switching service changes the URL, the header and where every Part C call 
 }) => {
   // A second service, as a server started with --services would list it; its Part C is
   // the embedded one's, reached through the browser's network layer.
-  await page.route('**/mcapi/services', async (route) => {
-    const response = await route.fetch();
-    const body = (await response.json()) as {
-      result: { data: { services: Record<string, unknown>[] } };
-    };
-    body.result.data.services.push({
-      id: 'staging',
-      name: 'Staging',
-      label: 'staging',
-      color: 'amber',
-      embedded: false,
-      reachable: true,
-      version: '9.9',
-      checkedAt: '',
-      since: '',
-      message: '',
-    });
-    await route.fulfill({ response, json: body });
-  });
+  await page.route('**/mcapi/services', (route) =>
+    unlessAbandoned(async () => {
+      const response = await route.fetch();
+      const body = (await response.json()) as {
+        result: { data: { services: Record<string, unknown>[] } };
+      };
+      body.result.data.services.push({
+        id: 'staging',
+        name: 'Staging',
+        label: 'staging',
+        color: 'amber',
+        embedded: false,
+        reachable: true,
+        version: '9.9',
+        checkedAt: '',
+        since: '',
+        message: '',
+      });
+      await route.fulfill({ response, json: body });
+    }),
+  );
   const staging: string[] = [];
-  await page.route('**/services/staging/pipelineapi/**', async (route) => {
-    staging.push(new URL(route.request().url()).pathname);
-    const url = route.request().url().replace('/services/staging/', '/services/local/');
-    await route.fulfill({ response: await route.fetch({ url }) });
-  });
+  await page.route('**/services/staging/pipelineapi/**', (route) =>
+    unlessAbandoned(async () => {
+      staging.push(new URL(route.request().url()).pathname);
+      const url = route.request().url().replace('/services/staging/', '/services/local/');
+      await route.fulfill({ response: await route.fetch({ url }) });
+    }),
+  );
   await signIn(page, service, undefined, '/requests');
   const switcher = page.getByTestId('service-switcher');
   await switcher.getByRole('combobox').selectOption('staging');
