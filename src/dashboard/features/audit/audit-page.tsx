@@ -4,13 +4,14 @@ import { Button } from '../../components/button.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, PageHeader, Select, TextInput } from '../../components/fields.tsx';
+import { PageSizeField } from '../../components/page-size-field.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { isoToYmd, paths, ymdToIso } from '../../paths.ts';
 import { isAdministrator, timeWithZone, useAudit, type AuditEntry } from '../../shared/audit.ts';
 import { downloadCsv } from '../../shared/csv.ts';
 import { useServices } from '../../shared/services.ts';
-import { freshParams, PAGE_SIZES, withParams } from '../../shared/url-state.ts';
+import { freshParams, withParams } from '../../shared/url-state.ts';
 import { strings } from './strings.ts';
 import { CSV_FIELDS, readAuditView } from './view.ts';
 
@@ -168,15 +169,11 @@ export function AuditPage() {
           </Field>
           <Button type="submit">{strings.apply}</Button>
         </form>
-        <Field label={strings.pageSize}>
-          <Select value={view.size} onChange={(e) => update({ size: e.target.value })}>
-            {PAGE_SIZES.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </Select>
-        </Field>
+        <PageSizeField
+          label={strings.pageSize}
+          value={view.size}
+          onChange={(size) => update({ size: String(size) })}
+        />
         <Button onClick={() => setSearch(freshParams(search))}>{strings.clear}</Button>
       </PageHeader>
       {audit.error ? <ErrorView error={audit.error} onRetry={() => void audit.refetch()} /> : null}

@@ -6,11 +6,11 @@ import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { Field, Select, TextInput } from '../../components/fields.tsx';
+import { Field, TextInput } from '../../components/fields.tsx';
+import { PageSizeField } from '../../components/page-size-field.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { paths } from '../../paths.ts';
-import { PAGE_SIZES } from '../../shared/url-state.ts';
 import { exportCsv, exportJson } from './export.ts';
 import { useTablePage } from './queries.ts';
 import { rowColumns } from './columns.tsx';
@@ -157,18 +157,11 @@ export function TableView({
           <p className="pb-2 text-xs text-slate-500 dark:text-slate-400">{strings.localNote}</p>
         </div>
         <div className="flex items-end gap-2 text-sm">
-          <Field label={strings.pageSize}>
-            <Select
-              value={size}
-              onChange={(e) => onView({ index: 0, size: Number(e.target.value) })}
-            >
-              {PAGE_SIZES.map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </Select>
-          </Field>
+          <PageSizeField
+            label={strings.pageSize}
+            value={size}
+            onChange={(next) => onView({ index: 0, size: next })}
+          />
           <Pager
             info={info}
             testId="row-range"

@@ -7,6 +7,7 @@ import { DataTable } from '../../components/data-table.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, PageHeader, Select, TextInput } from '../../components/fields.tsx';
+import { PageSizeField } from '../../components/page-size-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { isoToYmd, shiftDay, ymdToIso } from '../../paths.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
@@ -17,7 +18,6 @@ import { requestColumns } from './columns.tsx';
 import { strings } from './strings.ts';
 import { readRequestsView, searchWith, statusChoices } from './view.ts';
 import { useServiceToday } from '../../shared/services.ts';
-import { PAGE_SIZES } from '../../shared/url-state.ts';
 
 const ROW_HEIGHT = 41;
 const SCROLLER =
@@ -120,21 +120,14 @@ export function RequestsPage() {
             ))}
           </Select>
         </Field>
-        <Field label={strings.pageSize}>
-          <Select
-            value={view.size}
-            onChange={(e) => {
-              setDefaultSize(Number(e.target.value));
-              update({ size: e.target.value });
-            }}
-          >
-            {PAGE_SIZES.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </Select>
-        </Field>
+        <PageSizeField
+          label={strings.pageSize}
+          value={view.size}
+          onChange={(size) => {
+            setDefaultSize(size);
+            update({ size: String(size) });
+          }}
+        />
         <Field label={strings.refresh}>
           <Select
             value={refreshSeconds}

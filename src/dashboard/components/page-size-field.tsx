@@ -1,0 +1,25 @@
+import { PAGE_SIZES } from '../shared/url-state.ts';
+import { Field, Select } from './fields.tsx';
+
+/** The page-size choice every paged view offers, from the one list of sizes. */
+export function PageSizeField({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: number;
+  onChange: (size: number) => void;
+}) {
+  return (
+    <Field label={label}>
+      <Select value={value} onChange={(e) => onChange(Number(e.target.value))}>
+        {PAGE_SIZES.map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </Select>
+    </Field>
+  );
+}
