@@ -1,18 +1,21 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ErrorCode } from '../kit/wire.ts';
+import { storageProblemOf } from './db/storage-problem.ts';
 import { ApiError } from './errors.ts';
 
 /** A failure of the data folder (full, read-only, locked) in words for the caller, or undefined. */
 function storageFailure(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return undefined;
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT')
-    return 'The service cannot write its data: the disk of its data folder is full. Nothing was changed; try again once space is freed.';
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
-    return 'The service is busy writing its data. Nothing was changed; try again in a moment.';
-  if (code === 'SQLITE_READONLY' || code === 'EROFS' || code.startsWith('SQLITE_IOERR'))
-    return `The service cannot write its data (${code}). Nothing was changed; try again later.`;
-  return undefined;
+  const problem = storageProblemOf(error);
+  switch (problem?.kind) {
+    case 'full':
+      return 'The service cannot write its data: the disk of its data folder is full. Nothing was changed; try again once space is freed.';
+    case 'busy':
+      return 'The service is busy writing its data. Nothing was changed; try again in a moment.';
+    case 'unwritable':
+      return `The service cannot write its data (${problem.code}). Nothing was changed; try again later.`;
+    default:
+      return undefined;
+  }
 }
 
 /** The error every Part of the service answers with, whatever was thrown. */

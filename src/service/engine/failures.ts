@@ -1,3 +1,4 @@
+import { storageProblemOf } from '../db/storage-problem.ts';
 import type { StageName } from '../db/system/pipelines.ts';
 
 /** Why a running request stops early: the abort reason of its signal. */
@@ -19,15 +20,11 @@ export class StageFailure extends Error {
 
 /** A failure to write (disk full, read-only folder) in the words an operator can act on. */
 export function describeWriteFailure(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT')
+  const problem = storageProblemOf(error);
+  if (problem?.kind === 'full')
     return 'The disk of the data folder is full; free some space, then retry the request.';
-  if (
-    code === 'SQLITE_READONLY' ||
-    code === 'EROFS' ||
-    (typeof code === 'string' && code.startsWith('SQLITE_IOERR'))
-  )
-    return `The service cannot write to its data folder (${code}); fix the folder, then retry the request.`;
+  if (problem?.kind === 'unwritable')
+    return `The service cannot write to its data folder (${problem.code}); fix the folder, then retry the request.`;
   return undefined;
 }
 
