@@ -9,7 +9,6 @@ import { openDatabases } from '../db/databases.ts';
 import { createBulkJob, markStarted } from '../db/system/bulk-jobs.ts';
 import { writeTestPipelines } from '../testing/pipelines.ts';
 import { eventually, startService, type TestService } from '../testing/service.ts';
-import { startVendorService, type VendorService } from '../testing/vendor/vendor-service.ts';
 
 // Bulk retry and cancel by filter (issue 14, item 4): a preview with the exact count, a
 // run that needs a reason, in batches, request by request in the audit log, resumed after
@@ -254,32 +253,5 @@ describe('a bulk job across a restart', () => {
     } finally {
       await second.close();
     }
-  });
-});
-
-describe('bulk behind the gateway', () => {
-  let vendor: VendorService;
-  let gateway: TestService;
-  const key = 'gateway-key-0123456789abcdef';
-
-  beforeAll(async () => {
-    vendor = await startVendorService();
-    gateway = await startService({
-      services: [{ id: 'prod', name: 'Production', url: vendor.url, apiKey: vendor.apiKey }],
-      apiKey: key,
-    });
-  });
-
-  afterAll(async () => {
-    await gateway.close();
-    await vendor.close();
-  });
-
-  it('says it is not available yet', async () => {
-    const response = await gateway.fetch('/pipelineapi/bulk/json?action=retry&date=20261122', {
-      headers: { 'X-Pipelinewebapi': key },
-    });
-    expect(response.status).toBe(404);
-    expect(await response.text()).toContain('not available for service Production yet');
   });
 });

@@ -87,6 +87,24 @@ function job(raw: RawJob): BulkJobRow {
   };
 }
 
+interface RawItem {
+  SEQ: number;
+  REQUESTID: string;
+  OUTCOME: ItemOutcome;
+  MESSAGE: string;
+  TIME: string | null;
+}
+
+function item(r: RawItem): BulkItemRow {
+  return {
+    seq: r.SEQ,
+    requestId: r.REQUESTID,
+    outcome: r.OUTCOME,
+    message: r.MESSAGE,
+    time: r.TIME,
+  };
+}
+
 /** Records a job and its requests, all pending, in one transaction; returns its id. */
 export function createBulkJob(
   db: Db,
@@ -163,20 +181,8 @@ export function nextBulkItems(
       db,
       `SELECT SEQ, REQUESTID, OUTCOME, MESSAGE, TIME FROM BULK_ITEM
        WHERE JOBID = ? AND OUTCOME = ? ORDER BY SEQ LIMIT ?`,
-    ).all(id, outcome, limit) as {
-      SEQ: number;
-      REQUESTID: string;
-      OUTCOME: ItemOutcome;
-      MESSAGE: string;
-      TIME: string | null;
-    }[]
-  ).map((r) => ({
-    seq: r.SEQ,
-    requestId: r.REQUESTID,
-    outcome: r.OUTCOME,
-    message: r.MESSAGE,
-    time: r.TIME,
-  }));
+    ).all(id, outcome, limit) as RawItem[]
+  ).map(item);
 }
 
 export function markStarted(db: Db, id: number, seq: number, time: string): void {
@@ -232,19 +238,7 @@ export function bulkItemsPage(
     prepared(
       db,
       `SELECT SEQ, REQUESTID, OUTCOME, MESSAGE, TIME ${where} ORDER BY SEQ LIMIT @limit OFFSET @offset`,
-    ).all(values) as {
-      SEQ: number;
-      REQUESTID: string;
-      OUTCOME: ItemOutcome;
-      MESSAGE: string;
-      TIME: string | null;
-    }[]
-  ).map((r) => ({
-    seq: r.SEQ,
-    requestId: r.REQUESTID,
-    outcome: r.OUTCOME,
-    message: r.MESSAGE,
-    time: r.TIME,
-  }));
+    ).all(values) as RawItem[]
+  ).map(item);
   return { items, total };
 }
