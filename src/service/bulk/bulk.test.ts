@@ -32,7 +32,7 @@ async function signIn(userName: string): Promise<string> {
 
 async function finished(client: PipelineClient, jobId: number): Promise<BulkJob> {
   return eventually(async () => {
-    const job = await client.bulkJob(jobId, { pageSize: 1000 });
+    const job = await client.bulk.job(jobId, { pageSize: 1000 });
     return job.state === 'done' ? job : undefined;
   }, `bulk job ${jobId}`);
 }
@@ -68,10 +68,10 @@ afterAll(async () => {
 
 describe('bulk retry', () => {
   it('previews the exact count and the first requests, newest first', async () => {
-    const preview = await operator.bulkPreview({ action: 'retry', date: day, id: 'pl_1' });
+    const preview = await operator.bulk.preview({ action: 'retry', date: day, id: 'pl_1' });
     expect(preview.total).toBe(130);
     expect(preview.requestIds).toEqual(failed.slice(0, 20));
-    const none = await operator.bulkPreview({ action: 'retry', date: day, q: 'no such text' });
+    const none = await operator.bulk.preview({ action: 'retry', date: day, q: 'no such text' });
     expect(none.total).toBe(0);
   });
 
@@ -105,12 +105,12 @@ describe('bulk retry', () => {
     expect((await refusal(`/pipelineapi/bulk/xml?action=retry&date=${day}`)).status).toBe(400);
     const anonymous = await service.fetch(`/pipelineapi/bulk/json?action=retry&date=${day}`);
     expect(anonymous.status).toBe(401);
-    expect(await service.client.bulkJobs()).toEqual([]);
+    expect(await service.client.bulk.jobs()).toEqual([]);
   });
 
   it('retries every match in batches, request by request, each call in the audit log', async () => {
     writeFileSync(join(service.dataDir, 'inbox', 'later.csv'), 'id,amount,note\n1,20,x\n');
-    const started = await operator.startBulk(
+    const started = await operator.bulk.start(
       { action: 'retry', date: day, id: 'pl_1', statuses: ['Error'] },
       'the file arrived late',
       130,
@@ -149,7 +149,7 @@ describe('bulk retry', () => {
       })
     ).json()) as { result: { data: { total: number } } };
     expect(starts.result.data.total).toBeGreaterThanOrEqual(1);
-    expect((await operator.bulkJobs()).map((j) => j.jobId)).toContain(started.jobId);
+    expect((await operator.bulk.jobs()).map((j) => j.jobId)).toContain(started.jobId);
   });
 });
 
@@ -173,9 +173,9 @@ describe('bulk cancel', () => {
     const waiting: string[] = [];
     for (let i = 0; i < 5; i++)
       waiting.push((await service.client.exec('pl_3', 'later.csv')).requestId as string);
-    const preview = await operator.bulkPreview({ action: 'cancel', date: day, id: 'pl_3' });
+    const preview = await operator.bulk.preview({ action: 'cancel', date: day, id: 'pl_3' });
     expect(preview.total).toBe(5);
-    const started = await operator.startBulk(
+    const started = await operator.bulk.start(
       { action: 'cancel', date: day, id: 'pl_3' },
       'not needed today',
       preview.total,
@@ -185,7 +185,7 @@ describe('bulk cancel', () => {
     const stats = await service.client.requestStats({ date: day, id: 'pl_3' });
     expect(stats.pipelines[0]?.counts).toEqual([{ status: 'Stop', value: 5 }]);
     await expect(
-      operator.startBulk({ action: 'cancel', date: day, statuses: ['Error'] }, 'x'),
+      operator.bulk.start({ action: 'cancel', date: day, statuses: ['Error'] }, 'x'),
     ).rejects.toBeInstanceOf(HttpError);
   });
 });
@@ -233,7 +233,7 @@ describe('a bulk job across a restart', () => {
     const second = await startService({ pipelinesFile, dataDir });
     try {
       const job = await eventually(async () => {
-        const j = await second.client.bulkJob(jobId);
+        const j = await second.client.bulk.job(jobId);
         return j.state === 'done' ? j : undefined;
       }, 'the resumed job');
       expect(job.resumed).not.toBeNull();
@@ -248,7 +248,7 @@ describe('a bulk job across a restart', () => {
       expect(job.items[2]?.message).toBe('Done before the restart: the request is now Finish.');
       expect(job.items[3]?.message).toContain('is Finish; only a request in Error or Stop');
       expect(job).toMatchObject({ total: 4, succeeded: 3, refused: 1, failed: 0 });
-      const refused = await second.client.bulkJob(jobId, { outcome: 'refused' });
+      const refused = await second.client.bulk.job(jobId, { outcome: 'refused' });
       expect(refused.items.map((i) => i.requestId)).toEqual([ids[3]]);
     } finally {
       await second.close();
