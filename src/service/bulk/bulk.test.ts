@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError, PipelineClient, dayOfRequestId, statusTableName } from '../../kit/index.ts';
 import type { BulkJob } from '../../kit/index.ts';
+import { run } from '../../kit/cli/pipelinectl.ts';
 import { addUser } from '../auth/users.ts';
 import { openDatabases } from '../db/databases.ts';
 import { createBulkJob, markStarted } from '../db/system/bulk-jobs.ts';
 import { writeTestPipelines } from '../testing/pipelines.ts';
-import { eventually, startService, type TestService } from '../testing/service.ts';
+import { eventually, startService, TEST_API_KEY, type TestService } from '../testing/service.ts';
 
 // Bulk retry and cancel by filter (issue 14, item 4): a preview with the exact count, a
 // run that needs a reason, in batches, request by request in the audit log, resumed after
@@ -187,6 +188,37 @@ describe('bulk cancel', () => {
     await expect(
       operator.bulk.start({ action: 'cancel', date: day, statuses: ['Error'] }, 'x'),
     ).rejects.toBeInstanceOf(HttpError);
+  });
+});
+
+describe('pipelinectl bulk', () => {
+  it('previews without a reason, runs with one and reports the job', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push((await service.client.exec('pl_2', 'nowhere.jsonl')).requestId as string);
+    await service.app.engine.whenIdle();
+    const ctl = async (...args: string[]) => {
+      let out = '';
+      const code = await run(
+        [...args, '--url', service.url, '--key', TEST_API_KEY],
+        {},
+        (t) => (out += t),
+      );
+      return { code, out };
+    };
+    const preview = await ctl('bulk', 'retry', '--date', day, '--pipeline', 'pl_2');
+    expect(preview.out.split('\n')[0]).toBe('3 requests would be retried; add --reason to do it.');
+    expect(preview.out).toContain(ids[2]);
+    const done = await ctl('bulk', 'retry', '--date', day, '--pipeline', 'pl_2', '--reason', 'cli');
+    expect(done.code).toBe(0);
+    const jobId = /^job (\d+) \(retry, done\): 3 of 3 done, 3 ok, 0 refused, 0 failed$/m.exec(
+      done.out,
+    )?.[1];
+    expect(jobId).toBeDefined();
+    expect((await ctl('bulk-job', jobId as string)).out).toContain('3 of 3 done');
+    await expect(ctl('bulk', 'delete', '--date', day)).rejects.toThrow(
+      'bulk takes retry or cancel',
+    );
   });
 });
 
