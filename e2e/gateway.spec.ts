@@ -118,6 +118,10 @@ for (const id of SERVICES) {
       // The vendor answers exec without a RequestId: the gateway finds the new one.
       const link = dialog.getByRole('link', { name: /^pl_2-/ });
       await expect(link).toBeVisible();
+      const started = (await link.textContent()) as string;
+      if (id === 'ours')
+        expect((await gateway.ours.client.requestDetail(started)).pipelineId).toBe('pl_2');
+      else expect(gateway.vendors[id].requests()[0]?.requestId).toBe(started);
       await dialog.getByRole('button', { name: 'Close' }).click();
 
       await row.getByRole('button', { name: 'Clear cache' }).click();
@@ -134,8 +138,12 @@ for (const id of SERVICES) {
       gateway,
     }) => {
       const { waiting, failed, finished, day } = await prepare(gateway, id);
+      // The browser's calendar is days behind the service's: "today" must be the service's.
+      await page.clock.setSystemTime(new Date(Date.now() - 3 * 86_400_000));
       await signIn(page, gateway, DEVELOPER, `/requests?service=${id}&size=100`);
-      // The service's "today", whatever the browser's day is.
+      await expect(page.getByLabel('Date', { exact: true })).toHaveValue(
+        `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}`,
+      );
       await expect(page.locator(`tr[data-request="${failed}"]`)).toBeVisible();
       expect(failed).toContain(day);
 
@@ -169,7 +177,12 @@ for (const id of SERVICES) {
       dialog = page.getByRole('dialog');
       await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
       await expect(dialog).toContainText(finished);
-      await expect(dialog).toContainText('✕');
+      // The upstream's own words: the vendor's, or our own service's.
+      await expect(dialog).toContainText(
+        id === 'ours'
+          ? `✕ [1301] Request ${finished} is Finish; only a request in Error or Stop can be retried.`
+          : `✕ [1301] Request ${finished} cannot be retried in status Finish`,
+      );
       await dialog.getByRole('button', { name: 'Close' }).click();
     });
 
