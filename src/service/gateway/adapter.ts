@@ -95,7 +95,7 @@ const exec: UpstreamOperation = async (upstream, params) => {
 };
 
 const list: UpstreamOperation = async (upstream) => {
-  const tree = await upstream.call('list', {});
+  const tree = await (upstream.poller?.sharedCall('list') ?? upstream.call('list', {}));
   return {
     root: 'PipelineList',
     body: {
@@ -325,7 +325,7 @@ export const upstreamOperations: Readonly<Record<OperationName, UpstreamOperatio
   resume: change('resume', (p) => ({ pipelineid: pipelineId(p) })),
   suspend: change('suspend', (p) => ({ pipelineid: pipelineId(p) })),
   version: async (upstream) => {
-    const tree = await upstream.call('version', {});
+    const tree = await (upstream.poller?.sharedCall('version') ?? upstream.call('version', {}));
     return { root: 'Response', body: { Version: text(element(tree.Response).Version) } };
   },
   systemdb: databaseBrowser('systemdb'),

@@ -74,6 +74,7 @@ export class IndexPoller {
   private delayMs: number;
   private error: string | null = null;
   private stopped = false;
+  private readonly shared = new Map<string, { at: number; answer: Promise<TreeObject> }>();
 
   constructor(
     readonly upstream: Upstream,
@@ -110,8 +111,27 @@ export class IndexPoller {
     };
   }
 
+  /**
+   * The answer of a call without parameters (list, version), shared by every client for
+   * one interval, so that any number of dashboards costs the upstream the same. A change
+   * made through this server drops it; a failure is not kept.
+   */
+  sharedCall(operation: 'list' | 'version'): Promise<TreeObject> {
+    const now = this.options.now().getTime();
+    const hit = this.shared.get(operation);
+    if (hit && now - hit.at < this.options.intervalMs) return hit.answer;
+    const answer = this.upstream.call(operation, {});
+    const entry = { at: now, answer };
+    this.shared.set(operation, entry);
+    answer.catch(() => {
+      if (this.shared.get(operation) === entry) this.shared.delete(operation);
+    });
+    return answer;
+  }
+
   /** After a change made through this server: a round soon, not a whole interval later. */
   nudge(requestId?: string): void {
+    this.shared.clear();
     if (requestId) this.index.unsettle(this.service, requestId);
     if (this.options.scheduled !== false && !this.running) this.schedule(0);
   }
