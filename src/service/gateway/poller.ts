@@ -9,7 +9,9 @@ import { UPSTREAM_PAGE_BOUND, type Upstream } from './upstream.ts';
 // A round asks interfaces.md's requestlist for the service's today (one call: the new
 // requests and the status of every request of the day it lists), once more for the day
 // before when the service's day has just turned, and requestdetail for a few requests not
-// known to have ended that no list showed (earlier days, or beyond the page bound).
+// known to have ended that no list showed (earlier days, or beyond the page bound). When
+// the day's list is full and its oldest request is new, requests may be missing between
+// two rounds: each pipeline's list of the day is then asked for too.
 
 /** requestdetail calls a round may make for requests no list showed. */
 const DETAILS_PER_ROUND = 20;
@@ -58,6 +60,13 @@ export function listedRequests(tree: TreeObject): { day: string; requests: Liste
   const stated = text(element(root.Info).Date);
   const fromId = /-(\d{8})_\d{2}-\d+$/.exec(requests[0]?.requestId ?? '')?.[1];
   return { day: /^\d{8}$/.test(stated) ? stated : (fromId ?? ''), requests };
+}
+
+/** The pipeline ids of a list answer. */
+function listedPipelines(tree: TreeObject): string[] {
+  const raw = element(tree.PipelineList).PipeLine;
+  const items = raw === undefined || raw === '' ? [] : Array.isArray(raw) ? raw : [raw];
+  return items.map((p) => text(element(p).Id)).filter((id) => id !== '');
 }
 
 /** Minutes a service's clock is ahead of UTC, from a request that began a moment ago. */
@@ -202,14 +211,40 @@ export class IndexPoller {
     const listed = listedRequests(tree);
     const stated = listed.day || day || '';
     if (!stated) return { ...listed, added: 0 };
-    const { added } = this.index.ingest(
+    const { added, gap } = this.index.ingest(
       this.service,
       stated,
       listed.requests,
       listed.requests.length >= UPSTREAM_PAGE_BOUND,
       nowMs,
     );
+    // More requests than one answer holds: each pipeline's list reaches further back.
+    const complete = gap ? await this.listByPipeline(stated, nowMs) : true;
+    this.index.markDay(this.service, stated, complete);
     return { ...listed, day: stated, added };
+  }
+
+  /** The day's list of each pipeline; false when one of them, too, may miss requests. */
+  private async listByPipeline(day: string, nowMs: number): Promise<boolean> {
+    const pipelines = listedPipelines(await this.sharedCall('list'));
+    let complete = true;
+    for (const id of pipelines) {
+      const tree = await this.upstream.call('requestlist', {
+        id,
+        date: day,
+        pagesize: String(UPSTREAM_PAGE_BOUND),
+      });
+      const { requests } = listedRequests(tree);
+      const { gap } = this.index.ingest(
+        this.service,
+        day,
+        requests,
+        requests.length >= UPSTREAM_PAGE_BOUND,
+        nowMs,
+      );
+      if (gap) complete = false;
+    }
+    return complete;
   }
 
   private async detail(requestId: string): Promise<void> {

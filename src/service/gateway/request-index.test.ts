@@ -122,11 +122,23 @@ describe('the index of an upstream service', () => {
     expect(upstreamRequestStats(poller.index, 'vendor', '19990101').total).toBe(0);
   });
 
-  it('says a day is incomplete when more requests than one answer holds came before it began', async () => {
-    const { vendor, poller } = await setup();
-    vendor.addRequests('pl_1', 1200);
+  it("reaches beyond one answer through each pipeline's list, and says when even that is not enough", async () => {
+    const { vendor, gateway, poller } = await setup();
+    vendor.addRequests('pl_1', 700);
+    vendor.addRequests('pl_2', 600);
     await poller.pollNow();
     const day = poller.index.state('vendor').today as string;
+    expect(poller.index.day('vendor', day)).toEqual({ complete: true });
+    const all = await list(gateway, 'pagesize=1000&index=300');
+    expect(all.Info.Total).toBe(1300);
+    expect(all.Request?.map((r) => r.RequestId)).toEqual(
+      vendor
+        .requests()
+        .slice(300)
+        .map((r) => r.requestId),
+    );
+    vendor.addRequests('pl_1', 1200);
+    await poller.pollNow();
     expect(poller.index.day('vendor', day)).toEqual({ complete: false });
   });
 

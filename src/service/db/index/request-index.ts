@@ -139,8 +139,8 @@ export class RequestIndex {
    * Takes in one requestlist answer of a day (newest first), `full` when the upstream
    * returned as many as it was asked for, so that older ones may be out of reach. New
    * requests are numbered oldest first; a known one whose status or stage changed gets
-   * `changedMs`. A full answer whose oldest request is new leaves a gap: the day is then
-   * incomplete.
+   * `changedMs`. `gap`: the answer was full and its oldest request is new this round, so
+   * requests older than it may be missing.
    */
   ingest(
     service: string,
@@ -148,34 +148,47 @@ export class RequestIndex {
     listed: readonly ListedRequest[],
     full: boolean,
     nowMs: number,
-  ): { added: number; changed: number } {
+  ): { added: number; changed: number; gap: boolean } {
     return this.db.transaction(() => {
       const known = prepared(
         this.db,
         'SELECT status, stage FROM indexed_request WHERE service = ? AND request_id = ?',
       );
-      const watched = this.day(service, day);
+      // New to this round (whose rounds share one `nowMs`), not only to this answer: a
+      // pipeline's list of the same round must not count as reaching further back.
       const oldest = listed.at(-1);
-      const gap =
-        full && oldest !== undefined && known.get(service, oldest.requestId) === undefined;
-      prepared(
+      const firstSeen =
+        oldest === undefined
+          ? undefined
+          : (
+              prepared(
+                this.db,
+                'SELECT first_ms FROM indexed_request WHERE service = ? AND request_id = ?',
+              ).get(service, oldest.requestId) as { first_ms: number } | undefined
+            )?.first_ms;
+      const gap = full && oldest !== undefined && (firstSeen === undefined || firstSeen >= nowMs);
+      const counters = prepared(
         this.db,
-        `INSERT INTO indexed_day (service, day, complete) VALUES (?, ?, ?)
-         ON CONFLICT (service, day) DO UPDATE SET complete = complete AND excluded.complete`,
-      ).run(service, day, watched === undefined ? (full ? 0 : 1) : gap ? 0 : 1);
-      let seq = (
-        prepared(this.db, 'SELECT last_seq FROM indexed_service WHERE service = ?').get(service) as
-          { last_seq: number } | undefined
-      )?.last_seq;
-      if (seq === undefined) {
+        'SELECT first_seq, last_seq FROM indexed_service WHERE service = ?',
+      ).get(service) as { first_seq: number; last_seq: number } | undefined;
+      if (!counters)
         prepared(this.db, 'INSERT INTO indexed_service (service) VALUES (?)').run(service);
-        seq = 0;
-      }
+      let seq = counters?.last_seq ?? 0;
+      let first = counters?.first_seq ?? 1;
+      // New requests listed after the oldest known one are older than everything known (a
+      // pipeline's list reaching further back): numbered below, newest first. The others
+      // are newer: numbered above, oldest first.
+      let lastKnown = -1;
+      for (let i = listed.length - 1; i >= 0 && lastKnown < 0; i--)
+        if (known.get(service, (listed[i] as ListedRequest).requestId) !== undefined) lastKnown = i;
+      const seqOf = new Map<string, number>();
+      for (let i = lastKnown + 1; i < listed.length && lastKnown >= 0; i++)
+        seqOf.set((listed[i] as ListedRequest).requestId, --first);
       const insert = prepared(
         this.db,
         `INSERT INTO indexed_request (service, request_id, day, seq, pipeline_id, name, status,
-           stage, begin_date, hour, terminal, changed_ms, checked_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           stage, begin_date, hour, terminal, first_ms, changed_ms, checked_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       const update = prepared(
         this.db,
@@ -198,7 +211,7 @@ export class RequestIndex {
             service,
             r.requestId,
             day,
-            ++seq,
+            seqOf.get(r.requestId) ?? ++seq,
             r.pipelineId,
             r.name,
             r.status,
@@ -206,6 +219,7 @@ export class RequestIndex {
             r.beginDate,
             hourOf(r),
             terminal,
+            nowMs,
             nowMs,
             nowMs,
           );
@@ -217,12 +231,21 @@ export class RequestIndex {
           seen.run(nowMs, service, r.requestId);
         }
       }
-      prepared(this.db, 'UPDATE indexed_service SET last_seq = ? WHERE service = ?').run(
-        seq,
-        service,
-      );
-      return { added, changed };
+      prepared(
+        this.db,
+        'UPDATE indexed_service SET first_seq = ?, last_seq = ? WHERE service = ?',
+      ).run(first, seq, service);
+      return { added, changed, gap };
     })();
+  }
+
+  /** Records that the pollers watch a day; once incomplete, a day stays incomplete. */
+  markDay(service: string, day: string, complete: boolean): void {
+    prepared(
+      this.db,
+      `INSERT INTO indexed_day (service, day, complete) VALUES (?, ?, ?)
+       ON CONFLICT (service, day) DO UPDATE SET complete = complete AND excluded.complete`,
+    ).run(service, day, complete ? 1 : 0);
   }
 
   /**
@@ -320,7 +343,7 @@ export class RequestIndex {
       prepared(
         this.db,
         `SELECT request_id, pipeline_id, name, status, stage, begin_date, changed_ms
-         FROM indexed_request WHERE ${condition} ORDER BY seq DESC LIMIT ? OFFSET ?`,
+         FROM indexed_request WHERE ${condition} ORDER BY begin_date DESC, seq DESC LIMIT ? OFFSET ?`,
       ).all(...values, pageSize, index) as Row[]
     ).map((r) => ({
       requestId: r.request_id,
