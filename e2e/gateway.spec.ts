@@ -196,6 +196,10 @@ for (const id of SERVICES) {
       await signIn(page, gateway, OPERATOR, `/requests/${finished}?service=${id}`);
       await expect(page.getByRole('heading', { name: finished })).toBeVisible();
       await expect(page.getByTestId('timeline')).toBeVisible();
+      await page.getByRole('tab', { name: /Application log/ }).click();
+      await expect(page.getByRole('table')).toContainText(
+        id === 'ours' ? 'Filter kept' : 'Request Start',
+      );
       await goTo(page, gateway, `/requests/${finished}?tab=raw`, id);
       await expect(page.getByTestId('raw')).toContainText(`<RequestId>${finished}</RequestId>`);
       const curl = page.getByTestId('curl');
