@@ -229,6 +229,12 @@ const requestdetail: UpstreamOperation = async (upstream, params) => {
     applog: String(appLog),
   });
   const d = element(tree.RequestDetail);
+  if (text(d.RequestId))
+    upstream.poller?.observed(text(d.RequestId), {
+      status: text(d.Status),
+      stage: text(d.Stage),
+      endTime: text(d.EndTime),
+    });
   return {
     root: 'RequestDetail',
     body: {

@@ -145,6 +145,11 @@ export class IndexPoller {
     if (this.options.scheduled !== false && !this.running) this.schedule(0);
   }
 
+  /** What a requestdetail passed through for a browser said: free news for the index. */
+  observed(requestId: string, detail: { status: string; stage: string; endTime: string }): void {
+    this.index.settle(this.service, requestId, detail, this.options.now().getTime());
+  }
+
   /** One round now, or the one under way: rounds never overlap. */
   pollNow(): Promise<void> {
     this.running ??= this.round().finally(() => {
@@ -186,8 +191,11 @@ export class IndexPoller {
       const { day, requests, added } = await this.listDay(undefined, startedMs);
       if (!day) throw new Error(`service ${this.upstream.name} did not say which day it lists`);
       if (before.today && before.today !== day) await this.listDay(before.today, startedMs);
-      for (const requestId of this.index.unsettled(this.service, startedMs, DETAILS_PER_ROUND))
+      for (const requestId of this.index.unsettled(this.service, startedMs, DETAILS_PER_ROUND)) {
+        // Closing the server waits for this round: at most one more call's timeout.
+        if (this.stopped) return;
         await this.detail(requestId);
+      }
       // A new request began between the last round and now: its begin time tells the zone.
       const newest = requests[0];
       const offset = added > 0 && newest ? offsetFrom(newest.beginDate, started) : undefined;
@@ -229,6 +237,7 @@ export class IndexPoller {
     const pipelines = listedPipelines(await this.sharedCall('list'));
     let complete = true;
     for (const id of pipelines) {
+      if (this.stopped) return false;
       const tree = await this.upstream.call('requestlist', {
         id,
         date: day,

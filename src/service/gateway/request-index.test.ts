@@ -203,6 +203,14 @@ describe('the index of an upstream service', () => {
     expect(old.Request?.map((r) => r.Status)).toEqual(['Abort']);
     await poller.pollNow();
     expect(count(vendor, 'requestdetail')).toBe(1);
+    // Retried at the vendor itself: a detail a browser asks for tells the index at once.
+    const [held] = vendor.requests();
+    if (!held) throw new Error('no request at the vendor');
+    Object.assign(held, { status: 'Wait', end: null });
+    const detail = await gateway.keyed(`/pipelineapi/requestdetail?requestid=${held.requestId}`);
+    expect(detail.status).toBe(200);
+    expect((await list(gateway, 'date=20261121')).Request?.map((r) => r.Status)).toEqual(['Wait']);
+    expect(poller.index.unsettled('vendor', Number.MAX_SAFE_INTEGER, 10)).toEqual([held.requestId]);
   });
 
   it('answers since with the requests changed since then, in the service zone', async () => {
