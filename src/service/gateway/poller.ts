@@ -1,6 +1,11 @@
 import type { TreeObject, TreeValue } from '../../kit/index.ts';
-import type { RequestIndex } from '../db/index/request-index.ts';
-import { type IndexFilter, type ListedRequest } from '../db/index/request-index.ts';
+import {
+  upstreamRequestStats,
+  type IndexFilter,
+  type ListedRequest,
+  type RequestIndex,
+  type RequestStats,
+} from '../db/index/request-index.ts';
 import { ApiError } from '../errors.ts';
 import { UPSTREAM_PAGE_BOUND, type Upstream } from './upstream.ts';
 
@@ -163,6 +168,16 @@ export class IndexPoller {
     const asked = day ?? this.index.state(this.service).today ?? undefined;
     if (asked === undefined || this.index.day(this.service, asked) === undefined) return undefined;
     return { day: asked, ...this.index.list(this.service, asked, filter, index, pageSize) };
+  }
+
+  /**
+   * RequestStats (contract section 8) of a day the index watched, the service's today when
+   * none is named; undefined for a day it did not watch (before it began).
+   */
+  stats(day: string | undefined, pipelineId?: string): RequestStats | undefined {
+    const asked = day ?? this.index.state(this.service).today ?? undefined;
+    if (asked === undefined || this.index.day(this.service, asked) === undefined) return undefined;
+    return upstreamRequestStats(this.index, this.service, asked, pipelineId);
   }
 
   /** A `since` stamp of the service's zone (`YYYY-MM-DD hh:mm:ss`) on our clock. */

@@ -119,6 +119,8 @@ describe('the index of an upstream service', () => {
       [...byHour.entries()].sort((a, b) => a[0] - b[0]),
     );
     expect(upstreamRequestStats(poller.index, 'vendor', day, 'pl_1').total).toBe(2500);
+    expect(poller.stats(undefined)).toEqual(stats);
+    expect(poller.stats('19990101')).toBeUndefined();
     expect(upstreamRequestStats(poller.index, 'vendor', '19990101').total).toBe(0);
   });
 
