@@ -1,11 +1,6 @@
 import type { TreeObject, TreeValue } from '../../kit/index.ts';
-import {
-  upstreamRequestStats,
-  type IndexFilter,
-  type ListedRequest,
-  type RequestIndex,
-  type RequestStats,
-} from '../db/index/request-index.ts';
+import type { IndexFilter, ListedRequest, RequestIndex } from '../db/index/request-index.ts';
+import { upstreamRequestStats, type RequestStats } from '../db/index/request-stats.ts';
 import { ApiError } from '../errors.ts';
 import { UPSTREAM_PAGE_BOUND, type Upstream } from './upstream.ts';
 

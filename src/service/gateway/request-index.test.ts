@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { xmlToTree } from '../../kit/index.ts';
 import { readConfig } from '../config.ts';
-import { upstreamRequestStats } from '../db/index/request-index.ts';
+import { upstreamRequestStats } from '../db/index/request-stats.ts';
 import { startService, type TestService } from '../testing/service.ts';
 import {
   startVendorService,
