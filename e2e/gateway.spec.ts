@@ -164,6 +164,13 @@ for (const id of SERVICES) {
       await expect(dialog).toContainText('✓ done');
       await dialog.getByRole('button', { name: 'Close' }).click();
 
+      // The gateway's index learns of the change at once (its poller is nudged): the list
+      // shows the upstream's own word for it.
+      const cancelled = { kanto: 'Cancel', pacific: 'Stopped', ours: 'Stop' }[id];
+      await expect(page.locator(`tr[data-request="${one}"]`)).toContainText(cancelled);
+      if (id !== 'ours')
+        await expect(failedRow).toContainText(gateway.vendors[id].variant.status.waiting);
+
       for (const w of waiting.slice(1))
         await page.getByRole('checkbox', { name: `Select ${w}` }).check();
       await page.getByRole('button', { name: 'Cancel selected (2)' }).click();
