@@ -83,6 +83,8 @@ export class IndexPoller {
   private delayMs: number;
   private error: string | null = null;
   private stopped = false;
+  /** A change was made through this server during a round. */
+  private again = false;
   private readonly shared = new Map<string, { at: number; answer: Promise<TreeObject> }>();
 
   constructor(
@@ -142,7 +144,10 @@ export class IndexPoller {
   nudge(requestId?: string): void {
     this.shared.clear();
     if (requestId) this.index.unsettle(this.service, requestId);
-    if (this.options.scheduled !== false && !this.running) this.schedule(0);
+    if (this.options.scheduled === false) return;
+    // A round under way may have listed before the change: one more right after it.
+    if (this.running) this.again = true;
+    else this.schedule(0);
   }
 
   /** What a requestdetail passed through for a browser said: free news for the index. */
@@ -186,7 +191,11 @@ export class IndexPoller {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.pollNow().then(() => this.schedule(this.delayMs));
+      void this.pollNow().then(() => {
+        const delay = this.again ? 0 : this.delayMs;
+        this.again = false;
+        this.schedule(delay);
+      });
     }, delayMs);
     this.timer.unref();
   }
