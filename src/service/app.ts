@@ -146,15 +146,27 @@ export async function buildApp(config: AppConfig): Promise<App> {
     if (demo) seedDemoInbox(paths);
 
     const embeddedId = services.find((e) => e.embedded)?.id ?? 'local';
-    const metrics = new ServiceMetrics(() => {
-      if (!embedded) return [];
-      return countByPipelineAndStatus(dbs.status, time.day(clock.now())).map((c) => ({
-        service: embeddedId,
-        pipeline: c.pipelineId,
-        status: c.status,
-        count: c.count,
-      }));
-    });
+    const metrics = new ServiceMetrics(() => [
+      ...(embedded
+        ? countByPipelineAndStatus(dbs.status, time.day(clock.now())).map((c) => ({
+            service: embeddedId,
+            pipeline: c.pipelineId,
+            status: c.status,
+            count: c.count,
+          }))
+        : []),
+      // An upstream's day as its request index holds it (the service's own day).
+      ...directory.pollers().flatMap((poller) =>
+        (poller.stats(undefined)?.pipelines ?? []).flatMap((p) =>
+          p.counts.map((c) => ({
+            service: poller.service,
+            pipeline: p.id,
+            status: c.status,
+            count: c.value,
+          })),
+        ),
+      ),
+    ]);
     const notifier = new Notifier(dbs.system, clock, {
       targets: config.notify?.targets ?? [],
       publicUrl: config.notify?.publicUrl,

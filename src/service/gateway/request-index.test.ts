@@ -120,6 +120,10 @@ describe('the index of an upstream service', () => {
     );
     expect(upstreamRequestStats(poller.index, 'vendor', day, 'pl_1').total).toBe(2500);
     expect(poller.stats(undefined)).toEqual(stats);
+    const metrics = await (await gateway.fetch('/metrics')).text();
+    expect(metrics).toContain(
+      'pipeline_requests_today{service="vendor",pipeline="pl_2",status="Abort"} 100',
+    );
     expect(poller.stats('19990101')).toBeUndefined();
     expect(upstreamRequestStats(poller.index, 'vendor', '19990101').total).toBe(0);
   });
