@@ -207,7 +207,10 @@ export class IndexPoller {
     const maxDelay = this.options.maxDelayMs ?? Math.max(60_000, interval * 12);
     try {
       const before = this.index.state(this.service);
-      const { day, requests, added } = await this.listDay(undefined, startedMs);
+      const listed = await this.listDay(undefined, startedMs);
+      const { requests, added } = listed;
+      // An empty list that names no day: still the day the service last named.
+      const day = listed.day || before.today;
       if (!day) throw new Error(`service ${this.upstream.name} did not say which day it lists`);
       if (before.today && before.today !== day) await this.listDay(before.today, startedMs);
       for (const requestId of this.index.unsettled(this.service, startedMs, DETAILS_PER_ROUND)) {
