@@ -5,6 +5,12 @@ import { test as base, expect, type BrowserContext, type Page } from '@playwrigh
 import { PipelineClient } from '../src/kit/index.ts';
 import { buildApp, DIST_DIR, type App } from '../src/service/app.ts';
 import { addUser } from '../src/service/auth/users.ts';
+import type { ServiceEntry } from '../src/service/gateway/services.ts';
+import {
+  startVendorService,
+  VENDOR_VARIANTS,
+  type VendorService,
+} from '../src/service/testing/vendor/vendor-service.ts';
 
 export interface RunningService {
   readonly url: string;
@@ -151,7 +157,7 @@ export { expect };
 
 export async function signIn(
   page: Page,
-  service: RunningService,
+  service: Pick<RunningService, 'url'>,
   who: { user: string; password: string } = ADMIN,
   path = '/',
 ): Promise<void> {
@@ -181,3 +187,108 @@ export async function unlessAbandoned(handle: () => Promise<void>): Promise<void
     if (!/disposed|closed|already handled/i.test((error as Error).message)) throw error;
   }
 }
+
+/** A server in front of other services (contract section 7), as `--services` starts it. */
+export interface GatewayService {
+  readonly url: string;
+  readonly app: App;
+  /** The vendor-like doubles behind it, by service id. */
+  readonly vendors: { readonly kanto: VendorService; readonly pacific: VendorService };
+  /** A second copy of our own embedded service, behind it as service `ours`. */
+  readonly ours: { readonly app: App; readonly url: string; readonly client: PipelineClient };
+  /** Every upstream key: none may reach a browser or a log line. */
+  readonly upstreamKeys: readonly string[];
+  /** The gateway's log lines so far. */
+  readonly logs: readonly string[];
+}
+
+export const DEVELOPER = { user: 'devon', password: 'developer-password-e2e' };
+/** Seconds the gateway gives an upstream to answer (the slow one takes longer). */
+export const GATEWAY_UPSTREAM_TIMEOUT_S = 2;
+const OURS_KEY = 'ours-upstream-key-0123456789abcdefghij';
+
+/**
+ * A gateway in this worker's process, in front of both vendor-like doubles (`kanto`,
+ * `pacific`), a second copy of our own embedded service (`ours`, with the demo), one that
+ * is down and one slower than the gateway's timeout. Its users are its own (ADMIN,
+ * OPERATOR, DEVELOPER); its request index refreshes every second.
+ */
+export const gatewayTest = test.extend<object, { gateway: GatewayService }>({
+  gateway: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
+    async ({}, use) => {
+      const kanto = await startVendorService({
+        variant: VENDOR_VARIANTS.kanto,
+        apiKey: 'kanto-upstream-key-0123456789abcdef',
+      });
+      const pacific = await startVendorService({
+        variant: VENDOR_VARIANTS.pacific,
+        apiKey: 'pacific-upstream-key-0123456789abcdef',
+      });
+      const slow = await startVendorService({ apiKey: 'slow-upstream-key-0123456789abcdef' });
+      const oursDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-ours-'));
+      const ours = await buildApp({
+        dataDir: oursDir,
+        demo: true,
+        apiKey: OURS_KEY,
+        adminPassword: ADMIN.password,
+      });
+      const oursUrl = await ours.server.listen({ host: '127.0.0.1', port: 0 });
+      await ours.engine.whenIdle();
+      // A port nothing listens on: the closed port of a server started and stopped.
+      const gone = await startVendorService();
+      const goneUrl = gone.url;
+      await gone.close();
+      const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-gateway-'));
+      const logs: string[] = [];
+      const entries: ServiceEntry[] = [
+        { id: 'kanto', name: 'Kanto', url: kanto.url, apiKey: kanto.apiKey, pollSeconds: 1 },
+        {
+          id: 'pacific',
+          name: 'Pacific',
+          url: pacific.url,
+          apiKey: pacific.apiKey,
+          label: 'production',
+          color: 'red',
+          pollSeconds: 1,
+        },
+        { id: 'ours', name: 'Ours', url: oursUrl, apiKey: OURS_KEY, pollSeconds: 1 },
+        { id: 'down', name: 'Down', url: goneUrl, apiKey: 'down-upstream-key-0123456789abcdef' },
+        { id: 'slow', name: 'Slow', url: slow.url, apiKey: slow.apiKey, pollSeconds: 60 },
+      ];
+      slow.setDelay((GATEWAY_UPSTREAM_TIMEOUT_S + 3) * 1000);
+      const app = await buildApp({
+        dataDir,
+        demo: false,
+        adminPassword: ADMIN.password,
+        staticDir: DIST_DIR,
+        services: entries,
+        loginLimit: { max: 10_000, timeWindow: 60_000 },
+        limits: { upstreamTimeoutMs: GATEWAY_UPSTREAM_TIMEOUT_S * 1000 },
+        logger: { level: 'info', stream: { write: (line: string) => void logs.push(line) } },
+      });
+      const stamp = new Date().toISOString();
+      await addUser(app.context.dbs.system, OPERATOR.user, OPERATOR.password, 'operator', stamp);
+      await addUser(app.context.dbs.system, DEVELOPER.user, DEVELOPER.password, 'developer', stamp);
+      const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
+      await use({
+        url,
+        app,
+        vendors: { kanto, pacific },
+        ours: {
+          app: ours,
+          url: oursUrl,
+          client: new PipelineClient({ baseUrl: oursUrl, apiKey: OURS_KEY }),
+        },
+        upstreamKeys: entries.flatMap((e) => ('apiKey' in e ? [e.apiKey] : [])),
+        logs,
+      });
+      await app.close();
+      await ours.close();
+      await Promise.all([kanto.close(), pacific.close(), slow.close()]);
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(oursDir, { recursive: true, force: true });
+    },
+    { scope: 'worker' },
+  ],
+});

@@ -22,7 +22,8 @@ import { Engine } from './engine/engine.ts';
 import { ApiError, CommonCode } from './errors.ts';
 import { installErrorHandler } from './errors-handler.ts';
 import { FLOWAPI_PREFIX, flowService } from './flowapi/routes.ts';
-import { ServiceDirectory } from './gateway/directory.ts';
+import { RequestIndex } from './db/index/request-index.ts';
+import { DEFAULT_POLL_SECONDS, ServiceDirectory } from './gateway/directory.ts';
 import type { ServiceEntry } from './gateway/services.ts';
 import { parseForm } from './form.ts';
 import { dashboardFiles } from './http/dashboard-files.ts';
@@ -86,6 +87,10 @@ export interface AppConfig {
   readonly metricsKey?: string | undefined;
   /** Days the audit log keeps its entries (default 90). */
   readonly auditRetentionDays?: number | undefined;
+  /** Seconds between rounds of each upstream's index poller, unless its entry says. */
+  readonly pollSeconds?: number | undefined;
+  /** False: the index pollers run only when a test calls pollNow(). */
+  readonly pollScheduled?: boolean | undefined;
   /** Overrides of the default bounds on inputs, answers and connections. */
   readonly limits?: Partial<ServiceLimits> | undefined;
 }
@@ -121,33 +126,47 @@ export async function buildApp(config: AppConfig): Promise<App> {
     mkdirSync(paths.inbox, { recursive: true });
     mkdirSync(paths.outbox, { recursive: true });
   }
-  const dbs = openDatabases(dataDir);
+  const dbs = openDatabases(dataDir, { embedded });
   const clock = config.clock ?? systemClock;
   const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...config.limits };
   const time = new ServiceTime(config.timeZone);
+  let index: RequestIndex | undefined;
   try {
     if (!getSetting(dbs.system, 'serverId')) setSetting(dbs.system, 'serverId', randomUUID());
     const access = new ApiAccess(dbs.system, clock);
     const demo = config.demo && embedded;
     // A gateway's people reach Part C through its own API setting: on from the first start.
     const apiKeyIgnored = access.provision(config.apiKey, { demo: demo || !embedded });
+    // A gateway has no pipelines of its own: its pipelines are the upstreams'.
     const definitionFiles = [
       ...(demo ? [DEMO_PIPELINES] : []),
-      ...(config.pipelinesFile ? [resolve(config.pipelinesFile)] : []),
+      ...(config.pipelinesFile && embedded ? [resolve(config.pipelinesFile)] : []),
     ];
     loadPipelines(dbs, definitionFiles, clock.now().toISOString());
     if (demo) seedDemoInbox(paths);
 
     const embeddedId = services.find((e) => e.embedded)?.id ?? 'local';
-    const metrics = new ServiceMetrics(() => {
-      if (!embedded) return [];
-      return countByPipelineAndStatus(dbs.status, time.day(clock.now())).map((c) => ({
-        service: embeddedId,
-        pipeline: c.pipelineId,
-        status: c.status,
-        count: c.count,
-      }));
-    });
+    const metrics = new ServiceMetrics(() => [
+      ...(embedded
+        ? countByPipelineAndStatus(dbs.status, time.day(clock.now())).map((c) => ({
+            service: embeddedId,
+            pipeline: c.pipelineId,
+            status: c.status,
+            count: c.count,
+          }))
+        : []),
+      // An upstream's day as its request index holds it (the service's own day).
+      ...directory.pollers().flatMap((poller) =>
+        (poller.stats(undefined)?.pipelines ?? []).flatMap((p) =>
+          p.counts.map((c) => ({
+            service: poller.service,
+            pipeline: p.id,
+            status: c.status,
+            count: c.value,
+          })),
+        ),
+      ),
+    ]);
     const notifier = new Notifier(dbs.system, clock, {
       targets: config.notify?.targets ?? [],
       publicUrl: config.notify?.publicUrl,
@@ -161,6 +180,8 @@ export async function buildApp(config: AppConfig): Promise<App> {
       time,
       paths,
       workers: config.workers,
+      // Nothing runs without an embedded service: no reader threads either.
+      readerThreads: embedded,
       batchSize: config.batchSize,
       limits,
       log: (message, error) => server.log.error({ err: error }, message),
@@ -180,12 +201,20 @@ export async function buildApp(config: AppConfig): Promise<App> {
       clock.now().toISOString(),
     );
     const sessions = new SessionStore(dbs.system, clock);
+    // Only a server in front of other services keeps an index of their requests.
+    index = services.some((s) => !s.embedded) ? RequestIndex.open(dataDir) : undefined;
     const directory = new ServiceDirectory(
       services,
       VERSION,
       () => clock.now(),
       limits.upstreamTimeoutMs,
       (service, seconds, ok) => metrics.upstreamChecked(service, seconds, ok),
+      index && {
+        index,
+        pollSeconds: config.pollSeconds ?? DEFAULT_POLL_SECONDS,
+        scheduled: config.pollScheduled,
+        log: (message) => server.log.warn(message),
+      },
     );
     const context: ServiceContext = {
       dbs,
@@ -236,14 +265,16 @@ export async function buildApp(config: AppConfig): Promise<App> {
       initialAdminPassword,
       apiKeyIgnored,
       async close() {
-        directory.stop();
+        await directory.stop();
         await server.close();
         await engine.shutdown();
         await notifier.settled();
+        index?.close();
         dbs.close();
       },
     };
   } catch (error) {
+    index?.close();
     dbs.close();
     throw error;
   }

@@ -40,6 +40,7 @@ Options (each also read from the environment variable in brackets; a flag wins):
   --audit-days <n>        days the audit log keeps its entries [PIPELINE_AUDIT_DAYS] (default 90)
   --upstream <url>        stand in front of this pipeline service instead of running one [PIPELINE_UPSTREAM_URL]
   --upstream-key <key>    its API key, kept on the server [PIPELINE_UPSTREAM_KEY]
+  --upstream-poll-s <n>   seconds between rounds of its request index's poller [PIPELINE_UPSTREAM_POLL_S] (default 5)
   --services <file>       several services, as a YAML list (see the README) [PIPELINE_SERVICES]
   --metrics-key <key>     ask for Authorization: Bearer <key> on /metrics [PIPELINE_METRICS_KEY]
   --notify <url>          POST failed requests to this webhook; repeatable [PIPELINE_NOTIFY, comma-separated]
@@ -103,6 +104,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
       'audit-days': { type: 'string' },
       upstream: { type: 'string' },
       'upstream-key': { type: 'string' },
+      'upstream-poll-s': { type: 'string' },
       services: { type: 'string' },
       'metrics-key': { type: 'string' },
       notify: { type: 'string', multiple: true },
@@ -125,6 +127,11 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
   }
   const upstream = values.upstream ?? env.PIPELINE_UPSTREAM_URL;
   const servicesFile = values.services ?? env.PIPELINE_SERVICES;
+  const pollSeconds = values['upstream-poll-s'] ?? env.PIPELINE_UPSTREAM_POLL_S;
+  if (pollSeconds !== undefined && upstream === undefined)
+    throw new Error(
+      '--upstream-poll-s goes with --upstream; in a services file, give pollSeconds per service',
+    );
   if (upstream !== undefined && servicesFile !== undefined)
     throw new Error(
       '--upstream and --services exclude each other: list the one service in the file',
@@ -133,8 +140,21 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
     servicesFile !== undefined
       ? readServicesFile(servicesFile, env)
       : upstream !== undefined
-        ? [singleUpstream(upstream, values['upstream-key'] ?? env.PIPELINE_UPSTREAM_KEY)]
+        ? [
+            singleUpstream(
+              upstream,
+              values['upstream-key'] ?? env.PIPELINE_UPSTREAM_KEY,
+              pollSeconds === undefined
+                ? undefined
+                : integer('--upstream-poll-s', pollSeconds, 1, 3600),
+            ),
+          ]
         : undefined;
+  const pipelinesFile = values.pipelines ?? env.PIPELINE_DEFINITIONS;
+  if (pipelinesFile !== undefined && services !== undefined && !services.some((s) => s.embedded))
+    throw new Error(
+      '--pipelines defines pipelines of the embedded service, which a gateway without one does not run',
+    );
   const adminPassword = values['admin-password'] ?? env.PIPELINE_ADMIN_PASSWORD;
   const adminProblem = adminPassword === undefined ? undefined : passwordProblem(adminPassword);
   if (adminProblem) throw new Error(`--admin-password: ${adminProblem}`);
@@ -145,7 +165,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
     apiKey,
     adminPassword,
     demo: !(values['no-demo'] ?? ['1', 'true'].includes(env.PIPELINE_NO_DEMO ?? '')),
-    pipelinesFile: values.pipelines ?? env.PIPELINE_DEFINITIONS,
+    pipelinesFile,
     workers: integer('--workers', values.workers ?? env.PIPELINE_WORKERS ?? '2', 1, 64),
     auditDays: integer(
       '--audit-days',

@@ -23,6 +23,10 @@ export interface ServiceInfo {
   readonly checkedAt: string;
   readonly since: string;
   readonly message: string;
+  /** An upstream's request lists are the server's index as of this time (ISO), or ''. */
+  readonly indexedAt: string;
+  /** Why the index's last refresh failed, or ''. */
+  readonly indexError: string;
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
@@ -46,6 +50,8 @@ export function decodeServices(data: Record<string, unknown>): ServiceInfo[] {
         checkedAt: str(s.checkedAt),
         since: str(s.since),
         message: str(s.message),
+        indexedAt: str(s.indexedAt),
+        indexError: str(s.indexError),
       },
     ];
   });
@@ -64,5 +70,7 @@ export const EMBEDDED_ONLY: readonly ServiceInfo[] = [
     checkedAt: '',
     since: '',
     message: '',
+    indexedAt: '',
+    indexError: '',
   },
 ];

@@ -33,8 +33,11 @@ export function createQueryClient(): QueryClient {
           key[0] === 'services' || key[0] === 'audit'
             ? hashKey(key)
             : hashKey([`service:${currentService().id ?? ''}`, ...key]),
-        // A 4xx will not change by asking again; network trouble may.
-        retry: (count, error) => !(error instanceof HttpError && error.status < 500) && count < 2,
+        // A 4xx will not change by asking again; network trouble may. A 504 is the server
+        // having waited its whole upstream timeout already: asking again only delays saying so.
+        retry: (count, error) =>
+          !(error instanceof HttpError && (error.status < 500 || error.status === 504)) &&
+          count < 2,
         refetchOnWindowFocus: true,
         staleTime: 2_000,
       },

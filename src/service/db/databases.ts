@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { DatabaseName } from '../../kit/wire.ts';
 import { actionMigrations, isInternalActionTable } from './action/migrations.ts';
 import { catalogue, type Catalogue } from './catalogue.ts';
-import { openDatabase, type Db } from './sqlite.ts';
+import { migrate, openDatabase, type Db, type Migration } from './sqlite.ts';
 import { statusMigrations } from './status/migrations.ts';
 import { HIDDEN_SYSTEM_TABLES, systemMigrations } from './system/migrations.ts';
 
@@ -28,13 +28,25 @@ export interface Databases {
   close(): void;
 }
 
-/** Opens (creating when new) the three databases of a data folder. */
-export function openDatabases(dataDir: string): Databases {
+/**
+ * Opens (creating when new) the three databases of a data folder. Without an embedded
+ * service (a gateway in front of others, contract section 7) only the system database is
+ * a file: the status and action databases are empty ones in memory, so that nothing of a
+ * pipeline service is created on disk while the code that reads them needs no branches.
+ */
+export function openDatabases(dataDir: string, options: { embedded?: boolean } = {}): Databases {
   mkdirSync(dataDir, { recursive: true });
+  const embedded = options.embedded ?? true;
   const system = openDatabase(join(dataDir, 'system.db'), systemMigrations);
-  const status = openDatabase(join(dataDir, 'status.db'), statusMigrations);
-  const action = openDatabase(join(dataDir, 'action.db'), actionMigrations);
-  const actionReader = new Database(join(dataDir, 'action.db'), { readonly: true });
+  const status = embedded
+    ? openDatabase(join(dataDir, 'status.db'), statusMigrations)
+    : inMemory(statusMigrations);
+  const action = embedded
+    ? openDatabase(join(dataDir, 'action.db'), actionMigrations)
+    : inMemory(actionMigrations);
+  const actionReader = embedded
+    ? new Database(join(dataDir, 'action.db'), { readonly: true })
+    : action;
   const changes = {
     system: system.prepare('SELECT total_changes()').pluck(),
     status: status.prepare('SELECT total_changes()').pluck(),
@@ -58,9 +70,15 @@ export function openDatabases(dataDir: string): Databases {
       touched++;
     },
     close() {
-      for (const db of [actionReader, system, status, action]) {
+      for (const db of new Set([actionReader, system, status, action])) {
         if (db.open) db.close();
       }
     },
   };
+}
+
+function inMemory(migrations: readonly Migration[]): Db {
+  const db = new Database(':memory:');
+  migrate(db, migrations);
+  return db;
 }

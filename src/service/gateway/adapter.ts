@@ -15,7 +15,8 @@ import { requestFilter } from '../pipelineapi/request-filter.ts';
 import { pageInfo } from '../pipelineapi/paging.ts';
 import type { Params } from '../pipelineapi/params.ts';
 import { CData, type Document, type Leaf, type Tree } from '../render/document.ts';
-import type { Upstream } from './upstream.ts';
+import { listedRequests } from './poller.ts';
+import { UPSTREAM_PAGE_BOUND, type Upstream } from './upstream.ts';
 
 // Part C answered for a service behind the gateway: each operation asks the upstream in
 // interfaces.md's terms and answers the browser in our contract's, so the dashboard and
@@ -23,11 +24,7 @@ import type { Upstream } from './upstream.ts';
 // never invented: no RequestId when the new request cannot be told apart, Total only as
 // the count of what the upstream returned (exact when it returned less than was asked).
 
-/**
- * Rows asked of an upstream for one list or table page: its pages have no `index`, so the
- * gateway asks for this many at once and pages them itself. Deeper rows are out of reach.
- */
-export const UPSTREAM_PAGE_BOUND = 1000;
+export { UPSTREAM_PAGE_BOUND };
 
 export type UpstreamOperation = (upstream: Upstream, params: Params) => Promise<Document>;
 
@@ -86,6 +83,7 @@ const exec: UpstreamOperation = async (upstream, params) => {
   const tree = await upstream.call('exec', fields);
   const execute = element(tree.ExecuteResponse);
   const stated = text(execute.RequestId);
+  upstream.poller?.nudge();
   if (stated) return ok({ RequestId: stated });
   // interfaces.md shows no RequestId in exec's answer: the new one is the request of
   // this pipeline that the day's list did not have before. Said only when it is one.
@@ -98,7 +96,7 @@ const exec: UpstreamOperation = async (upstream, params) => {
 };
 
 const list: UpstreamOperation = async (upstream) => {
-  const tree = await upstream.call('list', {});
+  const tree = await (upstream.poller?.sharedCall('list') ?? upstream.call('list', {}));
   return {
     root: 'PipelineList',
     body: {
@@ -120,41 +118,30 @@ const list: UpstreamOperation = async (upstream) => {
   };
 };
 
-const requestlist: UpstreamOperation = async (upstream, params) => {
-  const id = params.matching('id', PIPELINE_ID_PATTERN, PIPELINE_ID_SHAPE, false);
-  const date = params.matching('date', DAY_PATTERN, DAY_SHAPE, false);
-  const tree = await upstream.call('requestlist', {
-    id,
-    date,
-    pagesize: String(UPSTREAM_PAGE_BOUND),
-  });
-  const root = element(tree.RequestList);
-  const info = element(root.Info);
-  // interfaces.md shows no filters and no change time: status and text are applied here
-  // to what the upstream returned (the text to the request id, the only one it lists).
-  const filter = requestFilter(params);
-  if (filter.since !== undefined)
-    throw badParameter(
-      'since',
-      `is not available for service ${upstream.name}, which tells no change times`,
-    );
-  const needle = filter.text?.toLowerCase();
-  const all = elements(root.Request).filter(
-    (r) =>
-      (filter.statuses === undefined || filter.statuses.includes(text(r.Status))) &&
-      (needle === undefined || text(r.RequestId).toLowerCase().includes(needle)),
-  );
-  const { page, info: paging } = slice(all, params, 1000);
+/** The request list's answer in our contract's shape. */
+function requestListDocument(
+  requests: readonly {
+    requestId: string;
+    pipelineId: string;
+    name: string;
+    status: string;
+    stage: string;
+    beginDate: string;
+  }[],
+  paging: ReturnType<typeof pageInfo>,
+  date: string,
+  id: string | undefined,
+): Document {
   return {
     root: 'RequestList',
     body: {
-      Request: page.map((r) => ({
-        RequestId: text(r.RequestId),
-        PipelineId: text(r.PipelineId),
-        Name: text(r.Name),
-        Status: text(r.Status),
-        Stage: text(r.Stage),
-        BeginDate: text(r.BeginDate),
+      Request: requests.map((r) => ({
+        RequestId: r.requestId,
+        PipelineId: r.pipelineId,
+        Name: r.name,
+        Status: r.status,
+        Stage: r.stage,
+        BeginDate: r.beginDate,
       })),
       Info: {
         Index: paging.Index,
@@ -162,13 +149,63 @@ const requestlist: UpstreamOperation = async (upstream, params) => {
         Next: paging.Next,
         Count: paging.Count,
         Error: false,
-        // The upstream's own day when none was asked for: its "today", not ours.
-        Date: text(info.Date) || date || '',
+        Date: date,
         Id: id ?? '',
         Total: paging.Total,
       },
     },
   };
+}
+
+const requestlist: UpstreamOperation = async (upstream, params) => {
+  const id = params.matching('id', PIPELINE_ID_PATTERN, PIPELINE_ID_SHAPE, false);
+  const date = params.matching('date', DAY_PATTERN, DAY_SHAPE, false);
+  const filter = requestFilter(params);
+  const pageSize = params.integer('pagesize', 100, 1, 1000);
+  const index = params.integer('index', 0, 0, 1_000_000_000);
+  // A day the index watched is answered from it: exact totals, filters and any depth,
+  // with no call to the upstream whatever the number of browsers.
+  const poller = upstream.poller;
+  const indexed = poller?.list(
+    date,
+    {
+      pipelineId: id,
+      statuses: filter.statuses,
+      text: filter.text,
+      sinceMs: filter.since === undefined ? undefined : poller.sinceMs(filter.since),
+    },
+    index,
+    pageSize,
+  );
+  if (indexed)
+    return requestListDocument(
+      indexed.rows,
+      pageInfo(index, pageSize, indexed.rows.length, indexed.total),
+      indexed.day,
+      id,
+    );
+  // Other days (before the index began) are asked of the upstream. interfaces.md shows no
+  // filters and no change time: status and text are applied here to what it returned.
+  if (filter.since !== undefined)
+    throw badParameter(
+      'since',
+      `is not available for this day of service ${upstream.name}, which tells no change times`,
+    );
+  const tree = await upstream.call('requestlist', {
+    id,
+    date,
+    pagesize: String(UPSTREAM_PAGE_BOUND),
+  });
+  const listed = listedRequests(tree);
+  const needle = filter.text?.toLowerCase();
+  const all = listed.requests.filter(
+    (r) =>
+      (filter.statuses === undefined || filter.statuses.includes(r.status)) &&
+      (needle === undefined || r.requestId.toLowerCase().includes(needle)),
+  );
+  const { page, info: paging } = slice(all, params, 1000);
+  // The upstream's own day when none was asked for: its "today", not ours.
+  return requestListDocument(page, paging, listed.day || date || '', id);
 };
 
 function logs(value: TreeValue | undefined, fields: readonly string[]): Tree {
@@ -193,6 +230,12 @@ const requestdetail: UpstreamOperation = async (upstream, params) => {
     applog: String(appLog),
   });
   const d = element(tree.RequestDetail);
+  if (text(d.RequestId))
+    upstream.poller?.observed(text(d.RequestId), {
+      status: text(d.Status),
+      stage: text(d.Stage),
+      endTime: text(d.EndTime),
+    });
   return {
     root: 'RequestDetail',
     body: {
@@ -228,7 +271,10 @@ const requestdetail: UpstreamOperation = async (upstream, params) => {
 const change =
   (operation: OperationName, fields: (params: Params) => Record<string, string>) =>
   async (upstream: Upstream, params: Params): Promise<Document> => {
-    const tree = await upstream.call(operation, fields(params));
+    const sent = fields(params);
+    const tree = await upstream.call(operation, sent);
+    // The index learns of a change made here at once, not a whole interval later.
+    upstream.poller?.nudge(sent.requestid);
     const rowCount = element(tree.ExecuteResponse).RowCount;
     return ok(rowCount === undefined ? {} : { RowCount: Number(text(rowCount)) || 0 });
   };
@@ -297,7 +343,7 @@ export const upstreamOperations: Readonly<Record<OperationName, UpstreamOperatio
   resume: change('resume', (p) => ({ pipelineid: pipelineId(p) })),
   suspend: change('suspend', (p) => ({ pipelineid: pipelineId(p) })),
   version: async (upstream) => {
-    const tree = await upstream.call('version', {});
+    const tree = await (upstream.poller?.sharedCall('version') ?? upstream.call('version', {}));
     return { root: 'Response', body: { Version: text(element(tree.Response).Version) } };
   },
   systemdb: databaseBrowser('systemdb'),

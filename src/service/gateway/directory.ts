@@ -1,3 +1,5 @@
+import type { RequestIndex } from '../db/index/request-index.ts';
+import { IndexPoller } from './poller.ts';
 import type { ServiceEntry } from './services.ts';
 import { Upstream } from './upstream.ts';
 
@@ -16,7 +18,26 @@ export interface ServiceState {
   readonly since: string | null;
   /** Why the last check failed. */
   readonly message: string | null;
+  /**
+   * An upstream's request index is as of this time (ISO; null before its first round, and
+   * for the embedded service, whose lists are always current).
+   */
+  readonly indexedAt?: string | null;
+  /** Why the index's last round failed. */
+  readonly indexError?: string | null;
 }
+
+/** The gateway's request index and how often its pollers ask (contract section 8). */
+export interface IndexOptions {
+  readonly index: RequestIndex;
+  /** Default seconds between rounds, for services that do not give pollSeconds. */
+  readonly pollSeconds: number;
+  /** False in tests that drive the rounds themselves. */
+  readonly scheduled?: boolean;
+  readonly log?: (message: string) => void;
+}
+
+export const DEFAULT_POLL_SECONDS = 5;
 
 /** One service as Part C routes reach it: the embedded engine, or an upstream. */
 export interface ServiceRoute {
@@ -43,11 +64,20 @@ export class ServiceDirectory {
     upstreamTimeoutMs: number,
     /** Told of each check's time and outcome (metrics). */
     private readonly onCheck?: (service: string, seconds: number, ok: boolean) => void,
+    indexing?: IndexOptions,
   ) {
-    this.routes = entries.map((e) => ({
-      id: e.id,
-      upstream: e.embedded ? undefined : new Upstream(e, upstreamTimeoutMs),
-    }));
+    this.routes = entries.map((e) => {
+      if (e.embedded) return { id: e.id, upstream: undefined };
+      const upstream = new Upstream(e, upstreamTimeoutMs);
+      if (indexing)
+        upstream.poller = new IndexPoller(upstream, indexing.index, {
+          intervalMs: (e.pollSeconds ?? indexing.pollSeconds) * 1000,
+          now,
+          log: indexing.log,
+          scheduled: indexing.scheduled,
+        });
+      return { id: e.id, upstream };
+    });
     for (const e of entries) {
       this.states.set(e.id, {
         id: e.id,
@@ -73,7 +103,18 @@ export class ServiceDirectory {
   }
 
   list(): ServiceState[] {
-    return this.entries.map((e) => this.states.get(e.id) as ServiceState);
+    return this.entries.map((e) => {
+      const state = this.states.get(e.id) as ServiceState;
+      const poller = this.route(e.id)?.upstream?.poller;
+      if (!poller) return state;
+      const { indexedAt, indexError } = poller.state();
+      return { ...state, indexedAt, indexError };
+    });
+  }
+
+  /** Every poller of an upstream's request index. */
+  pollers(): IndexPoller[] {
+    return this.routes.flatMap((r) => (r.upstream?.poller ? [r.upstream.poller] : []));
   }
 
   /** Checks every upstream once now (awaited), then every 30 s in the background. */
@@ -81,10 +122,13 @@ export class ServiceDirectory {
     await this.checkAll();
     this.timer = setInterval(() => void this.checkAll(), CHECK_EVERY_MS);
     this.timer.unref();
+    for (const poller of this.pollers()) poller.start();
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    for (const poller of this.pollers()) poller.stop();
+    await Promise.all(this.pollers().map((p) => p.settled()));
   }
 
   async checkAll(): Promise<void> {

@@ -9,6 +9,8 @@ export interface UpstreamEntry {
   readonly apiKey: string;
   readonly label?: string | undefined;
   readonly color?: string | undefined;
+  /** Seconds between rounds of the poller that keeps this service's request index. */
+  readonly pollSeconds?: number | undefined;
   readonly embedded?: false;
 }
 
@@ -43,11 +45,15 @@ function httpUrl(text: string): string | undefined {
 }
 
 /** `--upstream URL --upstream-key KEY`: one service, reached at plain /pipelineapi. */
-export function singleUpstream(url: string, apiKey: string | undefined): UpstreamEntry {
+export function singleUpstream(
+  url: string,
+  apiKey: string | undefined,
+  pollSeconds?: number,
+): UpstreamEntry {
   const base = httpUrl(url);
   if (!base) throw new Error(`--upstream must be an http or https URL, not ${JSON.stringify(url)}`);
   if (!apiKey) throw new Error('--upstream needs --upstream-key (or PIPELINE_UPSTREAM_KEY)');
-  return { id: 'upstream', name: new URL(base).host, url: base, apiKey };
+  return { id: 'upstream', name: new URL(base).host, url: base, apiKey, pollSeconds };
 }
 
 /**
@@ -98,6 +104,7 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
       'label',
       'color',
       'embedded',
+      'pollSeconds',
     ]);
     for (const pair of item.items) {
       const key = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
@@ -131,7 +138,11 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
           ? `${where}: service ${id} needs apiKey or apiKeyEnv`
           : `${where}: service ${id} takes its key from ${variable}, which is not set`,
       );
-    entries.push({ id, name: value('name') ?? id, url, apiKey, label, color });
+    const poll = value('pollSeconds');
+    if (poll !== undefined && !(/^\d+$/.test(poll) && Number(poll) >= 1 && Number(poll) <= 3600))
+      throw new ServicesFileError(`${where}: pollSeconds must be a whole number from 1 to 3600`);
+    const pollSeconds = poll === undefined ? undefined : Number(poll);
+    entries.push({ id, name: value('name') ?? id, url, apiKey, label, color, pollSeconds });
   }
   if (entries.length === 0) throw new ServicesFileError(`${path}: lists no services`);
   if (entries.filter((e) => e.embedded).length > 1)

@@ -7,7 +7,14 @@ import {
   type TreeObject,
 } from '../../kit/index.ts';
 import { ApiError } from '../errors.ts';
+import type { IndexPoller } from './poller.ts';
 import type { UpstreamEntry } from './services.ts';
+
+/**
+ * Rows asked of an upstream for one list or table page: its pages have no `index`, so the
+ * gateway asks for this many at once and pages them itself. Deeper rows are out of reach.
+ */
+export const UPSTREAM_PAGE_BOUND = 1000;
 
 /** Operations that change something: a refusal of theirs is a state conflict. */
 const CHANGES = new Set<OperationName>(
@@ -39,6 +46,9 @@ function wordsOf(body: string): string {
  * Node's fetch keeps connections alive between calls.
  */
 export class Upstream {
+  /** The poller keeping this service's request index, when the server keeps one. */
+  poller: IndexPoller | undefined;
+
   constructor(
     readonly entry: UpstreamEntry,
     private readonly timeoutMs = 15_000,

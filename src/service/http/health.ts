@@ -27,7 +27,11 @@ export function healthRoutes(
   );
   server.get('/readyz', async (_request, reply) => {
     const checkedAt = now().toISOString();
-    const components: ComponentState[] = (['system', 'status', 'action'] as const).map((name) => {
+    // A gateway without an embedded service keeps only the system database.
+    const databases = services.hasEmbedded
+      ? (['system', 'status', 'action'] as const)
+      : (['system'] as const);
+    const components: ComponentState[] = databases.map((name) => {
       try {
         dbs.readers[name].prepare('SELECT 1').get();
         return { name: `${name} database`, state: 'ok', checkedAt, message: null };

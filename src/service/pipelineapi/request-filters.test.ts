@@ -110,15 +110,24 @@ describe('requestlist filters behind the gateway', () => {
     await vendor.close();
   });
 
-  it('filters by status over what the upstream returned, and says since is not available', async () => {
+  it('filters by status, and by since, from the index its poller keeps of the upstream', async () => {
     const get = (query: string) =>
       gateway.fetch(`/pipelineapi/requestlist/json?${query}`, {
         headers: { 'X-Pipelinewebapi': 'gateway-key-0123456789abcdef' },
       });
+    // The index is as of the poller's last round: one now, rather than waiting for it.
+    await Promise.all(gateway.app.context.services.pollers().map((p) => p.pollNow()));
     const waiting = (await (await get('status=Wait')).json()) as ListAnswer;
     expect(waiting.RequestList.Info.Total).toBe(1);
-    const since = await get('since=20261122000000');
+    const old = (await (await get('since=20000101000000')).json()) as ListAnswer;
+    expect(old.RequestList.Info.Total).toBe(6);
+    const future = (await (await get('since=29991231000000')).json()) as ListAnswer;
+    expect(future.RequestList.Info.Total).toBe(0);
+    // A day before the index began is asked of the upstream, which tells no change times.
+    const since = await get('date=20200101&since=20200101000000');
     expect(since.status).toBe(400);
-    expect(await since.text()).toContain('since is not available for service Production');
+    expect(await since.text()).toContain(
+      'since is not available for this day of service Production',
+    );
   });
 });

@@ -55,12 +55,20 @@ function columns(first: string | undefined, current: string): ColumnDef<ServiceI
       cell: (s) => when(s.checkedAt),
     },
     {
+      id: 'indexedAt',
+      header: strings.columns.indexedAt,
+      cellClassName: 'whitespace-nowrap text-xs',
+      cellProps: (s) => ({ 'data-testid': `indexed-${s.id}` }),
+      cell: (s) =>
+        s.embedded ? strings.live : s.indexedAt ? strings.asOf(when(s.indexedAt)) : strings.notYet,
+    },
+    {
       id: 'message',
       header: strings.columns.message,
       priority: 'low',
       cellClassName: 'max-w-sm truncate text-xs',
-      cellProps: (s) => ({ title: s.message }),
-      cell: (s) => s.message,
+      cellProps: (s) => ({ title: s.indexError || s.message }),
+      cell: (s) => s.message || s.indexError,
     },
     {
       id: 'open',

@@ -8,6 +8,7 @@ export const strings = {
     state: 'State',
     version: 'Version',
     checkedAt: 'Checked',
+    indexedAt: 'Request lists',
     message: 'Last failure',
     open: 'Open',
   },
@@ -17,5 +18,9 @@ export const strings = {
   since: (when: string) => `since ${when}`,
   open: (name: string) => `Open ${name}`,
   current: 'shown now',
+  // An upstream's lists come from the server's index, refreshed by one poller per service.
+  asOf: (when: string) => `as of ${when.slice(11)}`,
+  live: 'live',
+  notYet: 'not indexed yet',
   empty: 'No services.',
 } as const;

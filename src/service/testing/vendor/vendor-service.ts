@@ -86,8 +86,20 @@ export interface VendorService {
   readonly variant: VendorVariant;
   /** Moves every unfinished request of a running pipeline one step on. */
   advance(): void;
-  /** Adds `count` finished requests of a pipeline to today, oldest first. */
-  addRequests(pipelineId: string, count: number, filename?: string): void;
+  /**
+   * Adds `count` requests of a pipeline to today, oldest first: finished, or in the
+   * variant's failed or waiting status.
+   */
+  addRequests(
+    pipelineId: string,
+    count: number,
+    filename?: string,
+    state?: 'done' | 'failed' | 'waiting',
+  ): void;
+  /** Calls answered so far, per api (list, requestlist, ...): what a gateway costs it. */
+  calls(): Readonly<Record<string, number>>;
+  /** Answers every later call this many milliseconds late (0: at once). */
+  setDelay(ms: number): void;
   /** Requests as the service holds them, newest first. */
   requests(): readonly VendorRequest[];
   close(): Promise<void>;
@@ -527,10 +539,16 @@ export async function startVendorService(
     }
   };
 
+  const calls: Record<string, number> = {};
+  let delayMs = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
+    const api = new URL(req.url ?? '/', 'http://vendor').pathname.split('/')[2] ?? '';
+    calls[api] = (calls[api] ?? 0) + 1;
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    req.on('end', () => (delayMs > 0 ? setTimeout(respond, delayMs) : respond()));
+    const respond = () => {
+      if (res.destroyed) return;
       const url = new URL(req.url ?? '/', 'http://vendor');
       const fields: Record<string, string> = Object.fromEntries(url.searchParams);
       for (const [k, v] of new URLSearchParams(Buffer.concat(chunks).toString('utf8')))
@@ -552,7 +570,7 @@ export async function startVendorService(
           res.end(refusal.message);
         }
       }
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -561,18 +579,28 @@ export async function startVendorService(
     apiKey,
     variant,
     advance,
-    addRequests(pipelineId, count, filename = 'daily.csv') {
+    addRequests(pipelineId, count, filename = 'daily.csv', state = 'done') {
       for (let i = 0; i < count; i++) {
         const r = newRequest(pipelineId, filename, now());
+        if (state === 'waiting') continue;
         Object.assign(r, {
-          status: variant.status.done,
-          stage: 'Complete',
+          status: state === 'done' ? variant.status.done : variant.status.failed,
+          stage: state === 'done' ? 'Complete' : 'Joint',
           step: STEPS.length,
           end: now(),
+          errorMsg: state === 'done' ? '' : `Input ${filename} could not be parsed`,
         });
       }
     },
+    calls: () => ({ ...calls }),
+    setDelay(ms) {
+      delayMs = ms;
+    },
     requests: () => requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

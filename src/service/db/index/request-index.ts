@@ -1,0 +1,342 @@
+import { join } from 'node:path';
+import { openDatabase, prepared, type Db } from '../sqlite.ts';
+import { indexMigrations } from './migrations.ts';
+
+// The gateway's index of its upstreams' requests (contract section 8), filled by one
+// poller per service (gateway/poller.ts) and read for requestlist and request statistics.
+// Everything here is exact for what the pollers saw; a day whose list was already longer
+// than an upstream answers at once when first seen is marked incomplete.
+
+/** A request as an upstream's requestlist shows it (interfaces.md's fields). */
+export interface ListedRequest {
+  readonly requestId: string;
+  readonly pipelineId: string;
+  readonly name: string;
+  readonly status: string;
+  readonly stage: string;
+  /** `YYYY-MM-DD hh:mm:ss` in the service's zone. */
+  readonly beginDate: string;
+}
+
+export interface IndexedRequest extends ListedRequest {
+  /** Our clock (epoch ms) when the poller first saw the request, or its last change. */
+  readonly changedMs: number;
+}
+
+/** Which of a day's indexed requests a list shows; every part optional. */
+export interface IndexFilter {
+  readonly pipelineId?: string | undefined;
+  readonly statuses?: readonly string[] | undefined;
+  /** A substring of the request id (any case): the only text requestlist gives. */
+  readonly text?: string | undefined;
+  /** Only requests changed at or after this time (epoch ms, our clock). */
+  readonly sinceMs?: number | undefined;
+}
+
+export interface IndexState {
+  /** The service's own day as its last list said. */
+  readonly today: string | null;
+  /** When the last successful round began (ISO): the index is as of then. */
+  readonly indexedAt: string | null;
+  /** Minutes the service's clock is ahead of UTC, as learnt from new requests. */
+  readonly offsetMinutes: number | null;
+}
+
+/**
+ * Terminal by our contract's words alone. Any other status (an open set) counts as not
+ * ended until a requestdetail shows its EndTime, which settles it for any vendor's words.
+ */
+export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['Finish', 'Error', 'Stop']);
+
+/** The file of the index in a data folder; only a server with upstreams creates it. */
+export const INDEX_FILE = 'upstream-index.db';
+
+interface Row {
+  request_id: string;
+  pipeline_id: string;
+  name: string;
+  status: string;
+  stage: string;
+  begin_date: string;
+  changed_ms: number;
+}
+
+/** The hour of a begin date, or of the `_hh-` of the request id when the date is odd. */
+function hourOf(request: ListedRequest): number {
+  const fromDate = /^\d{4}-\d{2}-\d{2}[ T](\d{2})/.exec(request.beginDate)?.[1];
+  const fromId = /_(\d{2})-\d+$/.exec(request.requestId)?.[1];
+  const hour = Number(fromDate ?? fromId ?? 0);
+  return hour >= 0 && hour < 24 ? hour : 0;
+}
+
+/** `text` as a LIKE pattern matching it literally anywhere. */
+const containing = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export class RequestIndex {
+  constructor(readonly db: Db) {}
+
+  static open(dataDir: string): RequestIndex {
+    return new RequestIndex(openDatabase(join(dataDir, INDEX_FILE), indexMigrations));
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  state(service: string): IndexState {
+    const row = prepared(
+      this.db,
+      'SELECT today, indexed_at, offset_minutes FROM indexed_service WHERE service = ?',
+    ).get(service) as
+      | { today: string | null; indexed_at: string | null; offset_minutes: number | null }
+      | undefined;
+    return {
+      today: row?.today ?? null,
+      indexedAt: row?.indexed_at ?? null,
+      offsetMinutes: row?.offset_minutes ?? null,
+    };
+  }
+
+  /** Records a successful round: the service's day and the time the round began. */
+  markIndexed(service: string, today: string, at: Date, offsetMinutes?: number): void {
+    prepared(
+      this.db,
+      `INSERT INTO indexed_service (service, today, indexed_at, offset_minutes)
+       VALUES (?, ?, ?, ?)
+       ON CONFLICT (service) DO UPDATE SET today = excluded.today,
+         indexed_at = excluded.indexed_at,
+         offset_minutes = COALESCE(excluded.offset_minutes, offset_minutes)`,
+    ).run(service, today, at.toISOString(), offsetMinutes ?? null);
+  }
+
+  /** Whether the pollers watched this day, and whether they saw all of it. */
+  day(service: string, day: string): { complete: boolean } | undefined {
+    const row = prepared(
+      this.db,
+      'SELECT complete FROM indexed_day WHERE service = ? AND day = ?',
+    ).get(service, day) as { complete: number } | undefined;
+    return row && { complete: row.complete === 1 };
+  }
+
+  /**
+   * Takes in one requestlist answer of a day (newest first), `full` when the upstream
+   * returned as many as it was asked for, so that older ones may be out of reach. New
+   * requests are numbered oldest first; a known one whose status or stage changed gets
+   * `changedMs`. `gap`: the answer was full and its oldest request is new this round, so
+   * requests older than it may be missing.
+   */
+  ingest(
+    service: string,
+    day: string,
+    listed: readonly ListedRequest[],
+    full: boolean,
+    nowMs: number,
+  ): { added: number; changed: number; gap: boolean } {
+    return this.db.transaction(() => {
+      const known = prepared(
+        this.db,
+        'SELECT status, stage FROM indexed_request WHERE service = ? AND request_id = ?',
+      );
+      // New to this round (whose rounds share one `nowMs`), not only to this answer: a
+      // pipeline's list of the same round must not count as reaching further back.
+      const oldest = listed.at(-1);
+      const firstSeen =
+        oldest === undefined
+          ? undefined
+          : (
+              prepared(
+                this.db,
+                'SELECT first_ms FROM indexed_request WHERE service = ? AND request_id = ?',
+              ).get(service, oldest.requestId) as { first_ms: number } | undefined
+            )?.first_ms;
+      const gap = full && oldest !== undefined && (firstSeen === undefined || firstSeen >= nowMs);
+      const counters = prepared(
+        this.db,
+        'SELECT first_seq, last_seq FROM indexed_service WHERE service = ?',
+      ).get(service) as { first_seq: number; last_seq: number } | undefined;
+      if (!counters)
+        prepared(this.db, 'INSERT INTO indexed_service (service) VALUES (?)').run(service);
+      let seq = counters?.last_seq ?? 0;
+      let first = counters?.first_seq ?? 1;
+      // New requests listed after the oldest known one are older than everything known (a
+      // pipeline's list reaching further back): numbered below, newest first. The others
+      // are newer: numbered above, oldest first.
+      let lastKnown = -1;
+      for (let i = listed.length - 1; i >= 0 && lastKnown < 0; i--)
+        if (known.get(service, (listed[i] as ListedRequest).requestId) !== undefined) lastKnown = i;
+      const seqOf = new Map<string, number>();
+      for (let i = lastKnown + 1; i < listed.length && lastKnown >= 0; i++)
+        seqOf.set((listed[i] as ListedRequest).requestId, --first);
+      const insert = prepared(
+        this.db,
+        `INSERT INTO indexed_request (service, request_id, day, seq, pipeline_id, name, status,
+           stage, begin_date, hour, terminal, first_ms, changed_ms, checked_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      const update = prepared(
+        this.db,
+        `UPDATE indexed_request SET status = ?, stage = ?, name = ?, end_time = '',
+           terminal = ?, changed_ms = ?, checked_ms = ? WHERE service = ? AND request_id = ?`,
+      );
+      const seen = prepared(
+        this.db,
+        'UPDATE indexed_request SET checked_ms = ? WHERE service = ? AND request_id = ?',
+      );
+      let added = 0;
+      let changed = 0;
+      for (let i = listed.length - 1; i >= 0; i--) {
+        const r = listed[i] as ListedRequest;
+        const before = known.get(service, r.requestId) as
+          { status: string; stage: string } | undefined;
+        const terminal = TERMINAL_STATUSES.has(r.status) ? 1 : 0;
+        if (!before) {
+          insert.run(
+            service,
+            r.requestId,
+            day,
+            seqOf.get(r.requestId) ?? ++seq,
+            r.pipelineId,
+            r.name,
+            r.status,
+            r.stage,
+            r.beginDate,
+            hourOf(r),
+            terminal,
+            nowMs,
+            nowMs,
+            nowMs,
+          );
+          added++;
+        } else if (before.status !== r.status || before.stage !== r.stage) {
+          update.run(r.status, r.stage, r.name, terminal, nowMs, nowMs, service, r.requestId);
+          changed++;
+        } else {
+          seen.run(nowMs, service, r.requestId);
+        }
+      }
+      prepared(
+        this.db,
+        'UPDATE indexed_service SET first_seq = ?, last_seq = ? WHERE service = ?',
+      ).run(first, seq, service);
+      return { added, changed, gap };
+    })();
+  }
+
+  /** Records that the pollers watch a day; once incomplete, a day stays incomplete. */
+  markDay(service: string, day: string, complete: boolean): void {
+    prepared(
+      this.db,
+      `INSERT INTO indexed_day (service, day, complete) VALUES (?, ?, ?)
+       ON CONFLICT (service, day) DO UPDATE SET complete = complete AND excluded.complete`,
+    ).run(service, day, complete ? 1 : 0);
+  }
+
+  /**
+   * Requests not known to have ended that no list showed since `beforeMs`, least recently
+   * checked first: the ones a poller asks requestdetail about.
+   */
+  unsettled(service: string, beforeMs: number, limit: number): string[] {
+    return prepared(
+      this.db,
+      `SELECT request_id FROM indexed_request
+       WHERE service = ? AND terminal = 0 AND checked_ms < ? ORDER BY checked_ms LIMIT ?`,
+    )
+      .pluck()
+      .all(service, beforeMs, limit) as string[];
+  }
+
+  /** What a requestdetail said of a request: its status, stage and EndTime. */
+  settle(
+    service: string,
+    requestId: string,
+    detail: { status: string; stage: string; endTime: string } | 'gone',
+    nowMs: number,
+  ): void {
+    if (detail === 'gone') {
+      // The upstream no longer knows it: stop asking, keep what was last seen.
+      prepared(
+        this.db,
+        'UPDATE indexed_request SET terminal = 1, checked_ms = ? WHERE service = ? AND request_id = ?',
+      ).run(nowMs, service, requestId);
+      return;
+    }
+    const terminal = TERMINAL_STATUSES.has(detail.status) || detail.endTime !== '' ? 1 : 0;
+    prepared(
+      this.db,
+      `UPDATE indexed_request SET
+         changed_ms = CASE WHEN status = ? AND stage = ? THEN changed_ms ELSE ? END,
+         status = ?, stage = ?, end_time = ?, terminal = ?, checked_ms = ?
+       WHERE service = ? AND request_id = ?`,
+    ).run(
+      detail.status,
+      detail.stage,
+      nowMs,
+      detail.status,
+      detail.stage,
+      detail.endTime,
+      terminal,
+      nowMs,
+      service,
+      requestId,
+    );
+  }
+
+  /** A request this server just retried or cancelled: ask about it again. */
+  unsettle(service: string, requestId: string): void {
+    prepared(
+      this.db,
+      'UPDATE indexed_request SET terminal = 0, checked_ms = 0 WHERE service = ? AND request_id = ?',
+    ).run(service, requestId);
+  }
+
+  /** A page of a day's indexed requests, newest first, with the exact count of matches. */
+  list(
+    service: string,
+    day: string,
+    filter: IndexFilter,
+    index: number,
+    pageSize: number,
+  ): { rows: IndexedRequest[]; total: number } {
+    const where = ['service = ?', 'day = ?'];
+    const values: (string | number)[] = [service, day];
+    if (filter.pipelineId !== undefined) {
+      where.push('pipeline_id = ?');
+      values.push(filter.pipelineId);
+    }
+    if (filter.statuses !== undefined) {
+      // One bound parameter whatever the number of statuses: nothing sent becomes SQL.
+      where.push('status IN (SELECT value FROM json_each(?))');
+      values.push(JSON.stringify(filter.statuses));
+    }
+    if (filter.text !== undefined) {
+      where.push("request_id LIKE ? ESCAPE '\\'");
+      values.push(containing(filter.text));
+    }
+    if (filter.sinceMs !== undefined) {
+      where.push('changed_ms >= ?');
+      values.push(filter.sinceMs);
+    }
+    const condition = where.join(' AND ');
+    const total = (
+      prepared(this.db, `SELECT COUNT(*) AS n FROM indexed_request WHERE ${condition}`).get(
+        ...values,
+      ) as { n: number }
+    ).n;
+    const rows = (
+      prepared(
+        this.db,
+        `SELECT request_id, pipeline_id, name, status, stage, begin_date, changed_ms
+         FROM indexed_request WHERE ${condition} ORDER BY begin_date DESC, seq DESC LIMIT ? OFFSET ?`,
+      ).all(...values, pageSize, index) as Row[]
+    ).map((r) => ({
+      requestId: r.request_id,
+      pipelineId: r.pipeline_id,
+      name: r.name,
+      status: r.status,
+      stage: r.stage,
+      beginDate: r.begin_date,
+      changedMs: r.changed_ms,
+    }));
+    return { rows, total };
+  }
+}

@@ -1,0 +1,301 @@
+import type { TreeObject, TreeValue } from '../../kit/index.ts';
+import type { IndexFilter, ListedRequest, RequestIndex } from '../db/index/request-index.ts';
+import { upstreamRequestStats, type RequestStats } from '../db/index/request-stats.ts';
+import { ApiError } from '../errors.ts';
+import { UPSTREAM_PAGE_BOUND, type Upstream } from './upstream.ts';
+
+// One poller per upstream service keeps the gateway's index of its requests (contract
+// section 8), whatever the number of browsers: they read the index, never the upstream.
+// A round asks interfaces.md's requestlist for the service's today (one call: the new
+// requests and the status of every request of the day it lists), once more for the day
+// before when the service's day has just turned, and requestdetail for a few requests not
+// known to have ended that no list showed (earlier days, or beyond the page bound). When
+// the day's list is full and its oldest request is new, requests may be missing between
+// two rounds: each pipeline's list of the day is then asked for too.
+
+/** requestdetail calls a round may make for requests no list showed. */
+const DETAILS_PER_ROUND = 20;
+
+export interface PollerOptions {
+  readonly intervalMs: number;
+  /** Longest wait between rounds while the upstream fails or is slow. */
+  readonly maxDelayMs?: number;
+  readonly now: () => Date;
+  readonly log?: (message: string) => void;
+  /** Tests drive rounds themselves with pollNow(). */
+  readonly scheduled?: boolean;
+}
+
+export interface PollerState {
+  readonly indexedAt: string | null;
+  readonly indexError: string | null;
+  /** The wait before the next round: the interval, longer while backing off. */
+  readonly pollDelayMs: number;
+}
+
+function element(value: TreeValue | undefined): TreeObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+}
+
+function text(value: TreeValue | undefined): string {
+  return value === undefined || value === null || typeof value === 'object' ? '' : String(value);
+}
+
+/** A day answer's requests as the index takes them, and the day the upstream says it is. */
+export function listedRequests(tree: TreeObject): { day: string; requests: ListedRequest[] } {
+  const root = element(tree.RequestList);
+  const raw = root.Request;
+  const items = raw === undefined || raw === '' ? [] : Array.isArray(raw) ? raw : [raw];
+  const requests = items.map((item) => {
+    const r = element(item);
+    return {
+      requestId: text(r.RequestId),
+      pipelineId: text(r.PipelineId),
+      name: text(r.Name),
+      status: text(r.Status),
+      stage: text(r.Stage),
+      beginDate: text(r.BeginDate),
+    };
+  });
+  const stated = text(element(root.Info).Date);
+  const fromId = /-(\d{8})_\d{2}-\d+$/.exec(requests[0]?.requestId ?? '')?.[1];
+  return { day: /^\d{8}$/.test(stated) ? stated : (fromId ?? ''), requests };
+}
+
+/** The pipeline ids of a list answer. */
+function listedPipelines(tree: TreeObject): string[] {
+  const raw = element(tree.PipelineList).PipeLine;
+  const items = raw === undefined || raw === '' ? [] : Array.isArray(raw) ? raw : [raw];
+  return items.map((p) => text(element(p).Id)).filter((id) => id !== '');
+}
+
+/** Minutes a service's clock is ahead of UTC, from a request that began a moment ago. */
+function offsetFrom(beginDate: string, now: Date): number | undefined {
+  const local = Date.parse(`${beginDate.replace(' ', 'T').slice(0, 19)}Z`);
+  if (Number.isNaN(local)) return undefined;
+  const minutes = Math.round((local - now.getTime()) / 60_000 / 15) * 15;
+  return Math.abs(minutes) <= 14 * 60 ? minutes : undefined;
+}
+
+export class IndexPoller {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private delayMs: number;
+  private error: string | null = null;
+  private stopped = false;
+  /** A change was made through this server during a round. */
+  private again = false;
+  private readonly shared = new Map<string, { at: number; answer: Promise<TreeObject> }>();
+
+  constructor(
+    readonly upstream: Upstream,
+    readonly index: RequestIndex,
+    private readonly options: PollerOptions,
+  ) {
+    this.delayMs = options.intervalMs;
+  }
+
+  get service(): string {
+    return this.upstream.entry.id;
+  }
+
+  start(): void {
+    if (this.options.scheduled === false) return;
+    this.schedule(0);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  /** Waits for the round under way, if any (closing the server). */
+  async settled(): Promise<void> {
+    await this.running;
+  }
+
+  state(): PollerState {
+    return {
+      indexedAt: this.index.state(this.service).indexedAt,
+      indexError: this.error,
+      pollDelayMs: this.delayMs,
+    };
+  }
+
+  /**
+   * The answer of a call without parameters (list, version), shared by every client for
+   * one interval, so that any number of dashboards costs the upstream the same. A change
+   * made through this server drops it; a failure is not kept.
+   */
+  sharedCall(operation: 'list' | 'version'): Promise<TreeObject> {
+    const now = this.options.now().getTime();
+    const hit = this.shared.get(operation);
+    if (hit && now - hit.at < this.options.intervalMs) return hit.answer;
+    const answer = this.upstream.call(operation, {});
+    const entry = { at: now, answer };
+    this.shared.set(operation, entry);
+    answer.catch(() => {
+      if (this.shared.get(operation) === entry) this.shared.delete(operation);
+    });
+    return answer;
+  }
+
+  /** After a change made through this server: a round soon, not a whole interval later. */
+  nudge(requestId?: string): void {
+    this.shared.clear();
+    if (requestId) this.index.unsettle(this.service, requestId);
+    if (this.options.scheduled === false) return;
+    // A round under way may have listed before the change: one more right after it.
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  /** What a requestdetail passed through for a browser said: free news for the index. */
+  observed(requestId: string, detail: { status: string; stage: string; endTime: string }): void {
+    this.index.settle(this.service, requestId, detail, this.options.now().getTime());
+  }
+
+  /** One round now, or the one under way: rounds never overlap. */
+  pollNow(): Promise<void> {
+    this.running ??= this.round().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /** The index's answer for a day it watched, or undefined to ask the upstream. */
+  list(day: string | undefined, filter: IndexFilter, index: number, pageSize: number) {
+    const asked = day ?? this.index.state(this.service).today ?? undefined;
+    if (asked === undefined || this.index.day(this.service, asked) === undefined) return undefined;
+    return { day: asked, ...this.index.list(this.service, asked, filter, index, pageSize) };
+  }
+
+  /**
+   * RequestStats (contract section 8) of a day the index watched, the service's today when
+   * none is named; undefined for a day it did not watch (before it began).
+   */
+  stats(day: string | undefined, pipelineId?: string): RequestStats | undefined {
+    const asked = day ?? this.index.state(this.service).today ?? undefined;
+    if (asked === undefined || this.index.day(this.service, asked) === undefined) return undefined;
+    return upstreamRequestStats(this.index, this.service, asked, pipelineId);
+  }
+
+  /** A `since` stamp of the service's zone (`YYYY-MM-DD hh:mm:ss`) on our clock. */
+  sinceMs(stamp: string): number {
+    const offset = this.index.state(this.service).offsetMinutes ?? 0;
+    return Date.parse(`${stamp.replace(' ', 'T')}Z`) - offset * 60_000;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.pollNow().then(() => {
+        const delay = this.again ? 0 : this.delayMs;
+        this.again = false;
+        this.schedule(delay);
+      });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async round(): Promise<void> {
+    const started = this.options.now();
+    const startedMs = started.getTime();
+    const interval = this.options.intervalMs;
+    const maxDelay = this.options.maxDelayMs ?? Math.max(60_000, interval * 12);
+    try {
+      const before = this.index.state(this.service);
+      const listed = await this.listDay(undefined, startedMs);
+      const { requests, added } = listed;
+      // An empty list that names no day: still the day the service last named.
+      const day = listed.day || before.today;
+      if (!day) throw new Error(`service ${this.upstream.name} did not say which day it lists`);
+      if (before.today && before.today !== day) await this.listDay(before.today, startedMs);
+      for (const requestId of this.index.unsettled(this.service, startedMs, DETAILS_PER_ROUND)) {
+        // Closing the server waits for this round: at most one more call's timeout.
+        if (this.stopped) return;
+        await this.detail(requestId);
+      }
+      // A new request began between the last round and now: its begin time tells the zone.
+      const newest = requests[0];
+      const offset = added > 0 && newest ? offsetFrom(newest.beginDate, started) : undefined;
+      this.index.markIndexed(this.service, day, started, offset);
+      this.error = null;
+      const took = this.options.now().getTime() - startedMs;
+      // Slow answers mean a busy upstream: wait longer, up to the bound, until it recovers.
+      this.delayMs = took > interval ? Math.min(this.delayMs * 2, maxDelay) : interval;
+    } catch (error) {
+      this.error = (error as Error).message;
+      this.delayMs = Math.min(Math.max(this.delayMs, interval) * 2, maxDelay);
+      this.options.log?.(`index of service ${this.service}: ${this.error}`);
+    }
+  }
+
+  private async listDay(day: string | undefined, nowMs: number) {
+    const tree = await this.upstream.call('requestlist', {
+      date: day,
+      pagesize: String(UPSTREAM_PAGE_BOUND),
+    });
+    const listed = listedRequests(tree);
+    const stated = listed.day || day || '';
+    if (!stated) return { ...listed, added: 0 };
+    const { added, gap } = this.index.ingest(
+      this.service,
+      stated,
+      listed.requests,
+      listed.requests.length >= UPSTREAM_PAGE_BOUND,
+      nowMs,
+    );
+    // More requests than one answer holds: each pipeline's list reaches further back.
+    const complete = gap ? await this.listByPipeline(stated, nowMs) : true;
+    this.index.markDay(this.service, stated, complete);
+    return { ...listed, day: stated, added };
+  }
+
+  /** The day's list of each pipeline; false when one of them, too, may miss requests. */
+  private async listByPipeline(day: string, nowMs: number): Promise<boolean> {
+    const pipelines = listedPipelines(await this.sharedCall('list'));
+    let complete = true;
+    for (const id of pipelines) {
+      if (this.stopped) return false;
+      const tree = await this.upstream.call('requestlist', {
+        id,
+        date: day,
+        pagesize: String(UPSTREAM_PAGE_BOUND),
+      });
+      const { requests } = listedRequests(tree);
+      const { gap } = this.index.ingest(
+        this.service,
+        day,
+        requests,
+        requests.length >= UPSTREAM_PAGE_BOUND,
+        nowMs,
+      );
+      if (gap) complete = false;
+    }
+    return complete;
+  }
+
+  private async detail(requestId: string): Promise<void> {
+    const nowMs = this.options.now().getTime();
+    let tree: TreeObject;
+    try {
+      tree = await this.upstream.call('requestdetail', { requestid: requestId });
+    } catch (error) {
+      if (error instanceof ApiError && error.httpStatus === 404) {
+        this.index.settle(this.service, requestId, 'gone', nowMs);
+        return;
+      }
+      throw error;
+    }
+    const d = element(tree.RequestDetail);
+    this.index.settle(
+      this.service,
+      requestId,
+      { status: text(d.Status), stage: text(d.Stage), endTime: text(d.EndTime) },
+      nowMs,
+    );
+  }
+}

@@ -1,0 +1,311 @@
+import { readdirSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { xmlToTree } from '../../kit/index.ts';
+import { readConfig } from '../config.ts';
+import { upstreamRequestStats } from '../db/index/request-stats.ts';
+import { startService, type TestService } from '../testing/service.ts';
+import {
+  startVendorService,
+  VENDOR_VARIANTS,
+  type VendorService,
+} from '../testing/vendor/vendor-service.ts';
+import type { IndexPoller } from './poller.ts';
+
+// The gateway's index of an upstream's requests (contract section 8): one poller per
+// service fills it from interfaces.md's requestlist and requestdetail, and the gateway's
+// requestlist answers from it, exactly, whatever the number of clients.
+
+interface Setup {
+  vendor: VendorService;
+  gateway: TestService;
+  poller: IndexPoller;
+}
+
+const open: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of open.splice(0)) await close();
+});
+
+async function setup(
+  variant: (typeof VENDOR_VARIANTS)[keyof typeof VENDOR_VARIANTS] = VENDOR_VARIANTS.kanto,
+  vendorNow?: () => Date,
+): Promise<Setup> {
+  const vendor = await startVendorService({ variant, now: vendorNow });
+  const gateway = await startService({
+    services: [{ id: 'vendor', name: 'Vendor', url: vendor.url, apiKey: vendor.apiKey }],
+    pollScheduled: false,
+    adminPassword: 'admin-password-1',
+  });
+  open.push(
+    () => gateway.close(),
+    () => vendor.close(),
+  );
+  const poller = gateway.app.context.services.route('vendor')?.upstream?.poller;
+  if (!poller) throw new Error('the gateway keeps no index of its upstream');
+  return { vendor, gateway, poller };
+}
+
+interface ListAnswer {
+  RequestList: {
+    Request?: { RequestId: string; Status: string; PipelineId: string }[];
+    Info: { Total: number; Count: number; Date: string; Next: number };
+  };
+}
+
+async function list(gateway: TestService, query: string): Promise<ListAnswer['RequestList']> {
+  const response = await gateway.keyed(`/pipelineapi/requestlist/json?${query}`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as ListAnswer).RequestList;
+}
+
+const count = (vendor: VendorService, api: string) => vendor.calls()[api] ?? 0;
+
+describe('the index of an upstream service', () => {
+  it('holds a day of several thousand requests exactly, with totals, filters and any depth', async () => {
+    const { vendor, gateway, poller } = await setup();
+    // Between two rounds fewer requests arrive than the upstream lists at once (1000).
+    for (let round = 0; round < 5; round++) {
+      vendor.addRequests('pl_1', 500);
+      vendor.addRequests('pl_2', 380);
+      vendor.addRequests('pl_2', 20, 'broken.csv', 'failed');
+      await poller.pollNow();
+    }
+    const truth = vendor.requests();
+    expect(truth).toHaveLength(4500);
+    const day = poller.index.state('vendor').today as string;
+    expect(poller.index.day('vendor', day)).toEqual({ complete: true });
+
+    const all = await list(gateway, 'pagesize=1000');
+    expect(all.Info.Total).toBe(4500);
+    expect(all.Info.Date).toBe(day);
+    expect(all.Request?.map((r) => r.RequestId)).toEqual(
+      truth.slice(0, 1000).map((r) => r.requestId),
+    );
+    // Beyond the upstream's page bound: the oldest requests of the day, in order.
+    const last = await list(gateway, 'pagesize=100&index=4400');
+    expect(last.Request?.map((r) => r.RequestId)).toEqual(
+      truth.slice(4400).map((r) => r.requestId),
+    );
+    expect(last.Info.Next).toBe(-1);
+
+    const failed = await list(gateway, 'status=Abort&pagesize=1000');
+    expect(failed.Info.Total).toBe(100);
+    expect(new Set(failed.Request?.map((r) => r.PipelineId))).toEqual(new Set(['pl_2']));
+    const pl1 = await list(gateway, 'id=pl_1&pagesize=1');
+    expect(pl1.Info.Total).toBe(2500);
+    const one = truth[1234]?.requestId as string;
+    const found = await list(gateway, `q=${encodeURIComponent(one.slice(-8))}`);
+    expect(found.Request?.map((r) => r.RequestId)).toContain(one);
+
+    const stats = upstreamRequestStats(poller.index, 'vendor', day);
+    expect(stats.total).toBe(4500);
+    expect(stats.pipelines).toEqual([
+      { id: 'pl_1', name: 'Sales', counts: [{ status: 'Finish', value: 2500 }] },
+      {
+        id: 'pl_2',
+        name: 'Stock',
+        counts: [
+          { status: 'Abort', value: 100 },
+          { status: 'Finish', value: 1900 },
+        ],
+      },
+    ]);
+    const byHour = new Map<number, number>();
+    for (const r of truth) {
+      const hour = Number(/_(\d{2})-/.exec(r.requestId)?.[1]);
+      byHour.set(hour, (byHour.get(hour) ?? 0) + 1);
+    }
+    expect(stats.hours.map((h) => [h.hour, h.counts.reduce((sum, c) => sum + c.value, 0)])).toEqual(
+      [...byHour.entries()].sort((a, b) => a[0] - b[0]),
+    );
+    expect(upstreamRequestStats(poller.index, 'vendor', day, 'pl_1').total).toBe(2500);
+    expect(poller.stats(undefined)).toEqual(stats);
+    const metrics = await (await gateway.fetch('/metrics')).text();
+    expect(metrics).toContain(
+      'pipeline_requests_today{service="vendor",pipeline="pl_2",status="Abort"} 100',
+    );
+    expect(poller.stats('19990101')).toBeUndefined();
+    expect(upstreamRequestStats(poller.index, 'vendor', '19990101').total).toBe(0);
+  });
+
+  it("reaches beyond one answer through each pipeline's list, and says when even that is not enough", async () => {
+    const { vendor, gateway, poller } = await setup();
+    vendor.addRequests('pl_1', 700);
+    vendor.addRequests('pl_2', 600);
+    await poller.pollNow();
+    const day = poller.index.state('vendor').today as string;
+    expect(poller.index.day('vendor', day)).toEqual({ complete: true });
+    const all = await list(gateway, 'pagesize=1000&index=300');
+    expect(all.Info.Total).toBe(1300);
+    expect(all.Request?.map((r) => r.RequestId)).toEqual(
+      vendor
+        .requests()
+        .slice(300)
+        .map((r) => r.requestId),
+    );
+    vendor.addRequests('pl_1', 1200);
+    await poller.pollNow();
+    expect(poller.index.day('vendor', day)).toEqual({ complete: false });
+  });
+
+  it('costs the upstream the same with one client as with five', async () => {
+    const costs: number[] = [];
+    for (const clients of [1, 5]) {
+      const { vendor, gateway, poller } = await setup();
+      vendor.addRequests('pl_1', 30);
+      await poller.pollNow();
+      const all = () => Object.values(vendor.calls()).reduce((sum, n) => sum + n, 0);
+      const before = all();
+      // What a dashboard asks on each refresh: the day's list, the pipelines, the version.
+      for (let round = 0; round < 3; round++) {
+        vendor.addRequests('pl_2', 5);
+        await Promise.all([
+          poller.pollNow(),
+          ...Array.from({ length: clients }, async () => {
+            for (let i = 0; i < 4; i++) {
+              const page = await list(gateway, 'pagesize=10');
+              expect(page.Info.Total).toBeGreaterThanOrEqual(30);
+              expect((await gateway.keyed('/pipelineapi/list/json')).status).toBe(200);
+              expect((await gateway.keyed('/pipelineapi/version/json')).status).toBe(200);
+            }
+          }),
+        ]);
+      }
+      costs.push(all() - before);
+    }
+    // Three rounds of one requestlist each, and one list and one version for the interval.
+    expect(costs[0]).toBe(5);
+    expect(costs[1]).toBe(costs[0]);
+  });
+
+  it('asks requestdetail only about unfinished requests no list shows, until their EndTime is set', async () => {
+    let now = new Date('2026-11-21T10:00:00Z');
+    const { vendor, gateway, poller } = await setup(VENDOR_VARIANTS.kanto, () => now);
+    // Held: pl_7 is suspended at the vendor, so its request waits.
+    const exec = await gateway.keyed('/pipelineapi/exec', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'pipelineid=pl_7&filename=fail.csv',
+    });
+    expect(exec.status).toBe(200);
+    await poller.pollNow();
+    const first = poller.index.state('vendor').today as string;
+    expect(first).toBe('20261121');
+    // The service's day turns: the last round of the old day, then its requests by detail.
+    now = new Date('2026-11-22T10:00:00Z');
+    await poller.pollNow();
+    expect(count(vendor, 'requestdetail')).toBe(0);
+    const resume = await gateway.keyed('/pipelineapi/resume', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'pipelineid=pl_7',
+    });
+    expect(resume.status).toBe(200);
+    for (let i = 0; i < 4; i++) vendor.advance();
+    await poller.pollNow();
+    expect(count(vendor, 'requestdetail')).toBe(1);
+    const old = await list(gateway, 'date=20261121');
+    // 'Abort' is not one of our contract's words: its EndTime told the poller it ended.
+    expect(old.Request?.map((r) => r.Status)).toEqual(['Abort']);
+    await poller.pollNow();
+    expect(count(vendor, 'requestdetail')).toBe(1);
+    // Retried at the vendor itself: a detail a browser asks for tells the index at once.
+    const [held] = vendor.requests();
+    if (!held) throw new Error('no request at the vendor');
+    Object.assign(held, { status: 'Wait', end: null });
+    const detail = await gateway.keyed(`/pipelineapi/requestdetail?requestid=${held.requestId}`);
+    expect(detail.status).toBe(200);
+    expect((await list(gateway, 'date=20261121')).Request?.map((r) => r.Status)).toEqual(['Wait']);
+    expect(poller.index.unsettled('vendor', Number.MAX_SAFE_INTEGER, 10)).toEqual([held.requestId]);
+  });
+
+  it('answers since with the requests changed since then, in the service zone', async () => {
+    const { vendor, gateway, poller } = await setup(VENDOR_VARIANTS.pacific);
+    vendor.addRequests('pl_1', 3);
+    await poller.pollNow();
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const between = new Date(Date.now() - 8 * 3600_000);
+    const since = between.toISOString().slice(0, 19).replace(/\D/g, '');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    vendor.addRequests('pl_2', 2);
+    await poller.pollNow();
+    const changed = await list(gateway, `since=${since}`);
+    expect(changed.Info.Total).toBe(2);
+    expect(new Set(changed.Request?.map((r) => r.PipelineId))).toEqual(new Set(['pl_2']));
+    const bad = await gateway.keyed('/pipelineapi/requestlist?since=2026');
+    expect(bad.status).toBe(400);
+  });
+
+  it('backs off while the upstream fails, and says so in GET /mcapi/services', async () => {
+    const { vendor, gateway, poller } = await setup();
+    await poller.pollNow();
+    const services = async () => {
+      const login = await gateway.fetch('/mcapi/auth/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'userName=admin&password=admin-password-1',
+      });
+      const sessionId = ((await login.json()) as { result: { data: { sessionId: string } } }).result
+        .data.sessionId;
+      const response = await gateway.fetch('/mcapi/services', {
+        headers: { 'X-As-SessionId': sessionId },
+      });
+      return ((await response.json()) as { result: { data: { services: unknown[] } } }).result.data
+        .services[0] as { indexedAt: string | null; indexError: string | null };
+    };
+    const good = await services();
+    expect(good.indexedAt).toEqual(poller.state().indexedAt);
+    expect(Date.parse(good.indexedAt as string)).not.toBeNaN();
+    const interval = poller.state().pollDelayMs;
+    await vendor.close();
+    await poller.pollNow();
+    expect(poller.state().pollDelayMs).toBe(interval * 2);
+    await poller.pollNow();
+    expect(poller.state().pollDelayMs).toBe(interval * 4);
+    const bad = await services();
+    expect(bad.indexError).toMatch(/Vendor cannot be reached/);
+    // The time of the last good round stays: the index is as of then.
+    expect(bad.indexedAt).toBe(good.indexedAt);
+  });
+});
+
+describe('a gateway without an embedded service', () => {
+  it('creates no pipelines, inbox, outbox, status or action database of its own', async () => {
+    const { gateway, poller } = await setup();
+    await poller.pollNow();
+    expect(readdirSync(gateway.dataDir).sort()).toEqual(
+      expect.arrayContaining(['system.db', 'upstream-index.db']),
+    );
+    expect(
+      readdirSync(gateway.dataDir).filter(
+        (f) => !/^(system|upstream-index)\.db(-wal|-shm)?$/.test(f),
+      ),
+    ).toEqual([]);
+    const pipelines = xmlToTree(await (await gateway.keyed('/pipelineapi/list')).text()) as {
+      PipelineList: { PipeLine: { Id: string }[] };
+    };
+    expect(pipelines.PipelineList.PipeLine.map((p) => p.Id)).toEqual(['pl_1', 'pl_2', 'pl_7']);
+    const ready = (await (await gateway.fetch('/readyz')).json()) as {
+      components: { name: string }[];
+    };
+    expect(ready.components.map((c) => c.name)).toEqual(['system database', 'service vendor']);
+  });
+
+  it('refuses --pipelines with --upstream, and takes --upstream-poll-s', () => {
+    expect(() =>
+      readConfig(
+        ['--upstream', 'http://127.0.0.1:1', '--upstream-key', 'k', '--pipelines', 'x.yaml'],
+        {},
+      ),
+    ).toThrow(/--pipelines/);
+    const config = readConfig(
+      ['--upstream', 'http://127.0.0.1:1', '--upstream-key', 'k', '--upstream-poll-s', '2'],
+      {},
+    );
+    expect(config.services?.[0]).toMatchObject({ pollSeconds: 2 });
+    expect(() => readConfig(['--upstream-poll-s', '2'], {})).toThrow(/--upstream-poll-s/);
+    expect(() =>
+      readConfig(['--upstream', 'http://x', '--upstream-key', 'k', '--upstream-poll-s', '0'], {}),
+    ).toThrow(/--upstream-poll-s/);
+  });
+});
