@@ -13,6 +13,7 @@ import {
 import { ApiError, badParameter, missingParameter } from '../errors.ts';
 import { requestFilter } from '../pipelineapi/request-filter.ts';
 import { pageInfo } from '../pipelineapi/paging.ts';
+import { requestStatsDocument } from '../pipelineapi/request-stats.ts';
 import type { Params } from '../pipelineapi/params.ts';
 import { CData, type Document, type Leaf, type Tree } from '../render/document.ts';
 import { listedRequests } from './poller.ts';
@@ -327,15 +328,32 @@ export const upstreamOperations: Readonly<Record<OperationName, UpstreamOperatio
   exec,
   requestlist,
   requestdetail,
-  // Counts of an upstream's day come from the server's own index of its requests (issue
-  // 14), wired in at merge; until then a clear refusal, after the usual validation.
+  // Counts of an upstream's day come from the server's own index of its requests: exact for
+  // the days the index watched, refused for others (counting one page would invent a total).
   requeststats: async (upstream, params) => {
-    params.matching('date', DAY_PATTERN, DAY_SHAPE, false);
-    params.matching('id', PIPELINE_ID_PATTERN, PIPELINE_ID_SHAPE, false);
-    throw new ApiError(
-      404,
-      ErrorCode.UnknownApi,
-      `requeststats is not available for service ${upstream.name} yet: its request index is not built.`,
+    const day = params.matching('date', DAY_PATTERN, DAY_SHAPE, false);
+    const pipelineId = params.matching('id', PIPELINE_ID_PATTERN, PIPELINE_ID_SHAPE, false);
+    const watched = upstream.poller?.counts(day, pipelineId);
+    if (!watched) {
+      throw new ApiError(
+        404,
+        ErrorCode.UnknownApi,
+        `Exact counts of ${day ?? 'this day'} are not available for service ${upstream.name}: its request index did not watch that day.`,
+      );
+    }
+    const pipelines = (await list(upstream, params)).body as { PipeLine: Tree[] };
+    const known = pipelines.PipeLine.map((p) => ({ id: String(p.Id), name: String(p.Name) }));
+    if (pipelineId !== undefined && !known.some((p) => p.id === pipelineId)) {
+      throw new ApiError(404, ErrorCode.PipelineNotFound, `Pipeline ${pipelineId} does not exist.`);
+    }
+    const names = new Map(known.map((p) => [p.id, p.name]));
+    for (const c of watched.counts) if (!names.has(c.pipelineId)) names.set(c.pipelineId, c.name);
+    return requestStatsDocument(
+      watched.day,
+      [...names]
+        .filter(([id]) => pipelineId === undefined || id === pipelineId)
+        .map(([id, name]) => ({ id, name })),
+      watched.counts,
     );
   },
   requestretry: change('requestretry', (p) => ({ requestid: requestId(p) })),

@@ -1,6 +1,11 @@
 import type { TreeObject, TreeValue } from '../../kit/index.ts';
 import type { IndexFilter, ListedRequest, RequestIndex } from '../db/index/request-index.ts';
-import { upstreamRequestStats, type RequestStats } from '../db/index/request-stats.ts';
+import {
+  upstreamRequestCounts,
+  upstreamRequestStats,
+  type IndexedCount,
+  type RequestStats,
+} from '../db/index/request-stats.ts';
 import { ApiError } from '../errors.ts';
 import { UPSTREAM_PAGE_BOUND, type Upstream } from './upstream.ts';
 
@@ -165,8 +170,8 @@ export class IndexPoller {
 
   /** The index's answer for a day it watched, or undefined to ask the upstream. */
   list(day: string | undefined, filter: IndexFilter, index: number, pageSize: number) {
-    const asked = day ?? this.index.state(this.service).today ?? undefined;
-    if (asked === undefined || this.index.day(this.service, asked) === undefined) return undefined;
+    const asked = this.watched(day);
+    if (asked === undefined) return undefined;
     return { day: asked, ...this.index.list(this.service, asked, filter, index, pageSize) };
   }
 
@@ -175,9 +180,29 @@ export class IndexPoller {
    * none is named; undefined for a day it did not watch (before it began).
    */
   stats(day: string | undefined, pipelineId?: string): RequestStats | undefined {
+    const asked = this.watched(day);
+    return asked === undefined
+      ? undefined
+      : upstreamRequestStats(this.index, this.service, asked, pipelineId);
+  }
+
+  /** The per pipeline, hour and status counts of a watched day, as `stats` but unsummed. */
+  counts(
+    day: string | undefined,
+    pipelineId?: string,
+  ): { day: string; counts: IndexedCount[] } | undefined {
+    const asked = this.watched(day);
+    return asked === undefined
+      ? undefined
+      : { day: asked, counts: upstreamRequestCounts(this.index, this.service, asked, pipelineId) };
+  }
+
+  /** The day asked (the service's today when none is), if the index watched it. */
+  private watched(day: string | undefined): string | undefined {
     const asked = day ?? this.index.state(this.service).today ?? undefined;
-    if (asked === undefined || this.index.day(this.service, asked) === undefined) return undefined;
-    return upstreamRequestStats(this.index, this.service, asked, pipelineId);
+    return asked !== undefined && this.index.day(this.service, asked) !== undefined
+      ? asked
+      : undefined;
   }
 
   /** A `since` stamp of the service's zone (`YYYY-MM-DD hh:mm:ss`) on our clock. */

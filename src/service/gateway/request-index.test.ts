@@ -124,6 +124,39 @@ describe('the index of an upstream service', () => {
     expect(metrics).toContain(
       'pipeline_requests_today{service="vendor",pipeline="pl_2",status="Abort"} 100',
     );
+    // requeststats through the gateway: the same counts in the contract's answer, every
+    // pipeline of the upstream listed, and a day the index never watched refused.
+    const answer = await gateway.keyed(`/pipelineapi/requeststats/json?date=${day}`);
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as {
+      RequestStats: {
+        Total: number;
+        Pipeline: { Id: string; Count?: { Status: string; Value: number }[] }[];
+        Hour: { Hour: number; Count?: { Status: string; Value: number }[] }[];
+      };
+    };
+    expect(body.RequestStats.Total).toBe(4500);
+    expect(
+      body.RequestStats.Pipeline.map((p) => [
+        p.Id,
+        (p.Count ?? []).map((c) => [c.Status, c.Value]),
+      ]),
+    ).toEqual([
+      ['pl_1', [['Finish', 2500]]],
+      [
+        'pl_2',
+        [
+          ['Finish', 1900],
+          ['Abort', 100],
+        ],
+      ],
+      ['pl_7', []],
+    ]);
+    expect(body.RequestStats.Hour).toHaveLength(24);
+    const unwatched = await gateway.keyed('/pipelineapi/requeststats/json?date=19990101');
+    expect(unwatched.status).toBe(404);
+    expect(await unwatched.text()).toContain('did not watch that day');
+    expect((await gateway.keyed('/pipelineapi/requeststats/json?id=pl_9')).status).toBe(404);
     expect(poller.stats('19990101')).toBeUndefined();
     expect(upstreamRequestStats(poller.index, 'vendor', '19990101').total).toBe(0);
   });

@@ -18,50 +18,75 @@ export interface RequestStats {
   readonly hours: readonly { readonly hour: number; readonly counts: readonly StatusCount[] }[];
 }
 
+/** One pipeline × hour × status count of a day, as the embedded service keeps them too. */
+export interface IndexedCount {
+  readonly pipelineId: string;
+  readonly name: string;
+  readonly hour: number;
+  readonly status: string;
+  readonly count: number;
+}
+
 /**
- * The exact per-pipeline × status and per-hour × status counts of one day of an upstream
- * service, from the gateway's index: the content of contract section 8's `requeststats`
- * for a service behind the gateway. Statuses are an open set and are counted as they are.
+ * A day's counts per pipeline, hour and status from the gateway's index of an upstream
+ * service: what contract section 8's `requeststats` answers for a service behind the
+ * gateway. Statuses are an open set and are counted as they are.
  */
+export function upstreamRequestCounts(
+  index: RequestIndex,
+  service: string,
+  day: string,
+  pipelineId?: string,
+): IndexedCount[] {
+  const filter = pipelineId === undefined ? '' : ' AND pipeline_id = ?';
+  const values = pipelineId === undefined ? [service, day] : [service, day, pipelineId];
+  return prepared(
+    index.db,
+    `SELECT pipeline_id AS pipelineId, MAX(name) AS name, hour, status, COUNT(*) AS count
+     FROM indexed_request WHERE service = ? AND day = ?${filter}
+     GROUP BY pipeline_id, hour, status`,
+  ).all(...values) as IndexedCount[];
+}
+
+/** The same counts summed per pipeline and per hour (for /metrics and the tests). */
 export function upstreamRequestStats(
   index: RequestIndex,
   service: string,
   day: string,
   pipelineId?: string,
 ): RequestStats {
-  const db = index.db;
-  const filter = pipelineId === undefined ? '' : ' AND pipeline_id = ?';
-  const values = pipelineId === undefined ? [service, day] : [service, day, pipelineId];
-  const byPipeline = prepared(
-    db,
-    `SELECT pipeline_id AS id, MAX(name) AS name, status, COUNT(*) AS n FROM indexed_request
-     WHERE service = ? AND day = ?${filter} GROUP BY pipeline_id, status`,
-  ).all(...values) as { id: string; name: string; status: string; n: number }[];
-  const byHour = prepared(
-    db,
-    `SELECT hour, status, COUNT(*) AS n FROM indexed_request
-     WHERE service = ? AND day = ?${filter} GROUP BY hour, status ORDER BY hour, status`,
-  ).all(...values) as { hour: number; status: string; n: number }[];
-  const pipelines = new Map<string, { id: string; name: string; counts: StatusCount[] }>();
-  for (const row of byPipeline) {
-    const entry = pipelines.get(row.id) ?? { id: row.id, name: row.name, counts: [] };
-    entry.counts.push({ status: row.status, value: row.n });
-    pipelines.set(row.id, entry);
+  const pipelines = new Map<string, { id: string; name: string; counts: Map<string, number> }>();
+  const hours = new Map<number, Map<string, number>>();
+  let total = 0;
+  const add = (to: Map<string, number>, status: string, n: number) =>
+    to.set(status, (to.get(status) ?? 0) + n);
+  for (const row of upstreamRequestCounts(index, service, day, pipelineId)) {
+    total += row.count;
+    const entry = pipelines.get(row.pipelineId) ?? {
+      id: row.pipelineId,
+      name: row.name,
+      counts: new Map<string, number>(),
+    };
+    add(entry.counts, row.status, row.count);
+    pipelines.set(row.pipelineId, entry);
+    const hour = hours.get(row.hour) ?? new Map<string, number>();
+    add(hour, row.status, row.count);
+    hours.set(row.hour, hour);
   }
-  const hours = new Map<number, StatusCount[]>();
-  for (const row of byHour) {
-    const counts = hours.get(row.hour) ?? [];
-    counts.push({ status: row.status, value: row.n });
-    hours.set(row.hour, counts);
-  }
+  const list = (counts: Map<string, number>): StatusCount[] =>
+    [...counts]
+      .map(([status, value]) => ({ status, value }))
+      .sort((a, b) => a.status.localeCompare(b.status));
   // Pipelines in the order of the number in pl_<number>, as everywhere else.
   const number = (id: string) => Number(/(\d+)$/.exec(id)?.[1] ?? Number.MAX_SAFE_INTEGER);
   return {
     date: day,
-    total: byPipeline.reduce((sum, r) => sum + r.n, 0),
+    total,
     pipelines: [...pipelines.values()]
       .sort((a, b) => number(a.id) - number(b.id) || a.id.localeCompare(b.id))
-      .map((p) => ({ ...p, counts: p.counts.sort((a, b) => a.status.localeCompare(b.status)) })),
-    hours: [...hours.entries()].map(([hour, counts]) => ({ hour, counts })),
+      .map((p) => ({ id: p.id, name: p.name, counts: list(p.counts) })),
+    hours: [...hours.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([hour, counts]) => ({ hour, counts: list(counts) })),
   };
 }
