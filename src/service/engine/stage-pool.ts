@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { StageFailure } from './failures.ts';
-import type { StageEvent, StageJob } from './stage-source.ts';
-import { decodeRows, type ToMain, type ToWorker } from './stage-wire.ts';
+import type { StageJob } from './stage-source.ts';
+import type { EncodedEvent, ToMain, ToWorker } from './stage-wire.ts';
 
 class WorkerFailure extends Error {
   constructor(
@@ -25,7 +25,8 @@ export class StageWorkers {
   private closed = false;
 
   private spawn(): Worker {
-    const worker = new Worker(new URL('./stage-worker.mjs', import.meta.url), {
+    const worker = new Worker(new URL('./thread.mjs', import.meta.url), {
+      workerData: { entry: new URL('./stage-worker.ts', import.meta.url).href },
       // Its garbage is short-lived (a batch's text and rows); a smaller young generation kept
       // the process's peak RSS about 25 MB lower over a 1,000,000-row read at no measurable cost.
       resourceLimits: { maxYoungGenerationSizeMb: 16 },
@@ -58,10 +59,11 @@ export class StageWorkers {
   }
 
   /**
-   * Runs a job on a worker thread and yields its events as stageEvents() would. Once the
+   * Runs a job on a worker thread and yields its events as stageEvents() would, with the
+   * rows still encoded: the Joint's thread decodes them, the main thread need not. Once the
    * signal is aborted the thread is ended and its reason thrown.
    */
-  async *run(job: StageJob, signal: AbortSignal): AsyncGenerator<StageEvent> {
+  async *run(job: StageJob, signal: AbortSignal): AsyncGenerator<EncodedEvent> {
     signal.throwIfAborted();
     const worker = this.take();
     const queue: (ToMain | { kind: 'crash'; message: string })[] = [];
@@ -103,7 +105,7 @@ export class StageWorkers {
             throw new WorkerFailure(message.message, message.code);
           case 'rows':
             worker.postMessage({ kind: 'taken' } satisfies ToWorker);
-            yield { ...message, rows: decodeRows(message.rows) };
+            yield message;
             break;
           default:
             yield message;

@@ -28,9 +28,13 @@ const TEXT = 4;
 
 export type ToWorker = { kind: 'job'; job: StageJob } | { kind: 'taken' };
 
-export type ToMain =
+/** A StageEvent with its rows encoded, as it crosses threads. */
+export type EncodedEvent =
   | Exclude<StageEvent, { kind: 'rows' }>
-  | { kind: 'rows'; rows: EncodedRows; sensorMs: number; filterMs: number }
+  | { kind: 'rows'; rows: EncodedRows; sensorMs: number; filterMs: number };
+
+export type ToMain =
+  | EncodedEvent
   | { kind: 'done' }
   | { kind: 'error'; stage: StageName | undefined; message: string; code: string | undefined };
 
@@ -66,6 +70,10 @@ export function encodeRows(rows: readonly Row[]): EncodedRows {
     }
   }
   return { keys, tags, numbers, lengths, text: texts.join('') };
+}
+
+export function rowCount(encoded: EncodedRows): number {
+  return 'rows' in encoded ? encoded.rows.length : encoded.tags.length / encoded.keys.length;
 }
 
 /** The buffers of an encoding, to transfer rather than copy. */

@@ -1,9 +1,8 @@
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { StageFailure } from './failures.ts';
 import { stageEvents, type StageEvent, type StageJob } from './stage-source.ts';
 import { encodeRows, transferables, type ToMain, type ToWorker } from './stage-wire.ts';
+import { lowerThreadPriority } from './thread-priority.ts';
 
 // Runs one StageJob at a time for the engine's main thread (see stage-pool.ts).
 
@@ -11,13 +10,8 @@ const port = parentPort;
 if (!port) throw new Error('stage-worker.ts runs as a worker thread');
 
 // On two cores this thread and the main one each want a whole core; when they compete, the
-// main thread, which answers the API, should win. Linux takes a thread's id where a
-// process id goes (/proc/thread-self names it), so only this thread gets the lower priority.
-try {
-  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 10);
-} catch {
-  // Elsewhere the thread keeps the process's priority.
-}
+// main thread, which answers the API, should win.
+lowerThreadPriority(10);
 
 /** Batches posted and not yet taken by the main thread; reading pauses at the bound. */
 const IN_FLIGHT = 4;
