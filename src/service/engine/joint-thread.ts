@@ -1,7 +1,8 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Db } from '../db/sqlite.ts';
 import type { JointAction } from '../pipelines/definition.ts';
 import { transferables, type EncodedRows } from './stage-wire.ts';
+import { startThread } from './thread-script.ts';
 
 export type TableSpec = Extract<JointAction, { table: unknown }>['table'];
 
@@ -60,7 +61,7 @@ export class JointThread {
     private readonly log?: (message: string, error?: unknown) => void,
   ) {}
 
-  /** Starts the thread ahead of the first Joint (it loads tsx: a few hundred milliseconds). */
+  /** Starts the thread ahead of the first Joint (its first start takes a few hundred milliseconds). */
   warm(): void {
     if (!this.closed) this.thread();
   }
@@ -68,10 +69,8 @@ export class JointThread {
   private thread(): Worker {
     if (this.worker) return this.worker;
     if (this.closed) throw new Error('the Joint writer thread is closed');
-    const worker = new Worker(new URL('./thread.mjs', import.meta.url), {
-      workerData: { entry: new URL('./joint-worker.ts', import.meta.url).href, file: this.db.name },
-      // Its garbage is a batch's rows, short-lived, as in the reader threads.
-      resourceLimits: { maxYoungGenerationSizeMb: 16 },
+    const worker = startThread(new URL('./joint-worker.ts', import.meta.url), {
+      file: this.db.name,
     });
     // Shutdown ends it, but a test may not: it must not keep the process alive.
     worker.unref();

@@ -1,7 +1,8 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { StageFailure } from './failures.ts';
 import type { StageJob } from './stage-source.ts';
 import type { EncodedEvent, ToMain, ToWorker } from './stage-wire.ts';
+import { startThread } from './thread-script.ts';
 
 class WorkerFailure extends Error {
   constructor(
@@ -15,8 +16,8 @@ class WorkerFailure extends Error {
 /**
  * Worker threads that read and filter (stage-worker.ts), so that parsing a large input
  * leaves the event loop to the API. A thread is started on first use and kept for the next
- * job: starting one costs a few hundred milliseconds (it loads tsx and compiles the
- * readers). A job that is cancelled or left early ends its thread; the next job starts
+ * job: starting one costs a few hundred milliseconds (the first one bundles the readers,
+ * see thread-script.ts). A job that is cancelled or left early ends its thread; the next job starts
  * another.
  */
 export class StageWorkers {
@@ -25,12 +26,7 @@ export class StageWorkers {
   private closed = false;
 
   private spawn(): Worker {
-    const worker = new Worker(new URL('./thread.mjs', import.meta.url), {
-      workerData: { entry: new URL('./stage-worker.ts', import.meta.url).href },
-      // Its garbage is short-lived (a batch's text and rows); a smaller young generation kept
-      // the process's peak RSS about 25 MB lower over a 1,000,000-row read at no measurable cost.
-      resourceLimits: { maxYoungGenerationSizeMb: 16 },
-    });
+    const worker = startThread(new URL('./stage-worker.ts', import.meta.url));
     worker.once('exit', () => {
       const at = this.idle.indexOf(worker);
       if (at >= 0) this.idle.splice(at, 1);
