@@ -68,4 +68,40 @@ describe("the Joint's writer thread", () => {
     expect(existsSync(output)).toBe(false);
     expect(completion(db, 'r2', 'JointTables')).toBeUndefined();
   });
+
+  it('writes the same values from encoded rows as from objects, newest row last for a key', async () => {
+    const keyed = (name: string): TableSpec => ({
+      name,
+      columns: [
+        { name: 'ID', type: 'INTEGER', from: 'id', key: true },
+        { name: 'NAME', type: 'VARCHAR', from: 'name' },
+        { name: 'AMOUNT', type: 'DOUBLE', from: 'amount' },
+        { name: 'MISSING', type: 'VARCHAR', from: 'absent' },
+      ],
+    });
+    // 300 rows of ids 0–99: three versions of each key, across statements and batches.
+    const source = Array.from({ length: 300 }, (_, i) => ({
+      id: i % 100,
+      name: i % 7 === 0 ? null : `v${i} é "q"`,
+      amount: i % 5 === 0 ? '' : i / 4,
+      flag: i % 2 === 0,
+    }));
+    for (const [table, encode] of [
+      ['ENCODED', true],
+      ['OBJECTS', false],
+    ] as const) {
+      await thread.begin();
+      await thread.table(keyed(table));
+      for (let from = 0; from < source.length; from += 70) {
+        const batch = source.slice(from, from + 70);
+        await thread.rows(encode ? encodeRows(batch) : { rows: batch });
+      }
+      expect(await thread.commit(`r-${table}`, 'pl_1')).toEqual([300]);
+    }
+    const read = (table: string) =>
+      db.prepare(`SELECT * FROM ${table} ORDER BY ID`).all() as Record<string, unknown>[];
+    expect(read('ENCODED')).toEqual(read('OBJECTS'));
+    expect(read('ENCODED')).toHaveLength(100);
+    expect(read('ENCODED')[1]).toEqual({ ID: 1, NAME: 'v201 é "q"', AMOUNT: 50.25, MISSING: null });
+  });
 });
