@@ -60,6 +60,8 @@ export interface LatencyFigures {
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly maxMs: number;
+  /** When the slowest read began, in ms from the first read (to place a stall in the ingest). */
+  readonly maxAtMs: number;
 }
 
 export interface IngestResult {
@@ -74,8 +76,10 @@ export interface IngestResult {
   busy: LatencyFigures;
 }
 
-function figures(samples: number[]): LatencyFigures {
+function figures(reads: { at: number; took: number }[]): LatencyFigures {
+  const samples = reads.map((r) => r.took);
   const sorted = [...samples].sort((a, b) => a - b);
+  const slowest = reads.reduce((a, b) => (b.took > a.took ? b : a), { at: NaN, took: -1 });
   const at = (q: number): number =>
     sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   return {
@@ -83,6 +87,7 @@ function figures(samples: number[]): LatencyFigures {
     p50Ms: at(0.5),
     p99Ms: at(0.99),
     maxMs: sorted.at(-1) ?? NaN,
+    maxAtMs: slowest.at - (reads[0]?.at ?? NaN),
   };
 }
 
@@ -92,16 +97,19 @@ function figures(samples: number[]): LatencyFigures {
  * own, taking a core from the ingest), until `until` resolves; each read's time from send
  * to the last byte.
  */
-async function lightReads(client: PipelineClient, until: Promise<unknown>): Promise<number[]> {
+async function lightReads(
+  client: PipelineClient,
+  until: Promise<unknown>,
+): Promise<{ at: number; took: number }[]> {
   let done = false;
   void until.finally(() => (done = true));
-  const samples: number[] = [];
+  const samples: { at: number; took: number }[] = [];
   for (let i = 0; !done; i++) {
     const started = performance.now();
     if (i % 2 === 0) await client.version();
     else await client.requestList({ pageSize: 10 });
     const took = performance.now() - started;
-    samples.push(took);
+    samples.push({ at: started, took });
     if (took < READ_INTERVAL_MS) await sleep(READ_INTERVAL_MS - took);
   }
   return samples;

@@ -1,18 +1,16 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CANCELLABLE_STATUSES, RETRYABLE_STATUSES, type RequestStage } from '../../kit/wire.ts';
 import type { Clock, ServiceTime } from '../clock.ts';
 import type { DataPaths } from '../context.ts';
 import * as cache from '../db/action/cache.ts';
-import { Checkpointer } from '../db/action/checkpointer.ts';
 import type { Databases } from '../db/databases.ts';
 import {
   dequeue,
   getRequest,
   markCancelRequested,
   nextQueued,
-  queuedRequests,
   type RequestRow,
 } from '../db/status/requests.ts';
 import { stoppedPipelineIds, type StageName } from '../db/system/pipelines.ts';
@@ -21,9 +19,10 @@ import type { ServiceLimits } from '../limits.ts';
 import { ActionLock } from './action-lock.ts';
 import type { EngineControl } from './control.ts';
 import { Cancelled, describeWriteFailure, StageFailure, type Running } from './failures.ts';
-import { PARTIAL_PREFIX } from './joint-stage.ts';
+import { JointThread } from './joint-thread.ts';
 import { StagePass } from './pass.ts';
 import { Progress } from './progress.ts';
+import { recover } from './recovery.ts';
 import { RequestRecorder, type EndedRequest } from './recorder.ts';
 import { StageWorkers } from './stage-pool.ts';
 
@@ -49,7 +48,7 @@ export interface EngineOptions {
  * Runs requests through Sensor → Filter → Joint with a fixed number of workers: the
  * scheduler and the operator's controls. The parts it drives, each calling only the ones
  * after it: the stage pass (pass.ts) with its reader threads (stage-pool.ts) and the Joint
- * writer (joint-stage.ts); Progress and the RequestRecorder, which owns every write of a
+ * writer (joint-stage.ts) with its thread (joint-thread.ts); Progress and the RequestRecorder, which owns every write of a
  * request's state.
  */
 export class Engine implements EngineControl {
@@ -61,7 +60,7 @@ export class Engine implements EngineControl {
   readonly actionLock: ActionLock;
   readonly recorder: RequestRecorder;
   private readonly threads: StageWorkers | undefined;
-  private readonly checkpointer: Checkpointer;
+  private readonly joint: JointThread;
   private readonly stages: StagePass;
   private readonly idleWaiters: (() => void)[] = [];
 
@@ -75,13 +74,13 @@ export class Engine implements EngineControl {
       options.onRequestEnd,
     );
     this.threads = options.readerThreads === false ? undefined : new StageWorkers();
-    this.checkpointer = new Checkpointer(options.dbs.action, options.log);
+    this.joint = new JointThread(options.dbs.action, options.log);
     this.stages = new StagePass({
       dbs: options.dbs,
       paths: options.paths,
       recorder: this.recorder,
       lock: this.actionLock,
-      checkpointer: this.checkpointer,
+      joint: this.joint,
       batchSize: options.batchSize ?? 2000,
       limits: options.limits,
       threads: this.threads,
@@ -93,48 +92,9 @@ export class Engine implements EngineControl {
     return this.options.dbs;
   }
 
-  /**
-   * After a crash: requests that were running become Error (retryable), or Stop when their
-   * cancel had been accepted; requests that had been picked but not begun (Start) wait
-   * again; leftovers of unfinished output files go, and waiting requests stay queued.
-   */
-  async recover(): Promise<number> {
-    let failed = 0;
-    for (const { requestId, cancelRequested } of queuedRequests(this.dbs.status)) {
-      const request = getRequest(this.dbs.status, requestId);
-      if (!request) {
-        dequeue(this.dbs.status, requestId);
-      } else if (
-        cancelRequested &&
-        (request.status === 'Start' || request.status === 'Process' || request.status === 'Wait')
-      ) {
-        this.recorder.stop(
-          request,
-          'Cancelled by request (the cancel was completed after a restart)',
-        );
-      } else if (request.status === 'Start') {
-        this.recorder.transition(request, { status: 'Wait' });
-      } else if (request.status === 'Process') {
-        const message = 'The service stopped while this request ran; retry it.';
-        this.recorder.transition(request, {
-          status: 'Error',
-          errorMsg: message,
-          end: true,
-          log: { event: 'End', status: 'Error', message },
-          appLog: { type: 'ERROR', message },
-          dequeue: true,
-        });
-        failed++;
-      } else if (request.status !== 'Wait') {
-        dequeue(this.dbs.status, requestId);
-      }
-    }
-    await mkdir(this.options.paths.outbox, { recursive: true });
-    for (const name of await readdir(this.options.paths.outbox)) {
-      if (name.startsWith(PARTIAL_PREFIX))
-        await rm(join(this.options.paths.outbox, name), { force: true });
-    }
-    return failed;
+  /** After a crash: see recovery.ts. Returns how many requests it failed. */
+  recover(): Promise<number> {
+    return recover(this.dbs.status, this.recorder, this.options.paths.outbox);
   }
 
   wake(): void {
@@ -198,11 +158,13 @@ export class Engine implements EngineControl {
   }
 
   /**
-   * Starts a reader thread now rather than with the first request, which would otherwise wait
-   * a few hundred milliseconds for it (the service calls this once it listens; tests don't).
+   * Starts a reader thread and the Joint's thread now rather than with the first request,
+   * which would otherwise wait a few hundred milliseconds for them (the service calls this
+   * once it listens; tests don't).
    */
   warmUp(): void {
     this.threads?.warm();
+    this.joint.warm();
   }
 
   /** Resolves when no request is running (tests and shutdown). */
@@ -402,6 +364,6 @@ export class Engine implements EngineControl {
     for (const entry of this.running.values()) entry.stop.abort(new Cancelled('shutdown'));
     await Promise.all([...this.running.values()].map((e) => e.done));
     await this.threads?.close();
-    await this.checkpointer.close();
+    await this.joint.close();
   }
 }

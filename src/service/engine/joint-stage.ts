@@ -1,8 +1,6 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as cache from '../db/action/cache.ts';
-import type { Checkpointer } from '../db/action/checkpointer.ts';
 import type { Db } from '../db/sqlite.ts';
 import type { RequestRow } from '../db/status/requests.ts';
 import type { JointAction } from '../pipelines/definition.ts';
@@ -14,29 +12,32 @@ import {
   StageFailure,
   type Running,
 } from './failures.ts';
-import { FileWriter, TableWriter } from './joint.ts';
+import { JointWriteFailure, type JointThread } from './joint-thread.ts';
 import type { Progress } from './progress.ts';
 import type { LogLine, RequestRecorder } from './recorder.ts';
-import { substitute, type Row } from './values.ts';
+import type { EncodedRows } from './stage-wire.ts';
+import { substitute } from './values.ts';
 
 export const PARTIAL_PREFIX = '.partial-';
 /**
- * Rows written between two turns of the event loop: the writes run on the main thread, and
- * 500 rows (about a millisecond) is as long as an API call should wait behind them.
+ * Batches sent to the Joint's thread and not yet written: enough to keep it busy while the
+ * next one comes, few enough that a cancel acts within a few batches.
  */
-const ROWS_PER_TURN = 500;
+const IN_FLIGHT = 4;
 // eslint-disable-next-line no-control-regex
 const PLAIN_FILE_NAME = /^(?!.*\.\.)[^/\\\u0000-\u001f\u007f]{1,255}$/;
 
 export interface JointContext {
+  /** The main connection: reads whether a retry's tables are written already. */
   readonly action: Db;
-  /** Commits without SQLite's checkpoint in the COMMIT, and checkpoints off the main thread. */
-  readonly checkpointer: Checkpointer;
+  /** Writes the rows and commits, on a thread with its own connection. */
+  readonly thread: JointThread;
   readonly lock: ActionLock;
   readonly recorder: RequestRecorder;
   readonly outbox: string;
   /** The action database changed (commit or rollback): cached answers are stale. */
   readonly touch: () => void;
+  readonly log?: (message: string, error?: unknown) => void;
 }
 
 /**
@@ -60,21 +61,27 @@ class JointTransaction {
   async begin(): Promise<void> {
     this.release = await this.context.lock.acquire(this.entry.requestId);
     checkpoint(this.entry);
-    this.context.action.exec('BEGIN IMMEDIATE');
     this.open = true;
+    await this.context.thread.begin();
   }
 
-  commit(): void {
-    this.context.checkpointer.commit();
+  async commit(request: RequestRow): Promise<number[]> {
+    const written = await this.context.thread.commit(request.requestId, request.pipelineId);
     this.open = false;
     this.end();
+    return written;
   }
 
   /** Rolls back what is open and gives the lock back; safe to call more than once. */
-  abandon(): void {
+  async abandon(): Promise<void> {
     if (this.open) {
       this.open = false;
-      this.context.action.exec('ROLLBACK');
+      try {
+        await this.context.thread.rollback();
+      } catch (error) {
+        // A thread that stopped took its connection, and the open transaction, with it.
+        this.context.log?.('the Joint could not roll back', error);
+      }
       this.context.touch();
     }
     this.release?.();
@@ -88,10 +95,20 @@ class JointTransaction {
   }
 }
 
+/** A failure of the thread's writes in the words the request shows. */
+function jointFailure(error: unknown): unknown {
+  if (!(error instanceof JointWriteFailure) || error.table === undefined) return error;
+  return new StageFailure(
+    'Joint',
+    describeWriteFailure(error) ?? `${error.table}: ${error.message}`,
+  );
+}
+
 /**
  * The Joint: writes every batch to each table action (inside one transaction) and file
  * action (beside its final name), then commits, with the marker that keeps a retry from
- * writing the tables again, and renames the files.
+ * writing the tables again, and renames the files. The writes run on the Joint's thread;
+ * this side keeps the lock, the request's log and the decision to commit.
  */
 export async function writeJoint(
   context: JointContext,
@@ -99,14 +116,14 @@ export async function writeJoint(
   entry: Running,
   actions: readonly JointAction[],
   args: Record<string, string>,
-  rows: AsyncIterable<Row[]>,
+  rows: AsyncIterable<EncodedRows>,
   progress: Progress,
 ): Promise<void> {
-  const { requestId, pipelineId } = request;
-  const { action, outbox, recorder } = context;
+  const { requestId } = request;
+  const { action, outbox, recorder, thread } = context;
   const tablesDone = cache.completion(action, requestId, 'JointTables') !== undefined;
-  const files: { writer: FileWriter; final: string; order: number }[] = [];
-  const tables: { writer: TableWriter; order: number }[] = [];
+  const files: { path: string; final: string; order: number }[] = [];
+  const tables: { table: string; order: number }[] = [];
   const transaction = new JointTransaction(context, entry);
   let entered = false;
   const enter = async (): Promise<void> => {
@@ -129,10 +146,11 @@ export async function writeJoint(
         if (tablesDone) continue;
         entry.tables.add(spec.table.name);
         try {
-          tables.push({ writer: new TableWriter(action, spec.table), order: i + 1 });
+          await thread.table(spec.table);
         } catch (error) {
           throw new StageFailure('Joint', (error as Error).message);
         }
+        tables.push({ table: spec.table.name, order: i + 1 });
       } else {
         const name = substitute(spec.file.name, args);
         if (!PLAIN_FILE_NAME.test(name)) {
@@ -142,14 +160,9 @@ export async function writeJoint(
           );
         }
         await mkdir(outbox, { recursive: true });
-        files.push({
-          writer: new FileWriter(
-            join(outbox, `${PARTIAL_PREFIX}${requestId}-${i}`),
-            spec.file.format,
-          ),
-          final: join(outbox, name),
-          order: i + 1,
-        });
+        const path = join(outbox, `${PARTIAL_PREFIX}${requestId}-${i}`);
+        await thread.file(path, spec.file.format);
+        files.push({ path, final: join(outbox, name), order: i + 1 });
       }
     }
   };
@@ -157,68 +170,48 @@ export async function writeJoint(
     if (!transaction.begun) await transaction.begin();
     if (!entered) await enter();
   };
+  let written: number[];
   try {
     checkpoint(entry);
+    const inFlight: Promise<number>[] = [];
+    const settleOne = async (): Promise<void> =>
+      progress.spend('Joint', await (inFlight.shift() as Promise<number>));
     for await (const batch of rows) {
       checkpoint(entry);
       await start();
-      for (let from = 0; from < batch.length; from += ROWS_PER_TURN) {
-        const slice =
-          batch.length <= ROWS_PER_TURN ? batch : batch.slice(from, from + ROWS_PER_TURN);
-        const started = performance.now();
-        for (const { writer } of tables) {
-          try {
-            writer.write(slice);
-          } catch (error) {
-            throw new StageFailure(
-              'Joint',
-              describeWriteFailure(error) ?? `${writer.table}: ${(error as Error).message}`,
-            );
-          }
-        }
-        for (const { writer } of files) await writer.write(slice);
-        progress.spend('Joint', performance.now() - started);
-        await nextTurn();
-      }
+      const sent = thread.rows(batch);
+      // Awaited in order below; a failure must not count as unhandled meanwhile.
+      sent.catch(() => undefined);
+      inFlight.push(sent);
+      if (inFlight.length >= IN_FLIGHT) await settleOne();
     }
+    while (inFlight.length > 0) await settleOne();
     checkpoint(entry);
     await start();
     const started = performance.now();
-    for (const { writer } of files) await writer.close();
-    cache.markComplete(action, requestId, pipelineId, 'JointTables', {
-      tables: tables.map((t) => t.writer.table),
-    });
-    transaction.commit();
-    for (const file of files) await rename(file.writer.path, file.final);
+    written = await transaction.commit(request);
+    for (const file of files) await rename(file.path, file.final);
     progress.spend('Joint', performance.now() - started);
-  } catch (error) {
-    transaction.abandon();
-    for (const { writer } of files) {
-      writer.destroy();
-      await rm(writer.path, { force: true });
-    }
+  } catch (caught) {
+    const error = jointFailure(caught);
+    await transaction.abandon();
+    // The thread removed them in its rollback, unless it had stopped.
+    for (const { path } of files) await rm(path, { force: true });
     if (error instanceof StageFailure || error instanceof Cancelled) throw error;
     throw new StageFailure(
       progress.current,
       describeWriteFailure(error) ?? (error as Error).message,
     );
   } finally {
-    transaction.abandon();
+    await transaction.abandon();
     entry.tables.clear();
   }
-  const written: { order: number; rows: number; to: string }[] = [
-    ...tables.map(({ writer, order }) => ({
-      order,
-      rows: writer.written,
-      to: `table ${writer.table}`,
-    })),
-    ...files.map(({ writer, order, final }) => ({
-      order,
-      rows: writer.written,
-      to: basename(final),
-    })),
+  const ends = [
+    ...tables.map(({ table, order }) => ({ order, to: `table ${table}` })),
+    ...files.map(({ order, final }) => ({ order, to: basename(final) })),
   ];
-  for (const { order, rows: count, to } of written) {
+  for (const [i, { order, to }] of ends.entries()) {
+    const count = written[i] ?? 0;
     const log: LogLine = {
       stage: 'Joint',
       event: 'End',

@@ -3,7 +3,6 @@ import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as cache from '../db/action/cache.ts';
-import type { Checkpointer } from '../db/action/checkpointer.ts';
 import type { Databases } from '../db/databases.ts';
 import type { RequestRow } from '../db/status/requests.ts';
 import { getActions, getPipeline, type StageName } from '../db/system/pipelines.ts';
@@ -13,19 +12,21 @@ import type { ActionLock } from './action-lock.ts';
 import { describeWriteFailure, StageFailure, type Running } from './failures.ts';
 import { compileFilter } from './filter.ts';
 import { writeJoint } from './joint-stage.ts';
+import type { JointThread } from './joint-thread.ts';
 import { Progress } from './progress.ts';
 import { formatOf } from './readers.ts';
 import type { RequestRecorder } from './recorder.ts';
 import type { StageWorkers } from './stage-pool.ts';
-import { stageEvents, type StageEvent, type StageJob } from './stage-source.ts';
-import type { Row } from './values.ts';
+import { stageEvents, type StageJob } from './stage-source.ts';
+import { decodeRows, rowCount, type EncodedEvent, type EncodedRows } from './stage-wire.ts';
 
 export interface PassContext {
   readonly dbs: Databases;
   readonly paths: { readonly data: string; readonly inbox: string; readonly outbox: string };
   readonly recorder: RequestRecorder;
   readonly lock: ActionLock;
-  readonly checkpointer: Checkpointer;
+  /** The Joint's writer thread. */
+  readonly joint: JointThread;
   readonly batchSize: number;
   readonly limits?: Pick<ServiceLimits, 'maxRecordChars' | 'maxFieldChars'>;
   /** Where the Sensor and Filter run; absent: on the main thread. */
@@ -43,8 +44,9 @@ export function cacheFolder(
 
 /**
  * Sensor → Filter → Joint in one streaming pass, each stage taking over a stage's cache.
- * Reading and filtering run on a worker thread (stage-pool.ts); the Joint, which holds the
- * action database's connection, and every status write stay on the main thread.
+ * Reading and filtering run on a worker thread (stage-pool.ts), the Joint's inserts on
+ * another (joint-thread.ts); the rows pass the main thread encoded, and every status
+ * write stays on it.
  */
 export class StagePass {
   constructor(private readonly context: PassContext) {}
@@ -114,17 +116,19 @@ export class StagePass {
     };
   }
 
-  private events(job: StageJob, entry: Running): AsyncIterable<StageEvent> {
+  private async *events(job: StageJob, entry: Running): AsyncGenerator<EncodedEvent> {
     const { threads } = this.context;
-    return threads ? threads.run(job, entry.stop.signal) : stageEvents(job, entry.stop.signal);
+    if (threads) return yield* threads.run(job, entry.stop.signal);
+    for await (const event of stageEvents(job, entry.stop.signal))
+      yield event.kind === 'rows' ? { ...event, rows: { rows: event.rows } } : event;
   }
 
   /** The Filter's output, reporting each stage's progress as the events come. */
   private async *rows(
-    events: AsyncIterable<StageEvent>,
+    events: AsyncIterable<EncodedEvent>,
     progress: Progress,
     describes: readonly string[],
-  ): AsyncGenerator<Row[]> {
+  ): AsyncGenerator<EncodedRows> {
     // A Sensor taken from its snapshot still enters and leaves: its parse is timed and logged.
     progress.enter('Sensor');
     let entered = false;
@@ -138,7 +142,7 @@ export class StagePass {
         progress.spend('Sensor', event.sensorMs);
         enterFilter();
         progress.spend('Filter', event.filterMs);
-        if (event.rows.length > 0) yield event.rows;
+        if (rowCount(event.rows) > 0) yield event.rows;
       } else if (event.kind === 'sensorEnd') {
         progress.spend('Sensor', event.sensorMs);
         const size = progress.bytes === undefined ? '' : ` (${progress.bytes} bytes)`;
@@ -164,7 +168,7 @@ export class StagePass {
     const snapshot = join(this.folderOf(request), 'sensor');
     const sensorCached = existsSync(snapshot);
     const filterCached = cache.completion(dbs.action, requestId, 'Filter') !== undefined;
-    let rows: AsyncIterable<Row[]>;
+    let rows: AsyncIterable<EncodedRows>;
     if (filterCached) {
       progress.skip('Sensor');
       progress.skip('Filter');
@@ -185,11 +189,12 @@ export class StagePass {
     await writeJoint(
       {
         action: dbs.action,
-        checkpointer: this.context.checkpointer,
+        thread: this.context.joint,
         lock,
         recorder,
         outbox: paths.outbox,
         touch: () => dbs.touch(),
+        log: this.context.log,
       },
       request,
       entry,
@@ -200,11 +205,11 @@ export class StagePass {
     );
   }
 
-  private async *filterCacheRows(requestId: string): AsyncGenerator<Row[]> {
+  private async *filterCacheRows(requestId: string): AsyncGenerator<EncodedRows> {
     for (let chunk = 0; ; chunk++) {
       const rows = cache.readChunk(this.context.dbs.action, requestId, 'Filter', chunk);
       if (!rows) return;
-      yield rows;
+      yield { rows };
     }
   }
 
@@ -240,7 +245,8 @@ export class StagePass {
         progress,
         filters.map((f) => f.describe),
       );
-      for await (const batch of rows) {
+      for await (const encoded of rows) {
+        const batch = decodeRows(encoded);
         cache.writeChunk(action, requestId, pipelineId, 'Filter', chunk++, batch);
         kept += batch.length;
         await nextTurn();

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Cancelled, StageFailure } from './failures.ts';
 import { StageWorkers } from './stage-pool.ts';
 import { stageEvents, type StageEvent, type StageJob } from './stage-source.ts';
-import { decodeRows, encodeRows } from './stage-wire.ts';
+import { decodeRows, encodeRows, type EncodedEvent } from './stage-wire.ts';
 import type { Row } from './values.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'stage-pool-'));
@@ -30,9 +30,14 @@ function csvJob(name: string, text: string, overrides: Partial<StageJob> = {}): 
   };
 }
 
-async function collect(events: AsyncIterable<StageEvent>): Promise<StageEvent[]> {
+/** The events with their rows decoded, as the Joint's thread reads them. */
+async function collect(events: AsyncIterable<StageEvent | EncodedEvent>): Promise<StageEvent[]> {
   const out: StageEvent[] = [];
-  for await (const event of events) out.push(event);
+  for await (const event of events) {
+    if (event.kind === 'rows' && !Array.isArray(event.rows))
+      out.push({ ...event, rows: decodeRows(event.rows) });
+    else out.push(event as StageEvent);
+  }
   return out;
 }
 

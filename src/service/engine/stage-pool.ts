@@ -1,7 +1,8 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { StageFailure } from './failures.ts';
-import type { StageEvent, StageJob } from './stage-source.ts';
-import { decodeRows, type ToMain, type ToWorker } from './stage-wire.ts';
+import type { StageJob } from './stage-source.ts';
+import type { EncodedEvent, ToMain, ToWorker } from './stage-wire.ts';
+import { startThread } from './thread-script.ts';
 
 class WorkerFailure extends Error {
   constructor(
@@ -15,8 +16,8 @@ class WorkerFailure extends Error {
 /**
  * Worker threads that read and filter (stage-worker.ts), so that parsing a large input
  * leaves the event loop to the API. A thread is started on first use and kept for the next
- * job: starting one costs a few hundred milliseconds (it loads tsx and compiles the
- * readers). A job that is cancelled or left early ends its thread; the next job starts
+ * job: starting one costs a few hundred milliseconds (the first one bundles the readers,
+ * see thread-script.ts). A job that is cancelled or left early ends its thread; the next job starts
  * another.
  */
 export class StageWorkers {
@@ -25,11 +26,9 @@ export class StageWorkers {
   private closed = false;
 
   private spawn(): Worker {
-    const worker = new Worker(new URL('./stage-worker.mjs', import.meta.url), {
-      // Its garbage is short-lived (a batch's text and rows); a smaller young generation kept
-      // the process's peak RSS about 25 MB lower over a 1,000,000-row read at no measurable cost.
-      resourceLimits: { maxYoungGenerationSizeMb: 16 },
-    });
+    // 8 MB rather than 16: the ingest benchmark's peak RSS measured 239–246 MB against 252 MB
+    // (two runs each, load average 11–13), with no clear change in its speed.
+    const worker = startThread(new URL('./stage-worker.ts', import.meta.url), {}, 8);
     worker.once('exit', () => {
       const at = this.idle.indexOf(worker);
       if (at >= 0) this.idle.splice(at, 1);
@@ -58,10 +57,11 @@ export class StageWorkers {
   }
 
   /**
-   * Runs a job on a worker thread and yields its events as stageEvents() would. Once the
+   * Runs a job on a worker thread and yields its events as stageEvents() would, with the
+   * rows still encoded: the Joint's thread decodes them, the main thread need not. Once the
    * signal is aborted the thread is ended and its reason thrown.
    */
-  async *run(job: StageJob, signal: AbortSignal): AsyncGenerator<StageEvent> {
+  async *run(job: StageJob, signal: AbortSignal): AsyncGenerator<EncodedEvent> {
     signal.throwIfAborted();
     const worker = this.take();
     const queue: (ToMain | { kind: 'crash'; message: string })[] = [];
@@ -103,7 +103,7 @@ export class StageWorkers {
             throw new WorkerFailure(message.message, message.code);
           case 'rows':
             worker.postMessage({ kind: 'taken' } satisfies ToWorker);
-            yield { ...message, rows: decodeRows(message.rows) };
+            yield message;
             break;
           default:
             yield message;

@@ -28,9 +28,13 @@ const TEXT = 4;
 
 export type ToWorker = { kind: 'job'; job: StageJob } | { kind: 'taken' };
 
-export type ToMain =
+/** A StageEvent with its rows encoded, as it crosses threads. */
+export type EncodedEvent =
   | Exclude<StageEvent, { kind: 'rows' }>
-  | { kind: 'rows'; rows: EncodedRows; sensorMs: number; filterMs: number }
+  | { kind: 'rows'; rows: EncodedRows; sensorMs: number; filterMs: number };
+
+export type ToMain =
+  | EncodedEvent
   | { kind: 'done' }
   | { kind: 'error'; stage: StageName | undefined; message: string; code: string | undefined };
 
@@ -68,40 +72,76 @@ export function encodeRows(rows: readonly Row[]): EncodedRows {
   return { keys, tags, numbers, lengths, text: texts.join('') };
 }
 
+export function rowCount(encoded: EncodedRows): number {
+  return 'rows' in encoded ? encoded.rows.length : encoded.tags.length / encoded.keys.length;
+}
+
 /** The buffers of an encoding, to transfer rather than copy. */
 export function transferables(encoded: EncodedRows): ArrayBuffer[] {
   if ('rows' in encoded) return [];
   return [encoded.tags.buffer, encoded.numbers.buffer, encoded.lengths.buffer] as ArrayBuffer[];
 }
 
+/** Rows encoded by column of type (the first form of EncodedRows). */
+export type ColumnRows = Exclude<EncodedRows, { rows: unknown }>;
+
+/**
+ * Walks encoded rows one at a time without building them as objects: `value(j)` is field
+ * `j` (in the order of `keys`) of the current row. The Joint's thread reads table rows so.
+ */
+export class RowCursor {
+  readonly width: number;
+  readonly count: number;
+  private readonly starts: Uint32Array;
+  private base = -1;
+  private position = 0;
+
+  constructor(private readonly rows: ColumnRows) {
+    this.width = rows.keys.length;
+    this.count = rows.tags.length / this.width;
+    this.starts = new Uint32Array(this.width);
+  }
+
+  /** Moves to the next row (the first, on the first call). */
+  next(): void {
+    const { tags, lengths } = this.rows;
+    this.base = this.base < 0 ? 0 : this.base + this.width;
+    for (let j = 0, at = this.base; j < this.width; j++, at++) {
+      this.starts[j] = this.position;
+      if (tags[at] === TEXT) this.position += lengths[at] as number;
+    }
+  }
+
+  value(j: number): Value {
+    const at = this.base + j;
+    switch (this.rows.tags[at]) {
+      case TEXT: {
+        const start = this.starts[j] as number;
+        return this.rows.text.slice(start, start + (this.rows.lengths[at] as number));
+      }
+      case NUMBER:
+        return this.rows.numbers[at] as number;
+      case NULL:
+        return null;
+      default:
+        return this.rows.tags[at] === TRUE;
+    }
+  }
+}
+
 export function decodeRows(encoded: EncodedRows): Row[] {
   if ('rows' in encoded) return encoded.rows as Row[];
-  const { keys, tags, numbers, lengths, text } = encoded;
-  const width = keys.length;
-  const rows: Row[] = new Array<Row>(tags.length / width);
+  const { keys } = encoded;
+  const cursor = new RowCursor(encoded);
+  const rows: Row[] = new Array<Row>(cursor.count);
   // Plain assignment keeps one hidden class for every row; only `__proto__` needs setField.
   const plain = !keys.includes('__proto__');
-  let at = 0;
-  let position = 0;
   for (let i = 0; i < rows.length; i++) {
+    cursor.next();
     const row: Row = {};
-    for (let j = 0; j < width; j++, at++) {
-      let value: Value;
-      switch (tags[at]) {
-        case TEXT:
-          value = text.slice(position, (position += lengths[at] as number));
-          break;
-        case NUMBER:
-          value = numbers[at] as number;
-          break;
-        case NULL:
-          value = null;
-          break;
-        default:
-          value = tags[at] === TRUE;
-      }
-      if (plain) row[keys[j] as string] = value;
-      else setField(row, keys[j] as string, value);
+    for (let j = 0; j < cursor.width; j++) {
+      if (plain) row[keys[j] as string] = cursor.value(j);
+      else setField(row, keys[j] as string, cursor.value(j));
     }
     rows[i] = row;
   }
