@@ -78,7 +78,7 @@ export async function dashboardTimes(runs = 5): Promise<DashboardTimes> {
       const again = Date.now();
       await page.goto(`${child.url}/requests?pipeline=pl_3&size=1000`);
       await page.locator('tr[data-request]').first().waitFor();
-      await page.getByText('1–1000 of 1000').waitFor();
+      await page.getByText('1–1,000 of 1,000').waitFor();
       requests.push(Date.now() - again);
       rowElements = await page.locator('tr[data-request]').count();
       await page

@@ -17,6 +17,10 @@ export interface RequestListParams {
   readonly id: string | undefined;
   readonly index: number;
   readonly size: number;
+  /** Only these statuses (the service filters; none means all). */
+  readonly status: readonly string[];
+  /** A substring of the request id, file name or error message, found by the service. */
+  readonly q: string | undefined;
 }
 
 export const requestKeys = {

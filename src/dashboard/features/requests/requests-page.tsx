@@ -16,7 +16,8 @@ import { useRequestList } from './queries.ts';
 import { useStableRows } from './stable-rows.ts';
 import { requestColumns } from './columns.tsx';
 import { strings } from './strings.ts';
-import { readRequestsView, searchWith, statusChoices } from './view.ts';
+import { readRequestsView, searchWith, statusChoices, toggledStatus } from './view.ts';
+import { JumpToRequest, SearchBox, StatusFilter } from './filters.tsx';
 import { useServiceToday } from '../../shared/services.ts';
 
 const ROW_HEIGHT = 41;
@@ -33,14 +34,24 @@ export function RequestsPage() {
   const dateKnown = search.get('date') !== null || serviceToday.ready;
   const pipelines = usePipelines();
   const list = useRequestList(
-    { date: view.date, id: view.pipeline, index: view.index, size: view.size },
+    {
+      date: view.date,
+      id: view.pipeline,
+      index: view.index,
+      size: view.size,
+      status: view.status,
+      q: view.q,
+    },
     refreshSeconds,
     dateKnown,
   );
-  const viewKey = `${view.date}|${view.pipeline ?? ''}|${view.index}|${view.size}`;
+  const viewKey = [view.date, view.pipeline, view.status.join(','), view.q, view.index, view.size]
+    .map((part) => part ?? '')
+    .join('|');
   const fetchedForView = !list.isPlaceholderData && list.data !== undefined;
   const stable = useStableRows(viewKey, list.data?.requests, fetchedForView);
-  const rows = view.status ? stable.rows.filter((r) => r.status === view.status) : stable.rows;
+  const rows = stable.rows;
+  const choices = statusChoices(stable.rows, view.status);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [action, setAction] = useState<{ kind: 'retry' | 'cancel'; ids: string[] }>();
 
@@ -107,19 +118,15 @@ export function RequestsPage() {
             ))}
           </Select>
         </Field>
-        <Field label={`${strings.status} (${strings.statusNote})`}>
-          <Select
-            value={view.status ?? ''}
-            onChange={(e) => update({ status: e.target.value, index: view.index })}
-          >
-            <option value="">{strings.allStatuses}</option>
-            {statusChoices(stable.rows, view.status).map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </Select>
-        </Field>
+        <StatusFilter
+          choices={choices}
+          chosen={view.status}
+          onToggle={(status, on) =>
+            update({ status: toggledStatus(view.status, status, on, choices) })
+          }
+          onClear={() => update({ status: undefined })}
+        />
+        <SearchBox value={view.q} onSearch={(q) => update({ q })} />
         <PageSizeField
           label={strings.pageSize}
           value={view.size}
@@ -144,6 +151,9 @@ export function RequestsPage() {
           {strings.refreshNow}
         </Button>
       </PageHeader>
+      <div className="mb-3">
+        <JumpToRequest date={view.date} />
+      </div>
 
       {list.error ? <ErrorView error={list.error} onRetry={() => void list.refetch()} /> : null}
 
@@ -176,7 +186,14 @@ export function RequestsPage() {
             </>
           ) : null}
         </div>
-        {info ? <Pager info={info} testId="range" onPage={(index) => update({ index })} /> : null}
+        {info ? (
+          <Pager
+            info={info}
+            testId="range"
+            pageSize={view.size}
+            onPage={(index) => update({ index })}
+          />
+        ) : null}
       </div>
 
       {list.isPending ? (
@@ -190,9 +207,9 @@ export function RequestsPage() {
           testId="requests-table"
           empty={
             fetchedForView
-              ? stable.rows.length === 0
-                ? strings.none
-                : strings.noneMatch
+              ? view.status.length > 0 || view.q
+                ? strings.noneMatch
+                : strings.none
               : undefined
           }
           virtual={{
