@@ -12,6 +12,7 @@ import {
   decodePipelineList,
   decodeRequestDetail,
   decodeRequestList,
+  decodeRequestStats,
   decodeTableList,
   decodeTablePage,
   decodeVersion,
@@ -19,6 +20,7 @@ import {
   type Pipeline,
   type RequestDetail,
   type RequestList,
+  type RequestStats,
   type TableList,
   type TablePage,
 } from './records.ts';
@@ -221,6 +223,22 @@ export class PipelineClient {
         since: query.since,
       },
       decodeRequestList,
+    );
+  }
+
+  /**
+   * A day's exact counts per pipeline, hour and status (contract section 8; an extension
+   * of our server). @example (await client.requestStats({ date: '20261121' })).total
+   */
+  requestStats(
+    query: { date?: string; id?: string } = {},
+    format: Format = 'json',
+  ): Promise<RequestStats> {
+    return this.call(
+      'requeststats',
+      format,
+      { date: query.date, id: query.id },
+      decodeRequestStats,
     );
   }
 

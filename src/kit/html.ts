@@ -66,6 +66,47 @@ function recordsOf(rows: Row[]): Record<string, Cell>[] {
     });
 }
 
+/**
+ * Records of a part whose records hold records of their own (RequestStats' Pipeline and
+ * its Counts): header cells marked `data-inner` are the inner records' columns; a row
+ * whose cells carry `rowspan` starts a record, the rows after it add inner records.
+ */
+function nestedRecordsOf(rows: Row[]): Record<string, unknown>[] {
+  const header = rows.find((r) => r.th)?.th ?? [];
+  const innerOf = (c: Cell) => (typeof c === 'object' ? c[attr(HTML_ATTRIBUTES.inner)] : undefined);
+  const own = header.filter((c) => innerOf(c) === undefined).map(cellText);
+  const innerCells = header.filter((c) => innerOf(c) !== undefined);
+  const inner = innerCells[0] === undefined ? undefined : String(innerOf(innerCells[0]));
+  const innerNames = innerCells.map(cellText);
+  const out: Record<string, unknown>[] = [];
+  const innerRecord = (cells: readonly Cell[]) => {
+    const record: Record<string, Cell> = {};
+    innerNames.forEach((name, i) => {
+      record[name] = cellValue(cells[i]);
+    });
+    return record;
+  };
+  for (const row of rows) {
+    const cells = row.td;
+    if (cells === undefined) continue;
+    const first = cells[0];
+    const starts = typeof first === 'object' && first[attr('rowspan')] !== undefined;
+    if (starts || inner === undefined || out.length === 0) {
+      const record: Record<string, unknown> = {};
+      own.forEach((name, i) => {
+        record[name] = cellValue(cells[i]);
+      });
+      if (inner !== undefined) {
+        record[inner] = cells.length > own.length ? [innerRecord(cells.slice(own.length))] : [];
+      }
+      out.push(record);
+    } else if (inner !== undefined) {
+      (out[out.length - 1]?.[inner] as Record<string, Cell>[]).push(innerRecord(cells));
+    }
+  }
+  return out;
+}
+
 /** A header row of columns (`th` with data-type) or of plain names (a table list). */
 function headerItems(rows: Row[]): Cell[] {
   const header = rows.find((r) => r.th)?.th ?? [];
@@ -127,9 +168,11 @@ export function htmlToTree(text: string): TreeObject {
     const parts: readonly string[] = spec?.parts ?? [];
     for (const table of tables) {
       const part = table[attr(HTML_ATTRIBUTES.part)];
-      if (typeof part === 'string' && parts.includes(part)) {
-        out[part] = { [elementSpec(part)?.holds ?? 'Log']: recordsOf(rowsOf(table)) };
-      }
+      if (typeof part !== 'string' || !parts.includes(part)) continue;
+      const partSpec = elementSpec(part, root);
+      out[part] = partSpec?.repeated
+        ? nestedRecordsOf(rowsOf(table))
+        : { [partSpec?.holds ?? 'Log']: recordsOf(rowsOf(table)) };
     }
   }
   attributeLeaves(main, out);

@@ -36,6 +36,7 @@ export {
 } from './transport.ts';
 export { HttpError, NetworkError, ParseError, PipelineKitError, TimeoutError } from './errors.ts';
 export {
+  decodeRequestStats,
   parseServiceDate,
   type AppLogEntry,
   type ColumnInfo,
@@ -47,7 +48,11 @@ export {
   type RequestList,
   type RequestListInfo,
   type RequestLogEntry,
+  type RequestStats,
   type RequestSummary,
+  type PipelineStats,
+  type HourStats,
+  type StatusCount,
   type ServiceDate,
   type TableList,
   type TablePage,

@@ -348,6 +348,16 @@ describe('pipelinectl', () => {
       'xml',
     );
     expect(requests.out).toContain(id);
+    const stats = await ctl('requeststats', '--date', id.slice(5, 13), '--wire', 'xml');
+    const lines = stats.out.split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^${id.slice(5, 13)}: \\d+ requests$`));
+    expect(lines[1]).toMatch(/^Id\s+Name\s+Finish/);
+    expect(stats.out).toMatch(/\nHour\s+Finish/);
+    const statsJson = JSON.parse(
+      (await ctl('requeststats', '--date', id.slice(5, 13), '--pipeline', 'pl_1', '--json')).out,
+    ) as { total: number; pipelines: { id: string }[] };
+    expect(statsJson.pipelines.map((p) => p.id)).toEqual(['pl_1']);
+    expect(statsJson.total).toBeGreaterThanOrEqual(1);
     expect((await ctl('db', 'status')).out).toContain(`STATUS${id.slice(5, 13)}`);
     expect((await ctl('db', 'action', 'ORDERS', '--page-size', '2')).out).toMatch(
       /ORDERS: rows 1-2 of \d+/,

@@ -19,13 +19,13 @@ const xmlParser = new XMLParser({
   processEntities: true,
 });
 
-/** A root is a group holding its record element; anything else is looked up by name. */
-function specOf(name: string, isRoot: boolean): ElementSpec | undefined {
-  if (isRoot) {
+/** A root is a group holding its record element; anything else is looked up by parent and name. */
+function specOf(name: string, parent: string | undefined): ElementSpec | undefined {
+  if (parent === undefined) {
     const root = rootSpec(name);
     return root && { type: 'group', ...(root.record ? { holds: root.record } : {}) };
   }
-  return elementSpec(name);
+  return elementSpec(name, parent);
 }
 
 function typedLeaf(spec: ElementSpec | undefined, value: string | number | boolean): TreeValue {
@@ -43,9 +43,9 @@ function typedLeaf(spec: ElementSpec | undefined, value: string | number | boole
   return String(value);
 }
 
-function typedOne(spec: ElementSpec | undefined, value: unknown): TreeValue {
+function typedOne(name: string, spec: ElementSpec | undefined, value: unknown): TreeValue {
   if (value === null) return null;
-  if (Array.isArray(value)) return value.map((v) => typedOne(spec, v));
+  if (Array.isArray(value)) return value.map((v) => typedOne(name, spec, v));
   if (typeof value === 'object') {
     const record = value as Record<string, unknown>;
     // XML's NULL cell; HTML's reader marks its NULL cells the same way.
@@ -53,16 +53,17 @@ function typedOne(spec: ElementSpec | undefined, value: unknown): TreeValue {
     const out: TreeObject = {};
     for (const [key, child] of Object.entries(record)) {
       if (key.startsWith('@_') || key === '#text') continue;
-      out[key] = typedElement(key, child);
+      out[key] = typedElement(key, child, name);
     }
     // An element with attributes and text keeps its text under #text.
-    if ('#text' in record && Object.keys(out).length === 0) return typedOne(spec, record['#text']);
+    if ('#text' in record && Object.keys(out).length === 0)
+      return typedOne(name, spec, record['#text']);
     if (spec?.holds !== undefined && !(spec.holds in out)) out[spec.holds] = [];
     return out;
   }
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
     // An empty group (XML `<RequestLog></RequestLog>`) is the group with its empty list.
-    if (value === '' && spec?.type === 'group') return typedOne(spec, {});
+    if (value === '' && spec?.type === 'group') return typedOne(name, spec, {});
     return typedLeaf(spec, value);
   }
   return typedLeaf(spec, '');
@@ -73,10 +74,10 @@ function typedOne(spec: ElementSpec | undefined, value: unknown): TreeValue {
  * elements become arrays, numbers and booleans are typed, NULL cells become null, a
  * group's list is there even when empty.
  */
-function typedElement(name: string, value: unknown, isRoot = false): TreeValue {
-  const spec = specOf(name, isRoot);
-  if (Array.isArray(value)) return value.map((v) => typedOne(spec, v));
-  const one = typedOne(spec, value);
+function typedElement(name: string, value: unknown, parent: string | undefined): TreeValue {
+  const spec = specOf(name, parent);
+  if (Array.isArray(value)) return value.map((v) => typedOne(name, spec, v));
+  const one = typedOne(name, spec, value);
   return spec?.repeated ? [one] : one;
 }
 
@@ -88,7 +89,7 @@ export function typedAnswer(loose: Readonly<Record<string, unknown>>): TreeObjec
   const out: TreeObject = {};
   for (const [key, value] of Object.entries(loose)) {
     if (key.startsWith('?')) continue;
-    out[key] = typedElement(key, value, true);
+    out[key] = typedElement(key, value, undefined);
   }
   return out;
 }

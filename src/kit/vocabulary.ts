@@ -1,10 +1,11 @@
 /**
- * The element vocabulary of Part C answers: one entry per element name, one per root.
+ * The element vocabulary of Part C answers: one entry per element name, one per root, and
+ * one per parent and name where a name means something else under that parent (WITHIN).
  *
  * Everything that makes XML, JSON and HTML decode to the same tree is read from here: the
  * kit's XML, JSON and HTML readers (tree.ts, html.ts) and the service's renderer. Adding an
- * element is one entry in ELEMENTS; adding an answer with a new root is one entry in
- * ROOTS. The service's vocabulary test renders every operation's answer in the three
+ * element is one entry in ELEMENTS (or in WITHIN, under its parent); adding an answer with
+ * a new root is one entry in ROOTS. The service's vocabulary test renders every operation's answer in the three
  * formats and fails on an element missing here or typed differently.
  */
 
@@ -97,6 +98,24 @@ export const ELEMENTS = {
 } as const satisfies Readonly<Record<string, ElementSpec>>;
 export type ElementName = keyof typeof ELEMENTS;
 
+const counts: ElementSpec = { type: 'group', repeated: true };
+
+/**
+ * Elements whose meaning depends on their parent, keyed `<parent>/<name>`; they win over
+ * ELEMENTS. RequestStats (contract section 8) reuses names other answers use otherwise:
+ * its `Count` is a group of Status and Value (a number in Info), its `Hour` holds an
+ * `Hour` number, its `Value` is a number (text in an Args Item).
+ */
+export const WITHIN = {
+  'RequestStats/Pipeline': { type: 'group', repeated: true, holds: 'Count' },
+  'RequestStats/Hour': { type: 'group', repeated: true, holds: 'Count' },
+  'Pipeline/Count': counts,
+  'Hour/Count': counts,
+  'Hour/Hour': number,
+  'Count/Value': number,
+} as const satisfies Readonly<Record<string, ElementSpec>>;
+export type WithinName = keyof typeof WITHIN;
+
 /** How a root's answer is laid out as HTML tables (contract section 2). */
 export interface RootSpec {
   /**
@@ -106,8 +125,13 @@ export interface RootSpec {
   readonly record?: ElementName;
   /** The element whose Items are the header row (with `data-type`, `data-key` for columns). */
   readonly header?: ElementName;
-  /** Groups of repeated records that follow as further tables marked `data-part`. */
-  readonly parts?: readonly ElementName[];
+  /**
+   * Elements that follow as further tables marked `data-part`: a group holding records (a
+   * request's RequestLog), or repeated records of the root itself (RequestStats' Pipeline).
+   * A record holding repeated records of its own (a Pipeline's Counts) is laid out one row
+   * per inner record, its own cells spanning them (`rowspan`); see {@link HTML_ATTRIBUTES}.
+   */
+  readonly parts?: readonly string[];
 }
 
 /**
@@ -122,11 +146,24 @@ export const ROOTS = {
   ExecuteResponse: {},
   Response: {},
   Result: { record: 'Record', header: 'Header' },
+  RequestStats: { parts: ['Pipeline', 'Hour'] },
 } as const satisfies Readonly<Record<string, RootSpec>>;
 export type RootName = keyof typeof ROOTS;
 
-/** The spec of an element, or undefined for a name outside the vocabulary. */
-export function elementSpec(name: string): ElementSpec | undefined {
+/**
+ * The spec of an element under its parent (an element or root name), or undefined for a
+ * name outside the vocabulary. Without a parent, the meaning a name has anywhere WITHIN
+ * does not say otherwise.
+ *
+ * @example
+ * elementSpec('Count', 'Info') // { type: 'number' }
+ * elementSpec('Count', 'Hour') // { type: 'group', repeated: true }
+ */
+export function elementSpec(name: string, parent?: string): ElementSpec | undefined {
+  if (parent !== undefined) {
+    const key = `${parent}/${name}`;
+    if (Object.hasOwn(WITHIN, key)) return WITHIN[key as WithinName];
+  }
   return Object.hasOwn(ELEMENTS, name) ? ELEMENTS[name as ElementName] : undefined;
 }
 
@@ -146,6 +183,12 @@ export const HTML_ATTRIBUTES = {
   /** On a column's `th`: its database type and whether it is a key. */
   type: 'data-type',
   key: 'data-key',
+  /**
+   * On a part's `th`: the column belongs to the inner records of each row's record (a
+   * Pipeline's Count). A row whose cells carry `rowspan` starts a record; rows after it
+   * hold only inner cells; a record without inner records is its own cells alone.
+   */
+  inner: 'data-inner',
 } as const;
 
 /**
@@ -192,6 +235,7 @@ function valueProblem(spec: ElementSpec, value: unknown): string | undefined {
 
 function childProblems(
   path: string,
+  parent: string,
   element: Readonly<Record<string, unknown>>,
   holds: string | undefined,
   out: string[],
@@ -201,7 +245,7 @@ function childProblems(
   }
   for (const [name, value] of Object.entries(element)) {
     const at = `${path}.${name}`;
-    const spec = elementSpec(name);
+    const spec = elementSpec(name, parent);
     if (spec === undefined) {
       out.push(`${at}: not in the wire vocabulary`);
       continue;
@@ -215,7 +259,7 @@ function childProblems(
     for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) {
       const problem = valueProblem(spec, item);
       if (problem) out.push(`${at}: ${problem}`);
-      else if (isPlainObject(item)) childProblems(at, item, spec.holds, out);
+      else if (isPlainObject(item)) childProblems(at, name, item, spec.holds, out);
     }
   }
 }
@@ -233,7 +277,7 @@ export function vocabularyProblems(answer: Readonly<Record<string, unknown>>): s
     const spec = rootSpec(root);
     if (spec === undefined) out.push(`${root}: not a root of the wire vocabulary`);
     else if (!isPlainObject(body)) out.push(`${root}: is not a group`);
-    else childProblems(root, body, spec.record, out);
+    else childProblems(root, root, body, spec.record, out);
   }
   return out;
 }

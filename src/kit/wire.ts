@@ -30,6 +30,8 @@ export const OPERATIONS = {
   exec: 'POST',
   requestlist: 'GET',
   requestdetail: 'GET',
+  /** A day's exact counts per pipeline, hour and status (contract section 8, extension). */
+  requeststats: 'GET',
   requestretry: 'PUT',
   requestcancel: 'DELETE',
   resume: 'PUT',

@@ -16,6 +16,8 @@ Commands:
                                          start a request; prints its RequestId
   requests [--date yyyymmdd] [--pipeline pl_N] [--index n] [--page-size n]
                                          requests of a day, newest first
+  requeststats [--date yyyymmdd] [--pipeline pl_N]
+                                         a day's exact counts per pipeline, hour and status
   detail <requestid> [--logs]            one request, with its request and application logs
   retry <requestid>                      run a request in Error or Stop again
   cancel <requestid>                     stop a waiting or running request
@@ -167,6 +169,33 @@ export async function run(
               Begin: r.beginDate,
             })),
           )
+        );
+      });
+      return 0;
+    }
+    case 'requeststats': {
+      const stats = await client.requestStats({ date: values.date, id: values.pipeline }, wire);
+      out(stats, () => {
+        // One column per status of the day, contract statuses or not, in the answer's order.
+        const statuses = [
+          ...new Set(stats.pipelines.flatMap((p) => p.counts.map((c) => c.status))),
+        ];
+        const pivot = (counts: readonly { status: string; value: number }[]) =>
+          Object.fromEntries(
+            statuses.map((s) => [s, counts.find((c) => c.status === s)?.value ?? 0]),
+          );
+        const perPipeline = stats.pipelines.map((p) => ({
+          Id: p.id,
+          Name: p.name,
+          ...pivot(p.counts),
+        }));
+        const perHour = stats.hours
+          .filter((h) => h.counts.length > 0)
+          .map((h) => ({ Hour: String(h.hour).padStart(2, '0'), ...pivot(h.counts) }));
+        return (
+          `${stats.date}: ${stats.total} requests\n` +
+          table(perPipeline, ['Id', 'Name', ...statuses]) +
+          (perHour.length > 0 ? `\n${table(perHour, ['Hour', ...statuses])}` : '')
         );
       });
       return 0;

@@ -16,6 +16,7 @@ import { PageTooLargeError, readTablePage } from '../db/catalogue.ts';
 import { formatBytes } from '../limits.ts';
 import { listRequests } from '../db/status/request-list.ts';
 import { requestFilter } from './request-filter.ts';
+import { requeststats } from './request-stats.ts';
 import { createRequest, getRequest, readAppLog, readRequestLog } from '../db/status/requests.ts';
 import {
   getPipeline,
@@ -352,6 +353,7 @@ export const operations: Readonly<Record<OperationName, Operation>> = {
   exec,
   requestlist,
   requestdetail,
+  requeststats,
   requestretry,
   requestcancel,
   resume: runmode('run'),

@@ -340,7 +340,8 @@ export function pipelineApi(
     }
     // Reads are answered from the cache while no database has changed since; an answer
     // that depends on "today" keeps the day in its key.
-    const key = `${request.url}|${target.operation === 'requestlist' ? ctx.time.day(ctx.clock.now()) : ''}`;
+    const byDay = target.operation === 'requestlist' || target.operation === 'requeststats';
+    const key = `${request.url}|${byDay ? ctx.time.day(ctx.clock.now()) : ''}`;
     const version = ctx.dbs.version();
     const hit = answers.get(key);
     if (hit && hit.version === version) {

@@ -67,6 +67,7 @@ const VALID: Record<OperationName, Record<string, string>> = {
   exec: { pipelineid: 'pl_1', filename: 'orders.csv' },
   requestlist: { id: 'pl_1', date: '20261121', index: '0', pagesize: '10' },
   requestdetail: { requestid: 'pl_1-20261121_09-000001', requestlog: 'true', applog: 'false' },
+  requeststats: { id: 'pl_1', date: '20261121' },
   requestretry: { requestid: 'pl_1-20261121_09-000001' },
   requestcancel: { requestid: 'pl_1-20261121_09-000001' },
   resume: { pipelineid: 'pl_1' },

@@ -166,12 +166,64 @@ function recordTable(
   return `<table${attributes}>${rows}</table>`;
 }
 
-/** The records a group holds (a request's Log list), by the vocabulary's `holds`. */
-function heldRecords(name: string, group: Node | undefined): readonly Tree[] {
-  const held = elementSpec(name)?.holds;
-  if (held === undefined || group === undefined || isLeaf(group) || Array.isArray(group)) return [];
-  const records = (group as Tree)[held];
-  return Array.isArray(records) ? (records as readonly Tree[]) : [];
+/**
+ * The records of a part (contract section 2): a group's held records (a request's Log
+ * list) or the root's own repeated element (RequestStats' Pipeline), with the name of the
+ * inner records each of them holds, if any (a Pipeline's Count).
+ */
+function partRecords(
+  root: string,
+  name: string,
+  node: Node | undefined,
+): { records: readonly Tree[]; inner: string | undefined } {
+  const spec = elementSpec(name, root);
+  if (spec === undefined || node === undefined || isLeaf(node))
+    return { records: [], inner: undefined };
+  if (spec.repeated) {
+    return { records: Array.isArray(node) ? (node as readonly Tree[]) : [], inner: spec.holds };
+  }
+  const held = spec.holds;
+  if (held === undefined || Array.isArray(node)) return { records: [], inner: undefined };
+  const records = (node as Tree)[held];
+  return { records: Array.isArray(records) ? (records as readonly Tree[]) : [], inner: undefined };
+}
+
+function innerRecords(record: Tree, inner: string): readonly Tree[] {
+  const value = record[inner];
+  return Array.isArray(value) ? (value as readonly Tree[]) : [];
+}
+
+/**
+ * A part whose records hold records of their own: one row per inner record, the record's
+ * own cells spanning its rows (`rowspan`, on every record's first row, so that a record
+ * without inner records reads apart from an inner row); inner columns marked in the header.
+ */
+function nestedTable(attributes: string, records: readonly Tree[], inner: string): string {
+  const first = records[0];
+  if (first === undefined) return `<table${attributes}></table>`;
+  const own = leafEntries(first).map(([name]) => name);
+  const innerNames = leafEntries(
+    records.map((r) => innerRecords(r, inner)[0]).find((r) => r !== undefined) ?? {},
+  ).map(([name]) => name);
+  let rows = `<tr>${own.map((n) => `<th>${escapeHtml(n)}</th>`).join('')}${innerNames
+    .map((n) => `<th ${HTML_ATTRIBUTES.inner}="${escapeHtml(inner)}">${escapeHtml(n)}</th>`)
+    .join('')}</tr>`;
+  const innerCells = (r: Tree) =>
+    innerNames.map((n) => td((r[n] as Leaf | undefined) ?? null)).join('');
+  for (const record of records) {
+    const nested = innerRecords(record, inner);
+    const span = Math.max(1, nested.length);
+    const ownCells = own
+      .map((n) => {
+        const value = (record[n] as Leaf | undefined) ?? null;
+        const nullMark = value === null ? ` ${HTML_ATTRIBUTES.null}="true"` : '';
+        return `<td rowspan="${span}"${nullMark}>${escapeHtml(leafText(value))}</td>`;
+      })
+      .join('');
+    rows += `<tr>${ownCells}${nested[0] ? innerCells(nested[0]) : ''}</tr>`;
+    for (const more of nested.slice(1)) rows += `<tr>${innerCells(more)}</tr>`;
+  }
+  return `<table${attributes}>${rows}</table>`;
 }
 
 /**
@@ -179,7 +231,7 @@ function heldRecords(name: string, group: Node | undefined): readonly Tree[] {
  * with a record element gets one row per record under a header row of `th` cells; other
  * roots get one row of their leaves. Scalars outside the records (Info, Status) travel as
  * `data-*` attributes of the table so the kit can decode them; a root's parts (a request's
- * logs) follow as further tables marked `data-part`.
+ * logs, a day's counts per pipeline and hour) follow as further tables marked `data-part`.
  */
 export function renderHtml(doc: Document): string {
   const spec = rootSpec(doc.root);
@@ -206,13 +258,14 @@ export function renderHtml(doc: Document): string {
       .map(([name]) => `<th>${escapeHtml(name)}</th>`)
       .join('')}</tr><tr>${leaves.map(([, v]) => td(v)).join('')}</tr></table>`;
     for (const part of spec.parts ?? []) {
-      const group = body[part];
-      if (group === undefined) continue;
-      tables += recordTable(
-        ` ${HTML_ATTRIBUTES.part}="${escapeHtml(part)}"`,
-        undefined,
-        heldRecords(part, group),
-      );
+      const node = body[part];
+      if (node === undefined) continue;
+      const attributes = ` ${HTML_ATTRIBUTES.part}="${escapeHtml(part)}"`;
+      const { records, inner } = partRecords(doc.root, part, node);
+      tables +=
+        inner === undefined
+          ? recordTable(attributes, undefined, records)
+          : nestedTable(attributes, records, inner);
     }
   }
   return (

@@ -13,6 +13,7 @@ import {
   ELEMENTS,
   OPERATIONS,
   ROOTS,
+  WITHIN,
   dayOfRequestId,
   elementSpec,
   statusTableName,
@@ -20,6 +21,7 @@ import {
   type ElementName,
   type OperationName,
   type RootSpec,
+  type WithinName,
 } from '../../kit/wire.ts';
 import { ApiError } from '../errors.ts';
 import { operations } from '../pipelineapi/operations.ts';
@@ -103,6 +105,20 @@ beforeAll(async () => {
     applog: 'true',
   });
   await answer('requestdetail without logs', 'requestdetail', { requestid: finished });
+  // A status outside the contract (an open set) is its own Count; pl_3 has no request yet,
+  // so its Pipeline has no Count at all (an empty list XML cannot write).
+  service.app.context.dbs.status
+    .prepare(`UPDATE ${statusTableName(day)} SET STATUS = 'Held' WHERE PIPELINEID = 'pl_2'`)
+    .run();
+  await answer(
+    'requeststats of a day, an unknown status, a pipeline without requests',
+    'requeststats',
+    {
+      date: day,
+    },
+  );
+  await answer('requeststats of one pipeline', 'requeststats', { date: day, id: 'pl_1' });
+  await answer('requeststats of an empty day', 'requeststats', { date: '20000101' });
   await answer('version', 'version');
   await answer('systemdb table list', 'systemdb');
   await answer('systemdb page', 'systemdb', { tablename: 'PIPELINE', pagesize: '5' });
@@ -136,6 +152,8 @@ beforeAll(async () => {
   // And the errors of the contract's section 3.
   await failure('400/1001 missing parameter', 'exec', { filename: 'orders.csv' });
   await failure('400/1002 bad parameter', 'requestlist', { date: '2026-11-21' });
+  await failure('400/1002 bad day of requeststats', 'requeststats', { date: '20261131' });
+  await failure('404/1201 requeststats of an unknown pipeline', 'requeststats', { id: 'pl_99' });
   await failure('404/1202 unknown request', 'requestdetail', {
     requestid: 'pl_1-20000101_00-000001',
   });
@@ -196,12 +214,29 @@ describe('the wire vocabulary', () => {
     for (const name of names) {
       const holds = elementSpec(name)?.holds;
       if (holds !== undefined)
-        expect(elementSpec(holds)?.repeated, `${name} holds ${holds}`).toBe(true);
+        expect(elementSpec(holds, name)?.repeated, `${name} holds ${holds}`).toBe(true);
+    }
+    for (const key of Object.keys(WITHIN) as WithinName[]) {
+      const [parent, name] = key.split('/') as [string, string];
+      const holds = WITHIN[key].holds;
+      if (holds !== undefined)
+        expect(elementSpec(holds, name)?.repeated, `${key} holds ${holds}`).toBe(true);
+      // A parent is an element or a root someone can be under.
+      expect(
+        elementSpec(parent) !== undefined ||
+          Object.hasOwn(ROOTS, parent) ||
+          Object.keys(WITHIN).some((k) => k.endsWith(`/${parent}`)),
+        key,
+      ).toBe(true);
     }
     for (const [root, spec] of Object.entries(ROOTS) as [string, RootSpec][]) {
       expect(elementSpec(root), `root ${root} is no element`).toBeUndefined();
-      if (spec.record) expect(elementSpec(spec.record)?.repeated, root).toBe(true);
-      for (const part of spec.parts ?? []) expect(elementSpec(part)?.holds, part).toBeDefined();
+      if (spec.record) expect(elementSpec(spec.record, root)?.repeated, root).toBe(true);
+      for (const part of spec.parts ?? []) {
+        const partSpec = elementSpec(part, root);
+        // A part is a group of records, or records of the root themselves.
+        expect(partSpec?.holds !== undefined || partSpec?.repeated === true, part).toBe(true);
+      }
     }
   });
 });

@@ -1,4 +1,6 @@
+import { STATUS_TABLE_PATTERN } from '../../../kit/wire.ts';
 import type { Migration } from '../sqlite.ts';
+import { countDay, REQUEST_COUNT_TABLE } from './request-counts.ts';
 
 export const statusMigrations: readonly Migration[] = [
   {
@@ -61,6 +63,22 @@ export const statusMigrations: readonly Migration[] = [
     up(db) {
       // A cancel that was answered OK must survive a crash: recovery ends the request Stop.
       db.exec('ALTER TABLE REQUEST_QUEUE ADD COLUMN CANCELREQUESTED INTEGER NOT NULL DEFAULT 0');
+    },
+  },
+  {
+    version: 3,
+    up(db) {
+      // Exact counts of any day without reading the day (requeststats): one pass over each
+      // existing day here, triggers from then on (request-counts.ts).
+      db.exec(REQUEST_COUNT_TABLE);
+      const tables = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'STATUS%'")
+        .pluck()
+        .all() as string[];
+      for (const table of tables) {
+        const day = STATUS_TABLE_PATTERN.exec(table)?.[1];
+        if (day !== undefined) countDay(db, day);
+      }
     },
   },
 ];

@@ -98,7 +98,18 @@ function filteredRequests(
     since: filter.since ?? null,
     like: filter.text === undefined ? null : containing(filter.text),
   };
-  const total = (prepared(db, `SELECT COUNT(*) AS n ${where}`).get(values) as { n: number }).n;
+  // By status alone, the counts the triggers keep answer Total without reading the day.
+  const total =
+    filter.text === undefined && filter.since === undefined && filter.statuses !== undefined
+      ? (
+          prepared(
+            db,
+            `SELECT COALESCE(SUM(N), 0) AS n FROM REQUEST_COUNT WHERE DAY = @day
+             AND (@pipeline IS NULL OR PIPELINEID = @pipeline)
+             AND STATUS IN (SELECT value FROM json_each(@statuses))`,
+          ).get({ day, pipeline: values.pipeline, statuses: values.statuses }) as { n: number }
+        ).n
+      : (prepared(db, `SELECT COUNT(*) AS n ${where}`).get(values) as { n: number }).n;
   const rows = prepared(
     db,
     `SELECT s.REQUESTID, s.PIPELINEID, s.STATUS, s.STAGE, s.CREATED ${where}

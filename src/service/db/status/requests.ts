@@ -1,5 +1,6 @@
 import { statusTableName, type RequestStage, type RequestStatus } from '../../../kit/wire.ts';
 import { prepared, quoteIdentifier, type Db } from '../sqlite.ts';
+import { countTriggers } from './request-counts.ts';
 
 export { statusTableName };
 
@@ -31,6 +32,7 @@ function ensureDayTable(db: Db, day: string): string {
         ERROR INTEGER NOT NULL DEFAULT 0
       );
       CREATE INDEX IF NOT EXISTS ${quoteIdentifier(`${table}_BY_PIPELINE`)} ON ${quoted} (PIPELINEID);
+      ${countTriggers(day)}
     `);
     days.add(day);
   }

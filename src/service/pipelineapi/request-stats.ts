@@ -1,0 +1,94 @@
+import {
+  DAY_PATTERN,
+  DAY_SHAPE,
+  ErrorCode,
+  PIPELINE_ID_PATTERN,
+  PIPELINE_ID_SHAPE,
+  REQUEST_STATUSES,
+} from '../../kit/wire.ts';
+import { isCalendarDay } from '../clock.ts';
+import type { ServiceContext } from '../context.ts';
+import { readRequestCounts, type RequestCount } from '../db/status/request-counts.ts';
+import { getPipeline, listPipelines } from '../db/system/pipelines.ts';
+import { ApiError, badParameter } from '../errors.ts';
+import type { Document, Tree } from '../render/document.ts';
+import type { Params } from './params.ts';
+
+// requeststats (contract section 8): a day's exact counts per pipeline and status and per
+// hour and status, from the counts the status database keeps (db/status/request-counts.ts).
+
+const KNOWN_ORDER = new Map<string, number>(REQUEST_STATUSES.map((s, i) => [s, i]));
+
+/** Contract statuses in their own order, then any other (an open set) by name. */
+function byStatus(a: string, b: string): number {
+  const ka = KNOWN_ORDER.get(a) ?? REQUEST_STATUSES.length;
+  const kb = KNOWN_ORDER.get(b) ?? REQUEST_STATUSES.length;
+  return ka - kb || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+function countList(totals: ReadonlyMap<string, number>): Tree[] {
+  return [...totals.keys()]
+    .sort(byStatus)
+    .map((status) => ({ Status: status, Value: totals.get(status) ?? 0 }));
+}
+
+function add(map: Map<string, number>, status: string, count: number): void {
+  map.set(status, (map.get(status) ?? 0) + count);
+}
+
+/** The `date` and `id` of a stats call, validated as requestlist's are. */
+export function statsParams(
+  ctx: ServiceContext,
+  params: Params,
+): { day: string; pipelineId: string | undefined } {
+  const pipelineId = params.matching('id', PIPELINE_ID_PATTERN, PIPELINE_ID_SHAPE, false);
+  const day =
+    params.matching('date', DAY_PATTERN, DAY_SHAPE, false) ?? ctx.time.day(ctx.clock.now());
+  if (!isCalendarDay(day)) throw badParameter('date', `must be a calendar day as ${DAY_SHAPE}`);
+  if (pipelineId !== undefined && !getPipeline(ctx.dbs.system, pipelineId)) {
+    throw new ApiError(404, ErrorCode.PipelineNotFound, `Pipeline ${pipelineId} does not exist.`);
+  }
+  return { day, pipelineId };
+}
+
+/** The RequestStats answer of a day's counts; `pipelines` are listed even without requests. */
+export function requestStatsDocument(
+  day: string,
+  pipelines: readonly { id: string; name: string }[],
+  counts: readonly RequestCount[],
+): Document {
+  const perPipeline = new Map<string, Map<string, number>>(pipelines.map((p) => [p.id, new Map()]));
+  const perHour = Array.from({ length: 24 }, () => new Map<string, number>());
+  let total = 0;
+  for (const c of counts) {
+    total += c.count;
+    let statuses = perPipeline.get(c.pipelineId);
+    // A pipeline deleted since its requests ran still counts, under its id alone.
+    if (!statuses) perPipeline.set(c.pipelineId, (statuses = new Map()));
+    add(statuses, c.status, c.count);
+    const hour = perHour[c.hour];
+    if (hour) add(hour, c.status, c.count);
+  }
+  const names = new Map(pipelines.map((p) => [p.id, p.name]));
+  return {
+    root: 'RequestStats',
+    body: {
+      Date: day,
+      Total: total,
+      Pipeline: [...perPipeline].map(([id, statuses]) => ({
+        Id: id,
+        Name: names.get(id) ?? '',
+        Count: countList(statuses),
+      })),
+      Hour: perHour.map((statuses, hour) => ({ Hour: hour, Count: countList(statuses) })),
+    },
+  };
+}
+
+export function requeststats(ctx: ServiceContext, params: Params): Document {
+  const { day, pipelineId } = statsParams(ctx, params);
+  const pipelines = listPipelines(ctx.dbs.system)
+    .filter((p) => pipelineId === undefined || p.id === pipelineId)
+    .map((p) => ({ id: p.id, name: p.name }));
+  return requestStatsDocument(day, pipelines, readRequestCounts(ctx.dbs.status, day, pipelineId));
+}
