@@ -85,19 +85,8 @@ function filteredRequests(
   pageSize: number,
   filter: RequestFilter,
 ): RequestListPage {
-  const table = quoteIdentifier(statusTableName(day));
-  const where = `FROM ${table} s LEFT JOIN REQUEST r ON r.REQUESTID = s.REQUESTID
-    WHERE (@pipeline IS NULL OR s.PIPELINEID = @pipeline)
-      AND (@statuses IS NULL OR s.STATUS IN (SELECT value FROM json_each(@statuses)))
-      AND (@since IS NULL OR s.LASTUPDATED >= @since)
-      AND (@like IS NULL OR s.REQUESTID LIKE @like ESCAPE '\\' OR r.FILENAME LIKE @like ESCAPE '\\'
-           OR s.ERRORMSG LIKE @like ESCAPE '\\')`;
-  const values = {
-    pipeline: pipelineId ?? null,
-    statuses: filter.statuses === undefined ? null : JSON.stringify(filter.statuses),
-    since: filter.since ?? null,
-    like: filter.text === undefined ? null : containing(filter.text),
-  };
+  const where = filteredWhere(day, pipelineId, filter);
+  const values = filterValues(pipelineId, filter);
   // By status alone, the counts the triggers keep answer Total without reading the day.
   const total =
     filter.text === undefined && filter.since === undefined && filter.statuses !== undefined
@@ -107,7 +96,13 @@ function filteredRequests(
             `SELECT COALESCE(SUM(N), 0) AS n FROM REQUEST_COUNT WHERE DAY = @day
              AND (@pipeline IS NULL OR PIPELINEID = @pipeline)
              AND STATUS IN (SELECT value FROM json_each(@statuses))`,
-          ).get({ day, pipeline: values.pipeline, statuses: values.statuses }) as { n: number }
+          ).get({
+            day,
+            pipeline: pipelineId ?? null,
+            statuses: JSON.stringify(filter.statuses),
+          }) as {
+            n: number;
+          }
         ).n
       : (prepared(db, `SELECT COUNT(*) AS n ${where}`).get(values) as { n: number }).n;
   const rows = prepared(
@@ -116,6 +111,59 @@ function filteredRequests(
      ORDER BY s.rowid DESC LIMIT @limit OFFSET @offset`,
   ).all({ ...values, limit: pageSize, offset: index }) as RequestListRow[];
   return { rows, total };
+}
+
+/**
+ * The FROM and WHERE of a filtered list, with a condition for each filter given (every
+ * value a bound parameter, filterValues): a query without `@x IS NULL OR` lets SQLite use
+ * the day's status and pipeline indexes instead of reading the day.
+ */
+function filteredWhere(day: string, pipelineId: string | undefined, filter: RequestFilter): string {
+  const table = quoteIdentifier(statusTableName(day));
+  const conditions: string[] = [];
+  if (pipelineId !== undefined) conditions.push('s.PIPELINEID = @pipeline');
+  // One placeholder per status: with a list SQLite reads the status index even where
+  // statistics would make a json_each subquery look cheaper as a scan of the day.
+  if (filter.statuses !== undefined)
+    conditions.push(`s.STATUS IN (${filter.statuses.map((_, i) => `@s${i}`).join(', ')})`);
+  if (filter.since !== undefined) conditions.push('s.LASTUPDATED >= @since');
+  if (filter.text !== undefined)
+    conditions.push(`(s.REQUESTID LIKE @like ESCAPE '\\' OR r.FILENAME LIKE @like ESCAPE '\\'
+           OR s.ERRORMSG LIKE @like ESCAPE '\\')`);
+  const join = filter.text === undefined ? '' : ' LEFT JOIN REQUEST r ON r.REQUESTID = s.REQUESTID';
+  return `FROM ${table} s${join}${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
+}
+
+/** The bound values of filteredWhere: only those its conditions name (SQLite refuses others). */
+function filterValues(
+  pipelineId: string | undefined,
+  filter: RequestFilter,
+): Record<string, string> {
+  return {
+    ...(pipelineId === undefined ? {} : { pipeline: pipelineId }),
+    ...Object.fromEntries((filter.statuses ?? []).map((status, i) => [`s${i}`, status])),
+    ...(filter.since === undefined ? {} : { since: filter.since }),
+    ...(filter.text === undefined ? {} : { like: containing(filter.text) }),
+  };
+}
+
+/**
+ * Every matching request id of a day, newest first, as a list shows them: what a bulk job
+ * works through. Filtered by status alone, it reads the day's status index only.
+ */
+export function matchingRequestIds(
+  db: Db,
+  day: string,
+  pipelineId: string | undefined,
+  filter: RequestFilter,
+): string[] {
+  if (!dayTableExists(db, day)) return [];
+  return prepared(
+    db,
+    `SELECT s.REQUESTID ${filteredWhere(day, pipelineId, filter)} ORDER BY s.rowid DESC`,
+  )
+    .pluck()
+    .all(filterValues(pipelineId, filter)) as string[];
 }
 
 /** A day's requests counted per pipeline and status (one pass over that day's table). */
