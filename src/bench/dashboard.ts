@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, existsSync, mkdtempSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from '@playwright/test';
+import { chromium, type BrowserContext } from '@playwright/test';
 import { DIST_DIR } from '../service/app.ts';
 import { startChild } from '../service/testing/child.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../service/testing/chromium.ts';
@@ -119,7 +119,7 @@ export interface OverviewAtScale {
 }
 
 /** Signs the browser context in with the API key, as the sign-in page would store it. */
-async function withApiKey(context: import('@playwright/test').BrowserContext): Promise<void> {
+async function withApiKey(context: BrowserContext): Promise<void> {
   await context.addInitScript(
     // Runs in the page; this file is compiled without DOM types.
     (key) =>
