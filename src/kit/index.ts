@@ -57,6 +57,14 @@ export {
   type TableList,
   type TablePage,
 } from './records.ts';
+export type {
+  BulkAction,
+  BulkItem,
+  BulkJob,
+  BulkOutcome,
+  BulkPreview,
+  BulkSelection,
+} from './bulk.ts';
 export { jsonToTree, xmlToTree, type TreeObject, type TreeValue } from './tree.ts';
 export { htmlToTree } from './html.ts';
 export * from './wire.ts';

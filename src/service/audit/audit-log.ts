@@ -85,8 +85,20 @@ export class AuditLog {
     return this.around(request, { operation, service: null, parameters }, subject, run);
   }
 
+  /**
+   * A call the server makes on someone's behalf after their own call has ended (each
+   * request of a bulk job), under that person and the address they called from.
+   */
+  onBehalf(
+    who: { address: string; subject: AuditSubject },
+    what: { operation: string; service: string | null; parameters: unknown },
+    result: { httpStatus: number; status: string; message: string },
+  ): void {
+    this.write({ ip: who.address }, what, who.subject, result);
+  }
+
   private write(
-    request: FastifyRequest,
+    request: Pick<FastifyRequest, 'ip'>,
     what: { operation: string; service: string | null; parameters: unknown },
     subject: AuditSubject,
     result: { httpStatus: number; status: string; message: string },

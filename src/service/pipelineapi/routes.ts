@@ -20,6 +20,8 @@ import type { Document } from '../render/document.ts';
 import { formatBytes } from '../limits.ts';
 import { upstreamOperations } from '../gateway/adapter.ts';
 import type { ServiceDirectory, ServiceRoute } from '../gateway/directory.ts';
+import { BulkJobs } from '../bulk/jobs.ts';
+import { bulkRoutes } from '../bulk/routes.ts';
 import { operations } from './operations.ts';
 import { Params } from './params.ts';
 
@@ -106,7 +108,7 @@ function sentByAnotherOrigin(request: FastifyRequest): boolean {
   }
 }
 
-function authenticate(
+export function authenticate(
   ctx: ServiceContext,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -253,6 +255,13 @@ export function pipelineApi(
     routes,
   };
   async function routes(app: FastifyInstance): Promise<void> {
+    const bulk = new BulkJobs(ctx, (message, error) => app.log.error({ err: error }, message));
+    bulkRoutes(app, ctx, services, bulk, (request, reply, operation, identified) =>
+      authenticate(ctx, request, reply, operation, extraAuth, identified),
+    );
+    // After the engine's recovery (the app readies the server last), and before it stops.
+    app.addHook('onReady', async () => bulk.resume());
+    app.addHook('onClose', async () => bulk.stop());
     app.all(`${PIPELINE_API_PREFIX}/*`, (request, reply) =>
       answer(services.routes[0] as ServiceRoute, request, reply),
     );

@@ -109,6 +109,48 @@ export const systemMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    up(db) {
+      db.exec(`
+        -- Bulk retry or cancel of a day's requests by filter (src/service/bulk): the job
+        -- with who asked and why, and its requests chosen once at the start, each with its
+        -- outcome, so that a restart resumes the job and reports exactly what was done.
+        CREATE TABLE BULK_JOB (
+          ID INTEGER PRIMARY KEY,
+          SERVICE VARCHAR NOT NULL,
+          ACTION VARCHAR NOT NULL,
+          DAY VARCHAR NOT NULL,
+          PIPELINEID VARCHAR,
+          STATUSES VARCHAR NOT NULL,
+          Q VARCHAR,
+          REASON VARCHAR NOT NULL,
+          USERNAME VARCHAR,
+          VIA VARCHAR NOT NULL,
+          ADDRESS VARCHAR NOT NULL,
+          CREATED TIMESTAMP NOT NULL,
+          RESUMED TIMESTAMP,
+          FINISHED TIMESTAMP,
+          STATE VARCHAR NOT NULL,
+          TOTAL INTEGER NOT NULL,
+          SUCCEEDED INTEGER NOT NULL DEFAULT 0,
+          REFUSED INTEGER NOT NULL DEFAULT 0,
+          FAILED INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX BULK_JOB_BY_STATE ON BULK_JOB (STATE);
+        CREATE TABLE BULK_ITEM (
+          JOBID INTEGER NOT NULL,
+          SEQ INTEGER NOT NULL,
+          REQUESTID VARCHAR NOT NULL,
+          OUTCOME VARCHAR NOT NULL,
+          MESSAGE VARCHAR NOT NULL DEFAULT '',
+          TIME TIMESTAMP,
+          PRIMARY KEY (JOBID, SEQ)
+        );
+        CREATE INDEX BULK_ITEM_BY_OUTCOME ON BULK_ITEM (JOBID, OUTCOME, SEQ);
+      `);
+    },
+  },
 ];
 
 /**
@@ -121,4 +163,6 @@ export const HIDDEN_SYSTEM_TABLES: ReadonlySet<string> = new Set([
   'SESSIONS',
   'AUDIT',
   'NOTIFICATION',
+  'BULK_JOB',
+  'BULK_ITEM',
 ]);

@@ -1,0 +1,144 @@
+import { ParseError } from './errors.ts';
+import type { TreeObject, TreeValue } from './tree.ts';
+
+// Bulk retry and cancel of a day's requests by filter: an extension of our server (README
+// "Bulk retry and cancel"), JSON only, so these decoders read the JSON form alone.
+
+export type BulkAction = 'retry' | 'cancel';
+export type BulkOutcome = 'pending' | 'started' | 'ok' | 'refused' | 'failed';
+
+/** Which requests of a day a bulk call takes. */
+export interface BulkSelection {
+  readonly action: BulkAction;
+  /** yyyymmdd. */
+  readonly date: string;
+  /** One pipeline, or all. */
+  readonly id?: string | undefined;
+  /** Statuses (default Error for retry, Wait for cancel). */
+  readonly statuses?: readonly string[] | undefined;
+  /** A substring of the request id, file name or error message. */
+  readonly q?: string | undefined;
+}
+
+export interface BulkPreview {
+  readonly action: BulkAction;
+  readonly date: string;
+  readonly total: number;
+  /** The first requests the job would do, newest first. */
+  readonly requestIds: readonly string[];
+}
+
+export interface BulkItem {
+  readonly requestId: string;
+  readonly outcome: BulkOutcome;
+  readonly message: string;
+  readonly time: string | null;
+}
+
+export interface BulkJob {
+  readonly jobId: number;
+  readonly service: string;
+  readonly action: BulkAction;
+  readonly date: string;
+  readonly id: string;
+  readonly statuses: readonly string[];
+  readonly q: string;
+  readonly reason: string;
+  readonly user: string;
+  readonly created: string;
+  /** When a restart resumed it, if one did. */
+  readonly resumed: string | null;
+  readonly finished: string | null;
+  readonly state: 'running' | 'done';
+  readonly total: number;
+  readonly done: number;
+  readonly succeeded: number;
+  readonly refused: number;
+  readonly failed: number;
+  /** A page of its requests with their outcomes (bulkJob only). */
+  readonly items: readonly BulkItem[];
+  /** Matching items of that page's filter (bulkJob only). */
+  readonly itemTotal: number | undefined;
+}
+
+function fail(what: string): never {
+  throw new ParseError(`unexpected bulk answer: ${what}`, '');
+}
+
+function obj(value: TreeValue | undefined, what: string): TreeObject {
+  if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value))
+    return fail(`${what} is not an object`);
+  return value;
+}
+
+const str = (o: TreeObject, name: string): string =>
+  typeof o[name] === 'string' ? (o[name] as string) : '';
+const num = (o: TreeObject, name: string): number =>
+  typeof o[name] === 'number' ? (o[name] as number) : fail(`${name} is not a number`);
+const strOrNull = (o: TreeObject, name: string): string | null =>
+  typeof o[name] === 'string' ? (o[name] as string) : null;
+
+export function selectionData(s: BulkSelection): Record<string, string | undefined> {
+  return {
+    action: s.action,
+    date: s.date,
+    id: s.id,
+    status: s.statuses?.join(','),
+    q: s.q,
+  };
+}
+
+export function decodeBulkPreview(tree: TreeObject): BulkPreview {
+  const p = obj(tree.BulkPreview, 'BulkPreview');
+  const ids = Array.isArray(p.RequestId) ? p.RequestId : [];
+  return {
+    action: str(p, 'Action') as BulkAction,
+    date: str(p, 'Date'),
+    total: num(p, 'Total'),
+    requestIds: ids.map(String),
+  };
+}
+
+function job(j: TreeObject): BulkJob {
+  const items = Array.isArray(j.Item) ? j.Item : [];
+  const info = j.Info === undefined ? undefined : obj(j.Info, 'Info');
+  return {
+    jobId: num(j, 'JobId'),
+    service: str(j, 'Service'),
+    action: str(j, 'Action') as BulkAction,
+    date: str(j, 'Date'),
+    id: str(j, 'Id'),
+    statuses: str(j, 'Status').split(',').filter(Boolean),
+    q: str(j, 'Q'),
+    reason: str(j, 'Reason'),
+    user: str(j, 'User'),
+    created: str(j, 'Created'),
+    resumed: strOrNull(j, 'Resumed'),
+    finished: strOrNull(j, 'Finished'),
+    state: str(j, 'State') === 'done' ? 'done' : 'running',
+    total: num(j, 'Total'),
+    done: num(j, 'Done'),
+    succeeded: num(j, 'Succeeded'),
+    refused: num(j, 'Refused'),
+    failed: num(j, 'Failed'),
+    items: items.map((value) => {
+      const i = obj(value, 'Item');
+      return {
+        requestId: str(i, 'RequestId'),
+        outcome: str(i, 'Outcome') as BulkOutcome,
+        message: str(i, 'Message'),
+        time: strOrNull(i, 'Time'),
+      };
+    }),
+    itemTotal: info === undefined ? undefined : num(info, 'Total'),
+  };
+}
+
+export function decodeBulkJob(tree: TreeObject): BulkJob {
+  return job(obj(tree.BulkJob, 'BulkJob'));
+}
+
+export function decodeBulkJobs(tree: TreeObject): BulkJob[] {
+  const list = obj(tree.BulkJobs, 'BulkJobs').BulkJob;
+  return (Array.isArray(list) ? list : []).map((j) => job(obj(j, 'BulkJob')));
+}

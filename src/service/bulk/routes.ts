@@ -1,0 +1,250 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  CANCELLABLE_STATUSES,
+  DAY_PATTERN,
+  DAY_SHAPE,
+  ErrorCode,
+  PIPELINE_ID_PATTERN,
+  PIPELINE_ID_SHAPE,
+  RETRYABLE_STATUSES,
+  type OperationName,
+} from '../../kit/wire.ts';
+import type { AuditSubject } from '../audit/audit-log.ts';
+import type { Caller } from '../auth/session-auth.ts';
+import { isCalendarDay } from '../clock.ts';
+import type { ServiceContext } from '../context.ts';
+import {
+  bulkItemsPage,
+  getBulkJob,
+  listBulkJobs,
+  type BulkAction,
+  type BulkJobRow,
+  type BulkSelection,
+  type ItemOutcome,
+} from '../db/system/bulk-jobs.ts';
+import { getPipeline } from '../db/system/pipelines.ts';
+import { ApiError, badParameter, missingParameter } from '../errors.ts';
+import type { ServiceDirectory, ServiceRoute } from '../gateway/directory.ts';
+import { pageInfo } from '../pipelineapi/paging.ts';
+import { Params } from '../pipelineapi/params.ts';
+import { requestFilter } from '../pipelineapi/request-filter.ts';
+import type { BulkJobs } from './jobs.ts';
+
+// The bulk endpoints (an extension of ours; README "Bulk retry and cancel"): a preview,
+// a start, a job's progress with its requests one by one, and the recent jobs. JSON only.
+
+const JSON_TYPE = 'text/javascript; charset=UTF-8';
+const ELIGIBLE: Readonly<Record<BulkAction, readonly string[]>> = {
+  retry: RETRYABLE_STATUSES,
+  cancel: CANCELLABLE_STATUSES,
+};
+const DEFAULT_STATUSES: Readonly<Record<BulkAction, readonly string[]>> = {
+  retry: ['Error'],
+  cancel: ['Wait'],
+};
+const OUTCOMES: readonly ItemOutcome[] = ['pending', 'started', 'ok', 'refused', 'failed'];
+
+/** Authenticates a call as Part C does, for the operation whose role rules apply. */
+export type BulkAuthenticate = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  operation: OperationName,
+  identified?: (caller: Caller) => void,
+) => Caller;
+
+function actionParam(params: Params): BulkAction {
+  const action = params.required('action', 16);
+  if (action !== 'retry' && action !== 'cancel')
+    throw badParameter('action', 'must be retry or cancel');
+  return action;
+}
+
+/** What a bulk call selects: validated as requestlist's filters are, and a day required. */
+function selectionParams(ctx: ServiceContext, params: Params, service: string): BulkSelection {
+  const action = actionParam(params);
+  const day = params.matching('date', DAY_PATTERN, DAY_SHAPE, true);
+  if (!isCalendarDay(day)) throw badParameter('date', `must be a calendar day as ${DAY_SHAPE}`);
+  const pipelineId = params.matching('id', PIPELINE_ID_PATTERN, PIPELINE_ID_SHAPE, false);
+  const filter = requestFilter(params);
+  if (filter.since !== undefined) throw badParameter('since', 'is not taken by bulk calls');
+  const statuses = filter.statuses ?? DEFAULT_STATUSES[action];
+  const eligible = ELIGIBLE[action];
+  if (statuses.some((s) => !eligible.includes(s)))
+    throw badParameter('status', `of a bulk ${action} may only be ${eligible.join(', ')}`);
+  if (pipelineId !== undefined && !getPipeline(ctx.dbs.system, pipelineId))
+    throw new ApiError(404, ErrorCode.PipelineNotFound, `Pipeline ${pipelineId} does not exist.`);
+  return { service, action, day, pipelineId, statuses: [...new Set(statuses)], q: filter.text };
+}
+
+function selectionFields(s: BulkSelection) {
+  return {
+    Service: s.service,
+    Action: s.action,
+    Date: s.day,
+    Id: s.pipelineId ?? '',
+    Status: s.statuses.join(','),
+    Q: s.q ?? '',
+  };
+}
+
+function jobFields(job: BulkJobRow) {
+  return {
+    JobId: job.id,
+    ...selectionFields(job),
+    Reason: job.reason,
+    User: job.userName ?? job.via,
+    Created: job.created,
+    Resumed: job.resumed,
+    Finished: job.finished,
+    State: job.state,
+    Total: job.total,
+    Done: job.succeeded + job.refused + job.failed,
+    Succeeded: job.succeeded,
+    Refused: job.refused,
+    Failed: job.failed,
+  };
+}
+
+function send(reply: FastifyReply, body: object): FastifyReply {
+  return reply.code(200).header('content-type', JSON_TYPE).send(JSON.stringify(body));
+}
+
+/** Registers the bulk endpoints under `/pipelineapi` and `/services/<id>/pipelineapi`. */
+export function bulkRoutes(
+  app: FastifyInstance,
+  ctx: ServiceContext,
+  services: ServiceDirectory,
+  jobs: BulkJobs,
+  authenticate: BulkAuthenticate,
+): void {
+  const routeOf = (request: FastifyRequest): ServiceRoute => {
+    const id = (request.params as { service?: string }).service;
+    if (id === undefined) return services.routes[0] as ServiceRoute;
+    const route = services.route(id);
+    if (!route)
+      throw new ApiError(404, ErrorCode.UnknownApi, `No service ${JSON.stringify(id)} here.`);
+    return route;
+  };
+  /** The embedded engine's route; an upstream's requests cannot be selected exactly yet. */
+  const embedded = (request: FastifyRequest, what: string): ServiceRoute => {
+    const route = routeOf(request);
+    if (route.upstream) {
+      throw new ApiError(
+        404,
+        ErrorCode.UnknownApi,
+        `${what} is not available for service ${route.upstream.name} yet: its requests cannot be selected exactly before its request index is built.`,
+      );
+    }
+    return route;
+  };
+  const jsonOnly = (request: FastifyRequest) => {
+    const type = (request.params as { type: string }).type;
+    if (type !== 'json')
+      throw new ApiError(
+        400,
+        ErrorCode.UnknownResponseType,
+        `Bulk calls answer json only, not ${JSON.stringify(type)}.`,
+      );
+  };
+  const paramsOf = (request: FastifyRequest) => new Params(request.query, request.body);
+  // The role rules of the action asked for (those of a single retry or cancel); an unknown
+  // action is refused after sign-in.
+  const operationOf = (params: Params): OperationName =>
+    params.optional('action', 16) === 'cancel' ? 'requestcancel' : 'requestretry';
+
+  for (const prefix of ['/pipelineapi', '/services/:service/pipelineapi']) {
+    app.get(`${prefix}/bulk/:type`, async (request, reply) => {
+      jsonOnly(request);
+      const params = paramsOf(request);
+      authenticate(request, reply, operationOf(params));
+      const route = embedded(request, 'Bulk retry and cancel');
+      const selection = selectionParams(ctx, params, route.id);
+      const preview = jobs.preview(selection);
+      return send(reply, {
+        BulkPreview: {
+          ...selectionFields(selection),
+          Total: preview.total,
+          RequestId: preview.first,
+        },
+      });
+    });
+
+    app.post(`${prefix}/bulk/:type`, async (request, reply) => {
+      jsonOnly(request);
+      const params = paramsOf(request);
+      const subject: AuditSubject = { userName: null, via: 'none', requestId: null };
+      const parameters = { ...(request.query as object), ...(request.body as object) };
+      const action = params.optional('action', 16) === 'cancel' ? 'cancel' : 'retry';
+      const job = await ctx.audit.around(
+        request,
+        { operation: `bulk${action}`, service: routeOf(request).id, parameters },
+        subject,
+        async () => {
+          const caller = authenticate(request, reply, operationOf(params), (who) => {
+            subject.userName = who.userName ?? null;
+            subject.via = who.via;
+          });
+          subject.userName = caller.userName ?? null;
+          subject.via = caller.via;
+          const route = embedded(request, 'Bulk retry and cancel');
+          const selection = selectionParams(ctx, params, route.id);
+          const reason = params.optional('reason', 500)?.trim();
+          if (!reason) throw missingParameter('reason');
+          const expected =
+            params.optional('expect') === undefined
+              ? undefined
+              : params.integer('expect', 0, 0, 1_000_000_000);
+          const id = jobs.start(selection, { reason, address: request.ip, subject }, expected);
+          return getBulkJob(ctx.dbs.system, id) as BulkJobRow;
+        },
+        (started) => ({ status: 'OK', message: `Job ${started.id}: ${started.total} requests` }),
+      );
+      return send(reply, { BulkJob: jobFields(job) });
+    });
+
+    app.get(`${prefix}/bulkjob/:type`, async (request, reply) => {
+      jsonOnly(request);
+      const params = paramsOf(request);
+      authenticate(request, reply, 'requestretry');
+      const route = embedded(request, 'Bulk jobs');
+      if (params.optional('job') === undefined) throw missingParameter('job');
+      const id = params.integer('job', 0, 1, 1_000_000_000);
+      const job = getBulkJob(ctx.dbs.system, id);
+      if (!job || job.service !== route.id)
+        throw new ApiError(404, ErrorCode.UnknownApi, `Bulk job ${id} does not exist.`);
+      const outcome = params.optional('outcome', 16);
+      if (outcome !== undefined && !(OUTCOMES as readonly string[]).includes(outcome))
+        throw badParameter('outcome', `must be one of ${OUTCOMES.join(', ')}`);
+      const index = params.integer('index', 0, 0, 1_000_000_000);
+      const pageSize = params.integer('pagesize', 100, 1, 1000);
+      const page = bulkItemsPage(
+        ctx.dbs.system,
+        id,
+        outcome as ItemOutcome | undefined,
+        index,
+        pageSize,
+      );
+      const info = pageInfo(index, pageSize, page.items.length, page.total);
+      return send(reply, {
+        BulkJob: {
+          ...jobFields(job),
+          Item: page.items.map((i) => ({
+            RequestId: i.requestId,
+            Outcome: i.outcome,
+            Message: i.message,
+            Time: i.time,
+          })),
+          Info: info,
+        },
+      });
+    });
+
+    app.get(`${prefix}/bulkjobs/:type`, async (request, reply) => {
+      jsonOnly(request);
+      authenticate(request, reply, 'requestretry');
+      const route = embedded(request, 'Bulk jobs');
+      const recent = listBulkJobs(ctx.dbs.system, 50).filter((j) => j.service === route.id);
+      return send(reply, { BulkJobs: { BulkJob: recent.map(jobFields) } });
+    });
+  }
+}
