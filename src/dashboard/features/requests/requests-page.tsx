@@ -18,6 +18,7 @@ import { requestColumns } from './columns.tsx';
 import { strings } from './strings.ts';
 import { readRequestsView, searchWith, statusChoices, toggledStatus } from './view.ts';
 import { JumpToRequest, SearchBox, StatusFilter } from './filters.tsx';
+import { BulkBar } from './bulk-bar.tsx';
 import { useServiceToday } from '../../shared/services.ts';
 
 const ROW_HEIGHT = 41;
@@ -151,8 +152,9 @@ export function RequestsPage() {
           {strings.refreshNow}
         </Button>
       </PageHeader>
-      <div className="mb-3">
+      <div className="mb-3 flex flex-wrap items-start justify-between gap-3">
         <JumpToRequest date={view.date} />
+        <BulkBar view={view} total={list.data?.info.total} />
       </div>
 
       {list.error ? <ErrorView error={list.error} onRetry={() => void list.refetch()} /> : null}
