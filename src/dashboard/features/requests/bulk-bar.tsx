@@ -20,27 +20,35 @@ export function BulkBar({ view, total }: { view: RequestsView; total: number | u
   const [open, setOpen] = useState<BulkSelection>();
   const offers = (['retry', 'cancel'] as const)
     .map((action) => ({ action, selection: bulkSelectionOf(action, view) }))
-    .filter((o): o is { action: BulkAction; selection: BulkSelection } => !!o.selection);
-  if (offers.length === 0) return null;
+    .filter((o): o is { action: BulkAction; selection: BulkSelection } => !!o.selection)
+    // A view of the action's own statuses with nothing in it has nothing to offer.
+    .filter(() => view.status.length === 0 || total !== 0);
   const reasons = offers
     .map((o) => forbiddenReason(auth, OPERATION[o.action]))
     .filter((r): r is string => r !== undefined);
+  // The dialog keeps its place in the tree, so a job that empties the view (no offer left)
+  // still reports to the end.
   return (
-    <div className="flex flex-col items-end gap-1" data-testid="bulk-bar">
-      <div className="flex flex-wrap justify-end gap-2">
-        {offers.map(({ action, selection }) => (
-          <Button
-            key={action}
-            size="sm"
-            variant={action === 'cancel' ? 'danger' : 'secondary'}
-            disabledReason={forbiddenReason(auth, OPERATION[action])}
-            onClick={() => setOpen(selection)}
-          >
-            {strings.bulk.open(action, selection, view.status.length > 0 ? total : undefined)}
-          </Button>
-        ))}
-      </div>
-      {reasons.length > 0 ? (
+    <div
+      className="flex flex-col items-end gap-1"
+      data-testid={offers.length > 0 ? 'bulk-bar' : undefined}
+    >
+      {offers.length > 0 ? (
+        <div className="flex flex-wrap justify-end gap-2">
+          {offers.map(({ action, selection }) => (
+            <Button
+              key={action}
+              size="sm"
+              variant={action === 'cancel' ? 'danger' : 'secondary'}
+              disabledReason={forbiddenReason(auth, OPERATION[action])}
+              onClick={() => setOpen(selection)}
+            >
+              {strings.bulk.open(action, selection, view.status.length > 0 ? total : undefined)}
+            </Button>
+          ))}
+        </div>
+      ) : null}
+      {offers.length > 0 && reasons.length > 0 ? (
         <p className="text-xs text-slate-600 dark:text-slate-300" data-testid="bulk-forbidden">
           {strings.bulk.forbidden([...new Set(reasons)].join(' '))}
         </p>

@@ -128,7 +128,7 @@ export function JumpToRequest({ date }: { date: string }) {
             value={text}
             maxLength={100}
             spellCheck={false}
-            className="font-mono"
+            className="w-72 max-w-full font-mono"
             placeholder={strings.jumpHint}
             onChange={(e) => setText(e.target.value)}
           />

@@ -51,8 +51,12 @@ export function RequestsPage() {
     .join('|');
   const fetchedForView = !list.isPlaceholderData && list.data !== undefined;
   const stable = useStableRows(viewKey, list.data?.requests, fetchedForView);
-  const rows = stable.rows;
-  const choices = statusChoices(stable.rows, view.status);
+  // A filtered view shows what matches now: a pinned row that left the filter (retried,
+  // cancelled) would stay on screen with a status the view no longer asks for.
+  const filtered = view.status.length > 0 || view.q !== undefined;
+  const rows = filtered && fetchedForView ? (list.data?.requests ?? []) : stable.rows;
+  const newCount = filtered ? 0 : stable.newCount;
+  const choices = statusChoices(rows, view.status);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [action, setAction] = useState<{ kind: 'retry' | 'cancel'; ids: string[] }>();
 
@@ -161,9 +165,9 @@ export function RequestsPage() {
 
       <div className="mb-2 flex min-h-8 flex-wrap items-center justify-between gap-2">
         <div className="flex flex-wrap items-center gap-2">
-          {stable.newCount > 0 ? (
+          {newCount > 0 ? (
             <Button size="sm" variant="primary" onClick={stable.showNew}>
-              {strings.newRows(stable.newCount)}
+              {strings.newRows(newCount)}
             </Button>
           ) : null}
           {selectedIds.length > 0 ? (
