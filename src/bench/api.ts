@@ -3,8 +3,79 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { openDatabases } from '../service/db/databases.ts';
+import { quoteIdentifier } from '../service/db/sqlite.ts';
+import { statusTableName } from '../service/db/status/requests.ts';
 import { freePort, startChild } from '../service/testing/child.ts';
 import { seedRequests } from './seed.ts';
+
+/** One request in 2,500 of the seeded day ends in Error: 40 of 100,000, spread over the day. */
+const ERROR_EVERY = 2500;
+
+/** Turns some of the seeded day's requests to Error (the status triggers keep the counts). */
+function seedErrors(dataDir: string, day: string): number {
+  const dbs = openDatabases(dataDir);
+  try {
+    return dbs.status
+      .prepare(
+        `UPDATE ${quoteIdentifier(statusTableName(day))} SET STATUS = 'Error', ERRORMSG = 'input missing', ERROR = 1
+         WHERE rowid % ${ERROR_EVERY} = 0`,
+      )
+      .run().changes;
+  } finally {
+    dbs.close();
+  }
+}
+
+function medianMs(run: () => unknown, times = 21): number {
+  const ms: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    run();
+    ms.push(performance.now() - started);
+  }
+  return ms.sort((a, b) => a - b)[Math.floor(times / 2)] ?? Number.NaN;
+}
+
+/**
+ * In the database alone, what requeststats and a list by status cost against reading the
+ * day: the kept counts against a GROUP BY over the day's table, the status index against
+ * the same query told not to use it. Medians of 21.
+ */
+function countsAgainstScans(dataDir: string, day: string) {
+  const dbs = openDatabases(dataDir);
+  try {
+    const table = quoteIdentifier(statusTableName(day));
+    const counts = dbs.status.prepare(
+      'SELECT PIPELINEID, HOUR, STATUS, N FROM REQUEST_COUNT WHERE DAY = ? AND N > 0',
+    );
+    const scan = dbs.status.prepare(
+      `SELECT PIPELINEID, CAST(substr(CREATED, 12, 2) AS INTEGER) AS HOUR, STATUS, COUNT(*) FROM ${table} GROUP BY 1, 2, 3`,
+    );
+    const byIndex = dbs.status.prepare(
+      `SELECT REQUESTID FROM ${table} WHERE STATUS IN ('Error') ORDER BY rowid DESC LIMIT 100`,
+    );
+    const noIndex = dbs.status.prepare(
+      `SELECT REQUESTID FROM ${table} NOT INDEXED WHERE STATUS IN ('Error') ORDER BY rowid DESC LIMIT 100`,
+    );
+    return {
+      countsMs: medianMs(() => counts.all(day)),
+      scanMs: medianMs(() => scan.all()),
+      statusIndexMs: medianMs(() => byIndex.all()),
+      statusScanMs: medianMs(() => noIndex.all()),
+    };
+  } finally {
+    dbs.close();
+  }
+}
+
+async function firstAnswerMs(url: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url, { headers: HEADERS });
+  await response.text();
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+  return performance.now() - started;
+}
 
 const KEY = 'bench-key-0123456789abcdefghijklmnopqrstu';
 const HEADERS = { 'X-Pipelinewebapi': KEY };
@@ -79,11 +150,22 @@ export interface ApiRow {
 export async function benchApi(
   seconds = 5,
   requests = 100_000,
-): Promise<{ rows: ApiRow[]; firstDeepMs: number; firstListMs: number }> {
+): Promise<{
+  rows: ApiRow[];
+  firstDeepMs: number;
+  firstListMs: number;
+  /** Uncached requeststats and requestlist by status=Error, and the errors in the day. */
+  firstStatsMs: number;
+  firstErrorListMs: number;
+  errors: number;
+  database: ReturnType<typeof countsAgainstScans>;
+}> {
   const folder = mkdtempSync(join(tmpdir(), 'bench-api-'));
   try {
     const data = join(folder, 'data');
     const { day, sample } = seedRequests(data, requests);
+    const errors = seedErrors(data, day);
+    const database = countsAgainstScans(data, day);
     const child = await startChild([
       '--data',
       data,
@@ -106,6 +188,11 @@ export async function benchApi(
           `/pipelineapi/requestdetail/xml?requestid=${sample}&requestlog=true&applog=true`,
         ],
         ['statusdb page', `/pipelineapi/statusdb/xml?tablename=STATUS${day}&pagesize=100`],
+        ['requeststats of the day', `/pipelineapi/requeststats/xml?date=${day}`],
+        [
+          'requestlist, status=Error',
+          `/pipelineapi/requestlist/xml?date=${day}&status=Error&pagesize=100`,
+        ],
       ];
       // The first, uncached answers: what a deep page costs the database.
       let started = performance.now();
@@ -114,6 +201,8 @@ export async function benchApi(
       started = performance.now();
       await fetch(`${child.url}${endpoints[1]?.[1]}`, { headers: HEADERS }).then((r) => r.text());
       const firstListMs = performance.now() - started;
+      const firstStatsMs = await firstAnswerMs(`${child.url}${endpoints[5]?.[1]}`);
+      const firstErrorListMs = await firstAnswerMs(`${child.url}${endpoints[6]?.[1]}`);
       const rows: ApiRow[] = [];
       for (const [name, path] of endpoints) {
         const response = await fetch(`${child.url}${path}`, { headers: HEADERS });
@@ -132,7 +221,15 @@ export async function benchApi(
           bare.stop();
         }
       }
-      return { rows, firstDeepMs, firstListMs };
+      return {
+        rows,
+        firstDeepMs,
+        firstListMs,
+        firstStatsMs,
+        firstErrorListMs,
+        errors,
+        database,
+      };
     } finally {
       child.process.kill('SIGTERM');
       await child.exited;

@@ -123,6 +123,13 @@ if (runs('api')) {
   console.log(
     `First (uncached) answer: requestlist page 1 ${result.firstListMs.toFixed(1)} ms, at index 90,000 ${result.firstDeepMs.toFixed(1)} ms (goal: ratio ≥ 0.5, p99 < 20 ms). ${LOAD_GENERATOR === 'autocannon' ? 'autocannon saturates its own core and under-reports ceilings (perf notes); install wrk for better figures.' : 'wrk shares the 2 cores with the servers.'}`,
   );
+  console.log(
+    `First (uncached) requeststats ${result.firstStatsMs.toFixed(1)} ms; requestlist status=Error (${result.errors} in the day) ${result.firstErrorListMs.toFixed(1)} ms.`,
+  );
+  const db = result.database;
+  console.log(
+    `In the status database (medians): a day's counts ${db.countsMs.toFixed(3)} ms vs GROUP BY over the day ${db.scanMs.toFixed(1)} ms; 100 newest in Error by the status index ${db.statusIndexMs.toFixed(3)} ms vs without it ${db.statusScanMs.toFixed(1)} ms.`,
+  );
 }
 
 if (runs('dashboard')) {

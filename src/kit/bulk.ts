@@ -1,4 +1,6 @@
 import { ParseError } from './errors.ts';
+import type { Method, RequestData } from './transport.ts';
+import type { PipelineResult } from './result.ts';
 import type { TreeObject, TreeValue } from './tree.ts';
 
 // Bulk retry and cancel of a day's requests by filter: an extension of our server (README
@@ -55,9 +57,9 @@ export interface BulkJob {
   readonly succeeded: number;
   readonly refused: number;
   readonly failed: number;
-  /** A page of its requests with their outcomes (bulkJob only). */
+  /** A page of its requests with their outcomes (`job` only). */
   readonly items: readonly BulkItem[];
-  /** Matching items of that page's filter (bulkJob only). */
+  /** Matching items of that page's filter (`job` only). */
   readonly itemTotal: number | undefined;
 }
 
@@ -78,7 +80,7 @@ const num = (o: TreeObject, name: string): number =>
 const strOrNull = (o: TreeObject, name: string): string | null =>
   typeof o[name] === 'string' ? (o[name] as string) : null;
 
-export function selectionData(s: BulkSelection): Record<string, string | undefined> {
+function selectionData(s: BulkSelection): Record<string, string | undefined> {
   return {
     action: s.action,
     date: s.date,
@@ -141,4 +143,71 @@ export function decodeBulkJob(tree: TreeObject): BulkJob {
 export function decodeBulkJobs(tree: TreeObject): BulkJob[] {
   const list = obj(tree.BulkJobs, 'BulkJobs').BulkJob;
   return (Array.isArray(list) ? list : []).map((j) => job(obj(j, 'BulkJob')));
+}
+
+/** What BulkClient needs of a PipelineClient: its calls with the client's credentials. */
+interface Caller {
+  request(method: Method, path: string, data?: RequestData): Promise<PipelineResult>;
+}
+
+/**
+ * Bulk retry and cancel of a day's requests by filter, on a PipelineClient's connection
+ * and credentials (`client.bulk`).
+ */
+export class BulkClient {
+  constructor(private readonly client: Caller) {}
+
+  private async call<T>(
+    method: Method,
+    path: string,
+    data: RequestData,
+    decode: (tree: TreeObject) => T,
+  ): Promise<T> {
+    const result = await this.client.request(method, path, data);
+    const tree = result.expectOk();
+    try {
+      return decode(tree);
+    } catch (error) {
+      throw new ParseError(`${method} ${result.url}: ${(error as Error).message}`, result.text());
+    }
+  }
+
+  /**
+   * What a bulk retry or cancel would do: the exact count and the first request ids.
+   * @example (await client.bulk.preview({ action: 'retry', date: '20261122', id: 'pl_2' })).total
+   */
+  preview(selection: BulkSelection): Promise<BulkPreview> {
+    return this.call('GET', '/bulk/json', selectionData(selection), decodeBulkPreview);
+  }
+
+  /**
+   * Starts a job; `expect` (the preview's total) refuses a selection that changed since.
+   * @example await client.bulk.start(selection, 'input re-delivered', preview.total)
+   */
+  start(selection: BulkSelection, reason: string, expect?: number): Promise<BulkJob> {
+    return this.call(
+      'POST',
+      '/bulk/json',
+      { ...selectionData(selection), reason, expect },
+      decodeBulkJob,
+    );
+  }
+
+  /** A job's progress and a page of its requests. @example await client.bulk.job(3, { outcome: 'refused' }) */
+  job(
+    jobId: number,
+    page: { outcome?: BulkOutcome; index?: number; pageSize?: number } = {},
+  ): Promise<BulkJob> {
+    return this.call(
+      'GET',
+      '/bulkjob/json',
+      { job: jobId, outcome: page.outcome, index: page.index, pagesize: page.pageSize },
+      decodeBulkJob,
+    );
+  }
+
+  /** The service's recent jobs, newest first. @example await client.bulk.jobs() */
+  jobs(): Promise<BulkJob[]> {
+    return this.call('GET', '/bulkjobs/json', {}, decodeBulkJobs);
+  }
 }

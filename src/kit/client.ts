@@ -1,13 +1,4 @@
-import {
-  decodeBulkJob,
-  decodeBulkJobs,
-  decodeBulkPreview,
-  selectionData,
-  type BulkJob,
-  type BulkOutcome,
-  type BulkPreview,
-  type BulkSelection,
-} from './bulk.ts';
+import { BulkClient } from './bulk.ts';
 import { ParseError } from './errors.ts';
 import { PipelineResult, type Format } from './result.ts';
 import {
@@ -252,59 +243,9 @@ export class PipelineClient {
     );
   }
 
-  /** A JSON-only extension call of our server (bulk), decoded. */
-  private async extension<T>(
-    method: Method,
-    path: string,
-    data: RequestData,
-    decode: (tree: TreeObject) => T,
-  ): Promise<T> {
-    const result = await this.request(method, path, data);
-    const tree = result.expectOk();
-    try {
-      return decode(tree);
-    } catch (error) {
-      throw new ParseError(`${method} ${result.url}: ${(error as Error).message}`, result.text());
-    }
-  }
-
-  /**
-   * What a bulk retry or cancel would do: the exact count and the first request ids.
-   * @example (await client.bulkPreview({ action: 'retry', date: '20261122', id: 'pl_2' })).total
-   */
-  bulkPreview(selection: BulkSelection): Promise<BulkPreview> {
-    return this.extension('GET', '/bulk/json', selectionData(selection), decodeBulkPreview);
-  }
-
-  /**
-   * Starts a bulk retry or cancel; `expect` (the preview's total) refuses a selection that
-   * changed meanwhile. @example await client.startBulk(selection, 'disk was full', preview.total)
-   */
-  startBulk(selection: BulkSelection, reason: string, expect?: number): Promise<BulkJob> {
-    return this.extension(
-      'POST',
-      '/bulk/json',
-      { ...selectionData(selection), reason, expect },
-      decodeBulkJob,
-    );
-  }
-
-  /** A bulk job's progress and a page of its requests. @example await client.bulkJob(3, { outcome: 'refused' }) */
-  bulkJob(
-    jobId: number,
-    page: { outcome?: BulkOutcome; index?: number; pageSize?: number } = {},
-  ): Promise<BulkJob> {
-    return this.extension(
-      'GET',
-      '/bulkjob/json',
-      { job: jobId, outcome: page.outcome, index: page.index, pagesize: page.pageSize },
-      decodeBulkJob,
-    );
-  }
-
-  /** The service's recent bulk jobs, newest first. @example await client.bulkJobs() */
-  bulkJobs(): Promise<BulkJob[]> {
-    return this.extension('GET', '/bulkjobs/json', {}, decodeBulkJobs);
+  /** Bulk retry and cancel by filter (an extension of our server). @example await client.bulk.preview({ action: 'retry', date }) */
+  get bulk(): BulkClient {
+    return new BulkClient(this);
   }
 
   /** @example await client.requestDetail(id, { requestLog: true, appLog: true }) */

@@ -57,6 +57,7 @@ export {
   type TableList,
   type TablePage,
 } from './records.ts';
+export { BulkClient } from './bulk.ts';
 export type {
   BulkAction,
   BulkItem,

@@ -4,6 +4,7 @@ import {
   HttpError,
   PipelineClient,
   PipelineKitError,
+  type BulkJob,
   type DatabaseName,
   type Format,
 } from '../index.ts';
@@ -18,6 +19,10 @@ Commands:
                                          requests of a day, newest first
   requeststats [--date yyyymmdd] [--pipeline pl_N]
                                          a day's exact counts per pipeline, hour and status
+  bulk <retry|cancel> --date yyyymmdd [--pipeline pl_N] [--status S,..] [--q text]
+                                         the exact count and first requests a bulk call takes;
+     ... --reason <text>                 then run it, waiting for the end (extension)
+  bulk-job <jobid>                       a bulk job's progress and its refused or failed requests
   detail <requestid> [--logs]            one request, with its request and application logs
   retry <requestid>                      run a request in Error or Stop again
   cancel <requestid>                     stop a waiting or running request
@@ -58,6 +63,10 @@ function table(rows: readonly Row[], columns?: readonly string[]): string {
   return `${[line(names), line(widths.map((w) => '-'.repeat(w))), ...rows.map((r) => line(names.map((n) => cell(r[n]))))].join('\n')}\n`;
 }
 
+function bulkSummary(job: BulkJob): string {
+  return `job ${job.jobId} (${job.action}, ${job.state}): ${job.done} of ${job.total} done, ${job.succeeded} ok, ${job.refused} refused, ${job.failed} failed\n`;
+}
+
 export async function run(
   argv: readonly string[],
   env: Record<string, string | undefined>,
@@ -78,6 +87,9 @@ export async function run(
       index: { type: 'string' },
       'page-size': { type: 'string' },
       logs: { type: 'boolean' },
+      status: { type: 'string' },
+      q: { type: 'string' },
+      reason: { type: 'string' },
       sensor: { type: 'boolean' },
       filter: { type: 'boolean' },
       joint: { type: 'boolean' },
@@ -198,6 +210,48 @@ export async function run(
           (perHour.length > 0 ? `\n${table(perHour, ['Hour', ...statuses])}` : '')
         );
       });
+      return 0;
+    }
+    case 'bulk': {
+      if (target !== 'retry' && target !== 'cancel') throw new Error('bulk takes retry or cancel');
+      const selection = {
+        action: target,
+        date: need(values.date, '--date'),
+        id: values.pipeline,
+        statuses: values.status?.split(','),
+        q: values.q,
+      } as const;
+      const preview = await client.bulk.preview(selection);
+      if (values.reason === undefined) {
+        out(preview, () =>
+          [
+            `${preview.total} requests would be ${target === 'retry' ? 'retried' : 'cancelled'}; add --reason to do it.`,
+            ...preview.requestIds,
+            '',
+          ].join('\n'),
+        );
+        return 0;
+      }
+      let job = await client.bulk.start(selection, values.reason, preview.total);
+      while (job.state !== 'done') {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        job = await client.bulk.job(job.jobId, { pageSize: 1 });
+      }
+      out(job, () => bulkSummary(job));
+      return job.refused + job.failed > 0 ? 1 : 0;
+    }
+    case 'bulk-job': {
+      const id = Number(need(target, 'a job id'));
+      const job = await client.bulk.job(id, { pageSize: 1 });
+      const problems = [
+        ...(await client.bulk.job(id, { outcome: 'refused', pageSize: 1000 })).items,
+        ...(await client.bulk.job(id, { outcome: 'failed', pageSize: 1000 })).items,
+      ];
+      out({ ...job, items: problems }, () =>
+        problems.length === 0
+          ? bulkSummary(job)
+          : `${bulkSummary(job)}${table(problems.map((p) => ({ RequestId: p.requestId, Outcome: p.outcome, Message: p.message })))}`,
+      );
       return 0;
     }
     case 'detail': {

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError, PipelineClient, dayOfRequestId, statusTableName } from '../../kit/index.ts';
 import type { BulkJob } from '../../kit/index.ts';
+import { run } from '../../kit/cli/pipelinectl.ts';
 import { addUser } from '../auth/users.ts';
 import { openDatabases } from '../db/databases.ts';
 import { createBulkJob, markStarted } from '../db/system/bulk-jobs.ts';
 import { writeTestPipelines } from '../testing/pipelines.ts';
-import { eventually, startService, type TestService } from '../testing/service.ts';
-import { startVendorService, type VendorService } from '../testing/vendor/vendor-service.ts';
+import { eventually, startService, TEST_API_KEY, type TestService } from '../testing/service.ts';
 
 // Bulk retry and cancel by filter (issue 14, item 4): a preview with the exact count, a
 // run that needs a reason, in batches, request by request in the audit log, resumed after
@@ -33,7 +33,7 @@ async function signIn(userName: string): Promise<string> {
 
 async function finished(client: PipelineClient, jobId: number): Promise<BulkJob> {
   return eventually(async () => {
-    const job = await client.bulkJob(jobId, { pageSize: 1000 });
+    const job = await client.bulk.job(jobId, { pageSize: 1000 });
     return job.state === 'done' ? job : undefined;
   }, `bulk job ${jobId}`);
 }
@@ -69,10 +69,10 @@ afterAll(async () => {
 
 describe('bulk retry', () => {
   it('previews the exact count and the first requests, newest first', async () => {
-    const preview = await operator.bulkPreview({ action: 'retry', date: day, id: 'pl_1' });
+    const preview = await operator.bulk.preview({ action: 'retry', date: day, id: 'pl_1' });
     expect(preview.total).toBe(130);
     expect(preview.requestIds).toEqual(failed.slice(0, 20));
-    const none = await operator.bulkPreview({ action: 'retry', date: day, q: 'no such text' });
+    const none = await operator.bulk.preview({ action: 'retry', date: day, q: 'no such text' });
     expect(none.total).toBe(0);
   });
 
@@ -106,12 +106,12 @@ describe('bulk retry', () => {
     expect((await refusal(`/pipelineapi/bulk/xml?action=retry&date=${day}`)).status).toBe(400);
     const anonymous = await service.fetch(`/pipelineapi/bulk/json?action=retry&date=${day}`);
     expect(anonymous.status).toBe(401);
-    expect(await service.client.bulkJobs()).toEqual([]);
+    expect(await service.client.bulk.jobs()).toEqual([]);
   });
 
   it('retries every match in batches, request by request, each call in the audit log', async () => {
     writeFileSync(join(service.dataDir, 'inbox', 'later.csv'), 'id,amount,note\n1,20,x\n');
-    const started = await operator.startBulk(
+    const started = await operator.bulk.start(
       { action: 'retry', date: day, id: 'pl_1', statuses: ['Error'] },
       'the file arrived late',
       130,
@@ -150,7 +150,7 @@ describe('bulk retry', () => {
       })
     ).json()) as { result: { data: { total: number } } };
     expect(starts.result.data.total).toBeGreaterThanOrEqual(1);
-    expect((await operator.bulkJobs()).map((j) => j.jobId)).toContain(started.jobId);
+    expect((await operator.bulk.jobs()).map((j) => j.jobId)).toContain(started.jobId);
   });
 });
 
@@ -174,9 +174,9 @@ describe('bulk cancel', () => {
     const waiting: string[] = [];
     for (let i = 0; i < 5; i++)
       waiting.push((await service.client.exec('pl_3', 'later.csv')).requestId as string);
-    const preview = await operator.bulkPreview({ action: 'cancel', date: day, id: 'pl_3' });
+    const preview = await operator.bulk.preview({ action: 'cancel', date: day, id: 'pl_3' });
     expect(preview.total).toBe(5);
-    const started = await operator.startBulk(
+    const started = await operator.bulk.start(
       { action: 'cancel', date: day, id: 'pl_3' },
       'not needed today',
       preview.total,
@@ -186,8 +186,39 @@ describe('bulk cancel', () => {
     const stats = await service.client.requestStats({ date: day, id: 'pl_3' });
     expect(stats.pipelines[0]?.counts).toEqual([{ status: 'Stop', value: 5 }]);
     await expect(
-      operator.startBulk({ action: 'cancel', date: day, statuses: ['Error'] }, 'x'),
+      operator.bulk.start({ action: 'cancel', date: day, statuses: ['Error'] }, 'x'),
     ).rejects.toBeInstanceOf(HttpError);
+  });
+});
+
+describe('pipelinectl bulk', () => {
+  it('previews without a reason, runs with one and reports the job', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push((await service.client.exec('pl_2', 'nowhere.jsonl')).requestId as string);
+    await service.app.engine.whenIdle();
+    const ctl = async (...args: string[]) => {
+      let out = '';
+      const code = await run(
+        [...args, '--url', service.url, '--key', TEST_API_KEY],
+        {},
+        (t) => (out += t),
+      );
+      return { code, out };
+    };
+    const preview = await ctl('bulk', 'retry', '--date', day, '--pipeline', 'pl_2');
+    expect(preview.out.split('\n')[0]).toBe('3 requests would be retried; add --reason to do it.');
+    expect(preview.out).toContain(ids[2]);
+    const done = await ctl('bulk', 'retry', '--date', day, '--pipeline', 'pl_2', '--reason', 'cli');
+    expect(done.code).toBe(0);
+    const jobId = /^job (\d+) \(retry, done\): 3 of 3 done, 3 ok, 0 refused, 0 failed$/m.exec(
+      done.out,
+    )?.[1];
+    expect(jobId).toBeDefined();
+    expect((await ctl('bulk-job', jobId as string)).out).toContain('3 of 3 done');
+    await expect(ctl('bulk', 'delete', '--date', day)).rejects.toThrow(
+      'bulk takes retry or cancel',
+    );
   });
 });
 
@@ -234,7 +265,7 @@ describe('a bulk job across a restart', () => {
     const second = await startService({ pipelinesFile, dataDir });
     try {
       const job = await eventually(async () => {
-        const j = await second.client.bulkJob(jobId);
+        const j = await second.client.bulk.job(jobId);
         return j.state === 'done' ? j : undefined;
       }, 'the resumed job');
       expect(job.resumed).not.toBeNull();
@@ -249,37 +280,10 @@ describe('a bulk job across a restart', () => {
       expect(job.items[2]?.message).toBe('Done before the restart: the request is now Finish.');
       expect(job.items[3]?.message).toContain('is Finish; only a request in Error or Stop');
       expect(job).toMatchObject({ total: 4, succeeded: 3, refused: 1, failed: 0 });
-      const refused = await second.client.bulkJob(jobId, { outcome: 'refused' });
+      const refused = await second.client.bulk.job(jobId, { outcome: 'refused' });
       expect(refused.items.map((i) => i.requestId)).toEqual([ids[3]]);
     } finally {
       await second.close();
     }
-  });
-});
-
-describe('bulk behind the gateway', () => {
-  let vendor: VendorService;
-  let gateway: TestService;
-  const key = 'gateway-key-0123456789abcdef';
-
-  beforeAll(async () => {
-    vendor = await startVendorService();
-    gateway = await startService({
-      services: [{ id: 'prod', name: 'Production', url: vendor.url, apiKey: vendor.apiKey }],
-      apiKey: key,
-    });
-  });
-
-  afterAll(async () => {
-    await gateway.close();
-    await vendor.close();
-  });
-
-  it('says it is not available yet', async () => {
-    const response = await gateway.fetch('/pipelineapi/bulk/json?action=retry&date=20261122', {
-      headers: { 'X-Pipelinewebapi': key },
-    });
-    expect(response.status).toBe(404);
-    expect(await response.text()).toContain('not available for service Production yet');
   });
 });

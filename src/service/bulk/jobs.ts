@@ -148,7 +148,18 @@ export class BulkJobs {
       if (this.stopping) return;
       const batch = nextBulkItems(db, id, 'pending', BULK_BATCH);
       if (batch.length === 0) break;
-      for (const item of batch) await this.apply(job, item);
+      // The whole batch is marked started in one commit before any call, and its outcomes
+      // and audit entries written in one after: a crash in between leaves started items,
+      // which the next start settles by looking at the requests themselves.
+      const now = this.ctx.clock.now().toISOString();
+      db.transaction(() => {
+        for (const item of batch) markStarted(db, id, item.seq, now);
+      })();
+      const ended: [BulkItemRow, Ended][] = [];
+      for (const item of batch) ended.push([item, await this.call(job, item)]);
+      db.transaction(() => {
+        for (const [item, outcome] of ended) this.end(job, item, outcome);
+      })();
       await nextTurn();
     }
     markJobDone(db, id, this.ctx.clock.now().toISOString());
@@ -175,22 +186,25 @@ export class BulkJobs {
 
   private async apply(job: BulkJobRow, item: BulkItemRow): Promise<void> {
     markStarted(this.ctx.dbs.system, job.id, item.seq, this.ctx.clock.now().toISOString());
-    let ended: Ended;
+    this.end(job, item, await this.call(job, item));
+  }
+
+  /** One request through the same operation as a single retry or cancel. */
+  private async call(job: BulkJobRow, item: BulkItemRow): Promise<Ended> {
     try {
       await operations[OPERATION[job.action]](
         this.ctx,
         new Params({ requestid: item.requestId }, undefined),
       );
-      ended = { outcome: 'ok', httpStatus: 200, message: 'Success' };
+      return { outcome: 'ok', httpStatus: 200, message: 'Success' };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      ended = {
+      return {
         outcome: error.httpStatus >= 500 ? 'failed' : 'refused',
         httpStatus: error.httpStatus,
         message: error.message,
       };
     }
-    this.end(job, item, ended);
   }
 
   private end(job: BulkJobRow, item: BulkItemRow, ended: Ended): void {

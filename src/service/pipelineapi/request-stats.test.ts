@@ -146,7 +146,7 @@ describe('requeststats', () => {
   });
 });
 
-describe('requeststats behind the gateway', () => {
+describe('requeststats and bulk behind the gateway', () => {
   let vendor: VendorService;
   let gateway: TestService;
   const key = 'gateway-key-0123456789abcdef';
@@ -175,5 +175,13 @@ describe('requeststats behind the gateway', () => {
     expect(text).toContain('"Code":1204');
     expect(text).toContain('not available for service Production yet');
     expect((await get('date=yesterday')).status).toBe(400);
+  });
+
+  it('refuses bulk retry and cancel, whose selection needs the request index too', async () => {
+    const response = await gateway.fetch('/pipelineapi/bulk/json?action=retry&date=20261122', {
+      headers: { 'X-Pipelinewebapi': key },
+    });
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain('not available for service Production yet');
   });
 });

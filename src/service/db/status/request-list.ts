@@ -166,17 +166,16 @@ export function matchingRequestIds(
     .all(filterValues(pipelineId, filter)) as string[];
 }
 
-/** A day's requests counted per pipeline and status (one pass over that day's table). */
+/** A day's requests counted per pipeline and status, from the counts the triggers keep. */
 export function countByPipelineAndStatus(
   db: Db,
   day: string,
 ): { pipelineId: string; status: string; count: number }[] {
-  if (!dayTableExists(db, day)) return [];
   return (
     prepared(
       db,
-      `SELECT PIPELINEID, STATUS, COUNT(*) AS n FROM ${quoteIdentifier(statusTableName(day))}
-       GROUP BY PIPELINEID, STATUS`,
-    ).all() as { PIPELINEID: string; STATUS: string; n: number }[]
+      `SELECT PIPELINEID, STATUS, SUM(N) AS n FROM REQUEST_COUNT WHERE DAY = ?
+       GROUP BY PIPELINEID, STATUS HAVING SUM(N) > 0`,
+    ).all(day) as { PIPELINEID: string; STATUS: string; n: number }[]
   ).map((r) => ({ pipelineId: r.PIPELINEID, status: r.STATUS, count: r.n }));
 }

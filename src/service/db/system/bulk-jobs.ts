@@ -87,6 +87,24 @@ function job(raw: RawJob): BulkJobRow {
   };
 }
 
+interface RawItem {
+  SEQ: number;
+  REQUESTID: string;
+  OUTCOME: ItemOutcome;
+  MESSAGE: string;
+  TIME: string | null;
+}
+
+function item(r: RawItem): BulkItemRow {
+  return {
+    seq: r.SEQ,
+    requestId: r.REQUESTID,
+    outcome: r.OUTCOME,
+    message: r.MESSAGE,
+    time: r.TIME,
+  };
+}
+
 /** Records a job and its requests, all pending, in one transaction; returns its id. */
 export function createBulkJob(
   db: Db,
@@ -163,20 +181,8 @@ export function nextBulkItems(
       db,
       `SELECT SEQ, REQUESTID, OUTCOME, MESSAGE, TIME FROM BULK_ITEM
        WHERE JOBID = ? AND OUTCOME = ? ORDER BY SEQ LIMIT ?`,
-    ).all(id, outcome, limit) as {
-      SEQ: number;
-      REQUESTID: string;
-      OUTCOME: ItemOutcome;
-      MESSAGE: string;
-      TIME: string | null;
-    }[]
-  ).map((r) => ({
-    seq: r.SEQ,
-    requestId: r.REQUESTID,
-    outcome: r.OUTCOME,
-    message: r.MESSAGE,
-    time: r.TIME,
-  }));
+    ).all(id, outcome, limit) as RawItem[]
+  ).map(item);
 }
 
 export function markStarted(db: Db, id: number, seq: number, time: string): void {
@@ -213,7 +219,10 @@ export function markJobDone(db: Db, id: number, time: string): void {
   prepared(db, "UPDATE BULK_JOB SET STATE = 'done', FINISHED = ? WHERE ID = ?").run(time, id);
 }
 
-/** A page of a job's items in order, optionally of one outcome, with their count. */
+/**
+ * A page of a job's items in order, optionally of one outcome, with their count: by the
+ * outcome index, and without one the job's own total (its items never change in number).
+ */
 export function bulkItemsPage(
   db: Db,
   id: number,
@@ -221,30 +230,27 @@ export function bulkItemsPage(
   index: number,
   pageSize: number,
 ): { items: BulkItemRow[]; total: number } {
-  const values = { id, outcome: outcome ?? null, limit: pageSize, offset: index };
-  const where = 'FROM BULK_ITEM WHERE JOBID = @id AND (@outcome IS NULL OR OUTCOME = @outcome)';
-  const total = (
-    prepared(db, `SELECT COUNT(*) AS n ${where}`).get({ id, outcome: values.outcome }) as {
-      n: number;
-    }
-  ).n;
-  const items = (
-    prepared(
+  const columns = 'SEQ, REQUESTID, OUTCOME, MESSAGE, TIME';
+  if (outcome === undefined) {
+    const total = (
+      prepared(db, 'SELECT TOTAL FROM BULK_JOB WHERE ID = ?').get(id) as
+        { TOTAL: number } | undefined
+    )?.TOTAL;
+    const items = prepared(
       db,
-      `SELECT SEQ, REQUESTID, OUTCOME, MESSAGE, TIME ${where} ORDER BY SEQ LIMIT @limit OFFSET @offset`,
-    ).all(values) as {
-      SEQ: number;
-      REQUESTID: string;
-      OUTCOME: ItemOutcome;
-      MESSAGE: string;
-      TIME: string | null;
-    }[]
-  ).map((r) => ({
-    seq: r.SEQ,
-    requestId: r.REQUESTID,
-    outcome: r.OUTCOME,
-    message: r.MESSAGE,
-    time: r.TIME,
-  }));
-  return { items, total };
+      `SELECT ${columns} FROM BULK_ITEM WHERE JOBID = ? ORDER BY SEQ LIMIT ? OFFSET ?`,
+    ).all(id, pageSize, index) as RawItem[];
+    return { items: items.map(item), total: total ?? 0 };
+  }
+  const total = (
+    prepared(db, 'SELECT COUNT(*) AS n FROM BULK_ITEM WHERE JOBID = ? AND OUTCOME = ?').get(
+      id,
+      outcome,
+    ) as { n: number }
+  ).n;
+  const items = prepared(
+    db,
+    `SELECT ${columns} FROM BULK_ITEM WHERE JOBID = ? AND OUTCOME = ? ORDER BY SEQ LIMIT ? OFFSET ?`,
+  ).all(id, outcome, pageSize, index) as RawItem[];
+  return { items: items.map(item), total };
 }
