@@ -359,6 +359,7 @@ describe('roles on the pipeline API', () => {
         'list',
         'requestlist',
         'requestdetail',
+        'requeststats',
         'version',
         'systemdb',
         'statusdb',

@@ -89,6 +89,7 @@ describe('formats', () => {
   const paths = () => [
     '/pipelineapi/list',
     '/pipelineapi/requestlist',
+    '/pipelineapi/requeststats',
     `/pipelineapi/requestdetail?requestid=${finishedId}&requestlog=true&applog=true`,
     '/pipelineapi/version',
     '/pipelineapi/systemdb',
