@@ -17,7 +17,7 @@ test('retries all of a day’s errors of a pipeline: dry run, reason, progress, 
   page,
   service,
 }) => {
-  const preview = await service.client.bulkPreview({
+  const preview = await service.client.bulk.preview({
     action: 'retry',
     date: DAY,
     id: 'pl_2',
@@ -50,7 +50,7 @@ test('retries all of a day’s errors of a pipeline: dry run, reason, progress, 
   );
   await expect(dialog.getByTestId('bulk-items').locator('li')).toHaveCount(30);
   await expect(dialog.locator(`[data-request="${preview.requestIds[0]}"]`)).toContainText('✓ done');
-  const [job] = await service.client.bulkJobs();
+  const [job] = await service.client.bulk.jobs();
   expect([job?.user, job?.reason, job?.total, job?.succeeded]).toEqual([
     OPERATOR.user,
     'disk replaced on reader 7',

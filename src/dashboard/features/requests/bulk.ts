@@ -45,7 +45,7 @@ export function useBulkPreview(selection: BulkSelection) {
   const { pipeline } = useClients();
   return useQuery({
     queryKey: bulkKeys.preview(selection),
-    queryFn: () => pipeline.bulkPreview(selection),
+    queryFn: () => pipeline.bulk.preview(selection),
     staleTime: 0,
   });
 }
@@ -62,7 +62,7 @@ export function useStartBulk() {
       selection: BulkSelection;
       reason: string;
       expect: number;
-    }) => pipeline.startBulk(selection, reason, expect),
+    }) => pipeline.bulk.start(selection, reason, expect),
     onSettled: () => queryClient.invalidateQueries({ queryKey: auditKeys.all }),
   });
 }
@@ -74,7 +74,7 @@ export function useBulkJob(jobId: number | undefined, outcome: BulkOutcome | und
   return useQuery({
     queryKey: bulkKeys.job(jobId ?? 0, outcome),
     queryFn: async () => {
-      const job = await pipeline.bulkJob(jobId as number, { outcome, pageSize: 200 });
+      const job = await pipeline.bulk.job(jobId as number, { outcome, pageSize: 200 });
       // Each batch changes requests: the lists and counts behind the dialog follow.
       await queryClient.invalidateQueries({ queryKey: requestKeys.lists() });
       return job;
