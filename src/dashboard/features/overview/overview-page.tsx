@@ -136,7 +136,7 @@ export function OverviewPage() {
             ) : null}
           </p>
           <div className="grid gap-5 xl:grid-cols-2">
-            <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+            <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <h2 className="mb-3 text-sm font-semibold">{strings.byPipeline}</h2>
               <div className="overflow-x-auto">
                 <DataTable
@@ -158,11 +158,11 @@ export function OverviewPage() {
                 </p>
               )}
             </section>
-            <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+            <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <h2 className="mb-3 text-sm font-semibold">{strings.perHour}</h2>
               <HourlyChart counts={summary.hourly} dark={dark} />
             </section>
-            <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+            <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <h2 className="mb-1 text-sm font-semibold">{strings.latestErrors}</h2>
               {summary.errors === 0 ? (
                 <p className="text-sm text-slate-500">{strings.noErrors}</p>
@@ -178,7 +178,7 @@ export function OverviewPage() {
                 </ul>
               )}
             </section>
-            <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+            <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <h2 className="mb-1 text-sm font-semibold">{strings.suspended}</h2>
               {suspended.length === 0 ? (
                 <p className="text-sm text-slate-500">{strings.noneSuspended}</p>

@@ -39,7 +39,6 @@ export function BulkBar({ view, total }: { view: RequestsView; total: number | u
             <Button
               key={action}
               size="sm"
-              variant={action === 'cancel' ? 'danger' : 'secondary'}
               disabledReason={forbiddenReason(auth, OPERATION[action])}
               onClick={() => setOpen(selection)}
             >

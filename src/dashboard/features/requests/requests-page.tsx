@@ -112,6 +112,8 @@ export function RequestsPage() {
         </div>
         <Field label={strings.pipeline}>
           <Select
+            // A long pipeline name would widen the header past a phone's screen.
+            className="max-w-72"
             value={view.pipeline ?? ''}
             onChange={(e) => update({ pipeline: e.target.value })}
           >

@@ -27,7 +27,7 @@ export const strings = {
   searchHint: 'Request id, file or error',
   searchGo: 'Search',
   jump: 'Go to request',
-  jumpHint: 'pl_1-20261122_09-000001',
+  jumpHint: 'Request id',
   jumpGo: 'Go',
   jumpMissing: (id: string, day: string) => `There is no request ${id} on ${day}.`,
   pageSize: 'Rows per page',
