@@ -27,6 +27,33 @@ export function bundleSizes(): { initialKb: number; routes: [string, number][] }
   return { initialKb, routes };
 }
 
+/** Signs the browser context in with the API key, as the sign-in page would store it. */
+async function withApiKey(context: BrowserContext): Promise<void> {
+  await context.addInitScript(
+    // Runs in the page; this file is compiled without DOM types.
+    (key) =>
+      (
+        Reflect.get(globalThis, 'sessionStorage') as {
+          setItem(name: string, value: string): void;
+        }
+      ).setItem('pipeline-dashboard.auth', JSON.stringify({ kind: 'apiKey', apiKey: key })),
+    KEY,
+  );
+}
+
+/** The service of a bench data folder, in its own process, with the demo's pipelines. */
+function startBenchService(data: string) {
+  return startChild([
+    '--data',
+    data,
+    '--api-key',
+    KEY,
+    '--no-demo',
+    '--pipelines',
+    join(process.cwd(), 'src/service/demo/pipelines.yaml'),
+  ]);
+}
+
 export interface DashboardTimes {
   readonly pipelinesMs: number;
   readonly requests1000Ms: number;
@@ -41,31 +68,11 @@ export async function dashboardTimes(runs = 5): Promise<DashboardTimes> {
   const folder = mkdtempSync(join(tmpdir(), 'bench-dashboard-'));
   const data = join(folder, 'data');
   seedRequests(data, 1000, 'pl_3');
-  const child = await startChild([
-    '--data',
-    data,
-    '--api-key',
-    KEY,
-    '--no-demo',
-    '--pipelines',
-    join(process.cwd(), 'src/service/demo/pipelines.yaml'),
-  ]);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-  });
+  const child = await startBenchService(data);
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addInitScript(
-      // Runs in the page; this file is compiled without DOM types.
-      (key) =>
-        (
-          Reflect.get(globalThis, 'sessionStorage') as {
-            setItem(name: string, value: string): void;
-          }
-        ).setItem('pipeline-dashboard.auth', JSON.stringify({ kind: 'apiKey', apiKey: key })),
-      KEY,
-    );
+    await withApiKey(context);
     const page = await context.newPage();
     const median = (values: number[]) =>
       [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
@@ -118,20 +125,6 @@ export interface OverviewAtScale {
   readonly pagedBytes: number;
 }
 
-/** Signs the browser context in with the API key, as the sign-in page would store it. */
-async function withApiKey(context: BrowserContext): Promise<void> {
-  await context.addInitScript(
-    // Runs in the page; this file is compiled without DOM types.
-    (key) =>
-      (
-        Reflect.get(globalThis, 'sessionStorage') as {
-          setItem(name: string, value: string): void;
-        }
-      ).setItem('pipeline-dashboard.auth', JSON.stringify({ kind: 'apiKey', apiKey: key })),
-    KEY,
-  );
-}
-
 /**
  * The overview on a day of `count` requests (issue 14): time from navigation to its exact
  * counts, and what one auto-refresh downloads, against the 20 pages of 1,000 it read before.
@@ -154,15 +147,7 @@ export async function overviewAtScale(
     )
     .run(errors);
   dbs.close();
-  const child = await startChild([
-    '--data',
-    data,
-    '--api-key',
-    KEY,
-    '--no-demo',
-    '--pipelines',
-    join(process.cwd(), 'src/service/demo/pipelines.yaml'),
-  ]);
+  const child = await startBenchService(data);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     let pagedBytes = 0;
