@@ -121,7 +121,7 @@ test('scrolls a page of 10,000 rows with only the visible rows in the DOM', asyn
     for (let i = 1; i <= 10_000; i++) insert.run(i, `row ${i}`);
   })();
   await signIn(page, service, undefined, '/databases/action?table=BIG&size=1000');
-  await expect(page.getByTestId('row-range')).toHaveText('1–1000 of 10,000');
+  await expect(page.getByTestId('row-range')).toHaveText('1–1,000 of 10,000');
   expect(await page.getByTestId('table-rows').locator('tbody tr').count()).toBeLessThan(120);
   await page
     .getByTestId('table-rows')

@@ -1,4 +1,5 @@
 import type { Page, Route } from '@playwright/test';
+import { seedDay } from './day-seed.ts';
 import { expect, settle, signIn, test, unlessAbandoned } from './fixtures.ts';
 
 /**
@@ -41,21 +42,25 @@ test('unknown statuses are shown as they are, filterable, counted, and both acti
   page,
   service,
 }) => {
-  await settle(service);
-  await rewrite(page, '**/pipelineapi/requestlist/**', (body) => {
-    for (const r of requestListOf(body).Request) if (r.Status === 'Finish') r.Status = 'Abort';
-  });
-  await signIn(page, service, undefined, '/requests');
+  // Written into the service itself, since the filter and the counts are the service's now.
+  const day = '20261017';
+  seedDay(service, day, [
+    { pipelineId: 'pl_2', status: 'Finish', count: 2, hour: 8 },
+    { pipelineId: 'pl_2', status: 'Abort', count: 3, hour: 9 },
+  ]);
+  await signIn(page, service, undefined, `/requests?date=${day}`);
   const aborted = page.locator('tr[data-request]', { hasText: 'Abort' }).first();
   await expect(aborted).toBeVisible();
   const requestId = (await aborted.getAttribute('data-request')) as string;
   await expect(aborted.getByRole('button', { name: `Retry ${requestId}` })).toBeEnabled();
   await expect(aborted.getByRole('button', { name: `Cancel ${requestId}` })).toBeEnabled();
-  await page.getByLabel(/^Status/).selectOption('Abort');
+  await page.getByTestId('status-filter').locator('summary').click();
+  await page.getByRole('checkbox', { name: 'Abort', exact: true }).check();
   await expect(page).toHaveURL(/status=Abort/);
-  await expect(page.locator('tr[data-request]').first()).toContainText('Abort');
+  await expect(page.getByTestId('range')).toHaveText('1–3 of 3');
+  await expect(page.locator('tr[data-request]', { hasText: 'Finish' })).toHaveCount(0);
 
-  // The service (whose request really is Finish) refuses; its own words are shown.
+  // The service refuses to cancel a request in a state it does not run; its words are shown.
   await page
     .locator(`tr[data-request="${requestId}"]`)
     .getByRole('button', { name: `Cancel ${requestId}` })
@@ -65,11 +70,11 @@ test('unknown statuses are shown as they are, filterable, counted, and both acti
   await expect(dialog).toContainText('✕');
   await dialog.getByRole('button', { name: 'Close' }).click();
 
-  await page.goto(`${service.url}/`);
+  await page.goto(`${service.url}/?date=${day}`);
   await expect(
     page.getByTestId('by-pipeline').getByRole('columnheader', { name: 'Abort' }),
   ).toBeVisible();
-  await expect(page.getByTestId('other-states')).toContainText('Abort');
+  await expect(page.getByTestId('other-states')).toContainText('3 Abort');
 });
 
 test('a request with an EndTime is not polled, whatever its status word', async ({

@@ -29,9 +29,15 @@ test('pages by Index/Next with the view in the URL, and a reload shows the same 
     firstOnPage as string,
   );
   await expect(page.getByLabel(/Pipeline/)).toHaveValue('pl_2');
-  // The status filter works within the page and is in the URL too.
-  await page.getByLabel(/^Status/).selectOption('Finish');
+  // The status filter is the service's, in the URL too, and starts again at the first page.
+  await page.getByTestId('status-filter').locator('summary').click();
+  await page.getByRole('checkbox', { name: 'Finish', exact: true }).check();
   await expect(page).toHaveURL(/status=Finish/);
+  await expect(page).not.toHaveURL(/index=/);
+  const finished = await service.client.requestList({ id: 'pl_2', status: ['Finish'] });
+  await expect(page.getByTestId('range')).toHaveText(
+    `1–${Math.min(50, finished.info.total as number)} of ${finished.info.total}`,
+  );
 });
 
 test('keeps the rows in place when new requests arrive, behind an "N new" notice', async ({

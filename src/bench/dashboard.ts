@@ -2,10 +2,13 @@ import { readdirSync, readFileSync, existsSync, mkdtempSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from '@playwright/test';
+import { chromium, type BrowserContext } from '@playwright/test';
 import { DIST_DIR } from '../service/app.ts';
 import { startChild } from '../service/testing/child.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../service/testing/chromium.ts';
+import { openDatabases } from '../service/db/databases.ts';
+import { quoteIdentifier } from '../service/db/sqlite.ts';
+import { statusTableName } from '../service/db/status/requests.ts';
 import { seedRequests } from './seed.ts';
 
 const KEY = 'bench-key-0123456789abcdefghijklmnopqrstu';
@@ -24,6 +27,33 @@ export function bundleSizes(): { initialKb: number; routes: [string, number][] }
   return { initialKb, routes };
 }
 
+/** Signs the browser context in with the API key, as the sign-in page would store it. */
+async function withApiKey(context: BrowserContext): Promise<void> {
+  await context.addInitScript(
+    // Runs in the page; this file is compiled without DOM types.
+    (key) =>
+      (
+        Reflect.get(globalThis, 'sessionStorage') as {
+          setItem(name: string, value: string): void;
+        }
+      ).setItem('pipeline-dashboard.auth', JSON.stringify({ kind: 'apiKey', apiKey: key })),
+    KEY,
+  );
+}
+
+/** The service of a bench data folder, in its own process, with the demo's pipelines. */
+function startBenchService(data: string) {
+  return startChild([
+    '--data',
+    data,
+    '--api-key',
+    KEY,
+    '--no-demo',
+    '--pipelines',
+    join(process.cwd(), 'src/service/demo/pipelines.yaml'),
+  ]);
+}
+
 export interface DashboardTimes {
   readonly pipelinesMs: number;
   readonly requests1000Ms: number;
@@ -38,31 +68,11 @@ export async function dashboardTimes(runs = 5): Promise<DashboardTimes> {
   const folder = mkdtempSync(join(tmpdir(), 'bench-dashboard-'));
   const data = join(folder, 'data');
   seedRequests(data, 1000, 'pl_3');
-  const child = await startChild([
-    '--data',
-    data,
-    '--api-key',
-    KEY,
-    '--no-demo',
-    '--pipelines',
-    join(process.cwd(), 'src/service/demo/pipelines.yaml'),
-  ]);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-  });
+  const child = await startBenchService(data);
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addInitScript(
-      // Runs in the page; this file is compiled without DOM types.
-      (key) =>
-        (
-          Reflect.get(globalThis, 'sessionStorage') as {
-            setItem(name: string, value: string): void;
-          }
-        ).setItem('pipeline-dashboard.auth', JSON.stringify({ kind: 'apiKey', apiKey: key })),
-      KEY,
-    );
+    await withApiKey(context);
     const page = await context.newPage();
     const median = (values: number[]) =>
       [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
@@ -78,7 +88,7 @@ export async function dashboardTimes(runs = 5): Promise<DashboardTimes> {
       const again = Date.now();
       await page.goto(`${child.url}/requests?pipeline=pl_3&size=1000`);
       await page.locator('tr[data-request]').first().waitFor();
-      await page.getByText('1–1000 of 1000').waitFor();
+      await page.getByText('1–1,000 of 1,000').waitFor();
       requests.push(Date.now() - again);
       rowElements = await page.locator('tr[data-request]').count();
       await page
@@ -93,6 +103,100 @@ export async function dashboardTimes(runs = 5): Promise<DashboardTimes> {
       requests1000Ms: median(requests),
       rowElements,
       rowsAfterScroll,
+    };
+  } finally {
+    await browser.close();
+    child.process.kill('SIGTERM');
+    await child.exited;
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+export interface OverviewAtScale {
+  readonly requests: number;
+  readonly errors: number;
+  /** Navigation to the overview showing the day's exact counts, median of the runs. */
+  readonly toExactCountsMs: number;
+  /** Bytes over the wire (headers and encoded bodies) of the Part C calls of one refresh. */
+  readonly bytesPerRefresh: number;
+  /** Calls in one refresh, by operation. */
+  readonly callsPerRefresh: Readonly<Record<string, number>>;
+  /** What reading the day as the overview used to (20 pages of 1,000) downloads, same run. */
+  readonly pagedBytes: number;
+}
+
+/**
+ * The overview on a day of `count` requests (issue 14): time from navigation to its exact
+ * counts, and what one auto-refresh downloads, against the 20 pages of 1,000 it read before.
+ */
+export async function overviewAtScale(
+  count = 100_006,
+  errors = 39,
+  runs = 3,
+): Promise<OverviewAtScale> {
+  if (!existsSync(join(DIST_DIR, 'index.html')))
+    throw new Error('build the dashboard first: npm run build');
+  const folder = mkdtempSync(join(tmpdir(), 'bench-overview-'));
+  const data = join(folder, 'data');
+  const { day } = seedRequests(data, count, 'pl_2');
+  const dbs = openDatabases(data);
+  // The oldest requests failed, as in the issue: far down the day's pages.
+  dbs.status
+    .prepare(
+      `UPDATE ${quoteIdentifier(statusTableName(day))} SET STATUS = 'Error', ERRORMSG = 'disk full' WHERE rowid <= ?`,
+    )
+    .run(errors);
+  dbs.close();
+  const child = await startBenchService(data);
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    let pagedBytes = 0;
+    for (let index = 0; index < 20_000; index += 1000) {
+      const response = await fetch(
+        `${child.url}/pipelineapi/requestlist/json?date=${day}&index=${index}&pagesize=1000`,
+        { headers: { 'X-Pipelinewebapi': KEY, 'Accept-Encoding': 'gzip' } },
+      );
+      pagedBytes += (await response.arrayBuffer()).byteLength;
+    }
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await withApiKey(context);
+    const page = await context.newPage();
+    const expected = `${errors.toLocaleString('en-US')} requests in Error`;
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const started = Date.now();
+      await page.goto(`${child.url}/?date=${day}`);
+      await page.getByTestId('day-total').waitFor();
+      await page.getByText(expected).waitFor();
+      times.push(Date.now() - started);
+    }
+    await page.waitForLoadState('networkidle');
+    // One refresh: every Part C call from one requeststats answer up to and with the next.
+    const calls: { operation: string; bytes: number; at: number }[] = [];
+    page.on('requestfinished', (request) => {
+      const match = /\/pipelineapi\/(\w+)\//.exec(request.url());
+      if (!match) return;
+      void request.sizes().then((sizes) =>
+        calls.push({
+          operation: match[1] as string,
+          bytes: sizes.responseBodySize + sizes.responseHeadersSize,
+          at: Date.now(),
+        }),
+      );
+    });
+    const stats = () => calls.filter((c) => c.operation === 'requeststats');
+    while (stats().length < 2) await page.waitForTimeout(250);
+    const [first, second] = stats() as [(typeof calls)[0], (typeof calls)[0]];
+    const refresh = calls.filter((c) => c.at > first.at && c.at <= second.at);
+    const callsPerRefresh: Record<string, number> = {};
+    for (const c of refresh) callsPerRefresh[c.operation] = (callsPerRefresh[c.operation] ?? 0) + 1;
+    return {
+      requests: count,
+      errors,
+      toExactCountsMs: [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? NaN,
+      bytesPerRefresh: refresh.reduce((n, c) => n + c.bytes, 0),
+      callsPerRefresh,
+      pagedBytes,
     };
   } finally {
     await browser.close();

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIST_DIR, REPO_ROOT } from '../service/app.ts';
 import { benchApi, benchLatency, LOAD_GENERATOR } from './api.ts';
-import { bundleSizes, dashboardTimes } from './dashboard.ts';
+import { bundleSizes, dashboardTimes, overviewAtScale } from './dashboard.ts';
 import { benchCsvShapes } from './csv-shapes.ts';
 import { benchIngest } from './ingest.ts';
 
@@ -148,5 +148,15 @@ if (runs('dashboard')) {
   const times = await dashboardTimes();
   console.log(
     `Chromium: navigation to the pipelines table filled ${times.pipelinesMs} ms; to a 1,000-row requests page ${times.requests1000Ms} ms, with ${times.rowElements} row elements in the DOM (${times.rowsAfterScroll} after scrolling to the end; goal: at most 200).`,
+  );
+  const scale = await overviewAtScale();
+  console.log(
+    `Overview of a day of ${scale.requests.toLocaleString('en-US')} requests (${scale.errors} in Error): navigation to its exact counts ${scale.toExactCountsMs} ms; one auto-refresh downloads ${(scale.bytesPerRefresh / 1024).toFixed(1)} KB in ${Object.entries(
+      scale.callsPerRefresh,
+    )
+      .map(([operation, n]) => `${n} ${operation}`)
+      .join(
+        ', ',
+      )} (goal: at most 20 KB), against ${(scale.pagedBytes / 1024).toFixed(0)} KB for the 20 pages of 1,000 it read before (ratio ${(scale.pagedBytes / Math.max(1, scale.bytesPerRefresh)).toFixed(0)}×).`,
   );
 }

@@ -6,7 +6,10 @@ import { currentService } from './app/current-service.ts';
 export interface RequestsQuery {
   readonly date?: string | undefined;
   readonly pipeline?: string | undefined;
+  /** Comma-separated statuses, as the service's `status` takes them. */
   readonly status?: string | undefined;
+  /** A substring of the request id, file name or error message. */
+  readonly q?: string | undefined;
   readonly index?: number | undefined;
   readonly size?: number | undefined;
 }
@@ -52,6 +55,7 @@ export const paths = {
       date: query.date,
       pipeline: query.pipeline,
       status: query.status,
+      q: query.q,
       index: query.index || undefined,
       size: query.size,
     }),

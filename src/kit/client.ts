@@ -194,15 +194,35 @@ export class PipelineClient {
     );
   }
 
-  /** @example await client.requestList({ date: '20261121', id: 'pl_1', index: 0, pageSize: 100 }) */
+  /**
+   * `status`, `q` and `since` are the contract's section 8 filters (our server; a vendor
+   * service ignores or refuses them).
+   * @example await client.requestList({ date: '20261121', id: 'pl_1', status: ['Error'], pageSize: 100 })
+   */
   requestList(
-    query: { date?: string; id?: string; index?: number; pageSize?: number } = {},
+    query: {
+      date?: string | undefined;
+      id?: string | undefined;
+      index?: number | undefined;
+      pageSize?: number | undefined;
+      status?: readonly string[] | undefined;
+      q?: string | undefined;
+      since?: string | undefined;
+    } = {},
     format: Format = 'json',
   ): Promise<RequestList> {
     return this.call(
       'requestlist',
       format,
-      { date: query.date, id: query.id, index: query.index, pagesize: query.pageSize },
+      {
+        date: query.date,
+        id: query.id,
+        index: query.index,
+        pagesize: query.pageSize,
+        status: query.status && query.status.length > 0 ? query.status.join(',') : undefined,
+        q: query.q || undefined,
+        since: query.since,
+      },
       decodeRequestList,
     );
   }

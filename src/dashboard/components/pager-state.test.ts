@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pagerState } from './pager-state.ts';
+import { lastPageIndex, pagerState } from './pager-state.ts';
 
 describe('pagerState', () => {
   it('shows the 1-based range and both neighbours in the middle of a list', () => {
@@ -30,5 +30,20 @@ describe('pagerState', () => {
     expect(pagerState({ index: 0, count: 10, prev: -1, next: 10, total: undefined }).total).toBe(
       undefined,
     );
+  });
+});
+
+describe('lastPageIndex', () => {
+  it('is the Index of the page holding the last row', () => {
+    const info = { index: 0, count: 100, prev: -1, next: 100, total: 100_006 };
+    expect(lastPageIndex(info, 100)).toBe(100_000);
+    expect(lastPageIndex({ ...info, total: 100_000 }, 100)).toBe(99_900);
+    expect(lastPageIndex({ ...info, total: 0 }, 100)).toBe(0);
+  });
+
+  it('is unknown without a Total or a page size', () => {
+    const info = { index: 0, count: 10, prev: -1, next: 10, total: undefined };
+    expect(lastPageIndex(info, 50)).toBeUndefined();
+    expect(lastPageIndex({ ...info, total: 20 }, undefined)).toBeUndefined();
   });
 });

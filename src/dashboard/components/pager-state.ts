@@ -25,3 +25,12 @@ export function pagerState(info: PageInfo): PagerState {
     paged: previous !== undefined || next !== undefined,
   };
 }
+
+/**
+ * The Index of the last page, where the service tells its Total and the page size is known;
+ * undefined otherwise (a vendor service without Total has no last page to jump to).
+ */
+export function lastPageIndex(info: PageInfo, pageSize: number | undefined): number | undefined {
+  if (info.total === undefined || pageSize === undefined || pageSize < 1) return undefined;
+  return info.total === 0 ? 0 : Math.floor((info.total - 1) / pageSize) * pageSize;
+}

@@ -1,11 +1,12 @@
 import type { PageInfo } from '../../kit/index.ts';
 import { strings } from '../shared/strings.ts';
 import { Button } from './button.tsx';
-import { pagerState } from './pager-state.ts';
+import { lastPageIndex, pagerState } from './pager-state.ts';
 
 /**
  * The one pager of the dashboard: "from–to of total" and previous/next buttons, from the
- * service's page info. onPage gets the Index to show; the caller keeps it in the URL.
+ * service's page info; with `pageSize` and a known Total, first and last page too. onPage
+ * gets the Index to show; the caller keeps it in the URL.
  */
 export function Pager({
   info,
@@ -13,6 +14,7 @@ export function Pager({
   testId,
   label,
   hideWhenSingle = false,
+  pageSize,
   className = '',
 }: {
   info: PageInfo;
@@ -23,9 +25,12 @@ export function Pager({
   label?: string;
   /** Leave out the whole pager when everything fits on one page. */
   hideWhenSingle?: boolean;
+  /** Offers first and last page (where the service tells its Total). */
+  pageSize?: number;
   className?: string;
 }) {
   const state = pagerState(info);
+  const last = lastPageIndex(info, pageSize);
   if (hideWhenSingle && !state.paged) return null;
   return (
     <nav
@@ -37,6 +42,17 @@ export function Pager({
           ? strings.pager.range(state.range.from, state.range.to, state.total)
           : strings.pager.empty}
       </span>
+      {last !== undefined ? (
+        <Button
+          size="sm"
+          disabled={info.index === 0}
+          onClick={() => onPage(0)}
+          aria-label={strings.pager.first}
+          title={strings.pager.first}
+        >
+          «
+        </Button>
+      ) : null}
       <Button
         size="sm"
         disabled={state.previous === undefined}
@@ -53,6 +69,17 @@ export function Pager({
       >
         {strings.pager.next} ›
       </Button>
+      {last !== undefined ? (
+        <Button
+          size="sm"
+          disabled={info.index >= last}
+          onClick={() => onPage(last)}
+          aria-label={strings.pager.last}
+          title={strings.pager.last}
+        >
+          »
+        </Button>
+      ) : null}
     </nav>
   );
 }

@@ -18,7 +18,14 @@ async function invalidated(keys: readonly QueryKey[], prefix: QueryKey): Promise
     .map((query) => query.queryKey);
 }
 
-const list = requestKeys.list({ date: '20261122', id: undefined, index: 0, size: 50 });
+const list = requestKeys.list({
+  date: '20261122',
+  id: undefined,
+  index: 0,
+  size: 50,
+  status: [],
+  q: undefined,
+});
 const day = requestKeys.day('20261122');
 const detail = requestKeys.detail('pl_1-20261122_09-000001');
 const raw = requestKeys.raw('pl_1-20261122_09-000001', 'xml');
@@ -36,11 +43,11 @@ const everything = [
 ];
 
 describe('request keys', () => {
-  it('are hierarchical: a list holds its date, pipeline, index and size', () => {
+  it('are hierarchical: a list holds its date, pipeline, index, size and filters', () => {
     expect(list).toEqual([
       'requests',
       'list',
-      { date: '20261122', id: undefined, index: 0, size: 50 },
+      { date: '20261122', id: undefined, index: 0, size: 50, status: [], q: undefined },
     ]);
   });
 

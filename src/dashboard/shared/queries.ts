@@ -17,6 +17,10 @@ export interface RequestListParams {
   readonly id: string | undefined;
   readonly index: number;
   readonly size: number;
+  /** Only these statuses (the service filters; none means all). */
+  readonly status: readonly string[];
+  /** A substring of the request id, file name or error message, found by the service. */
+  readonly q: string | undefined;
 }
 
 export const requestKeys = {
@@ -25,6 +29,11 @@ export const requestKeys = {
   lists: () => [...requestKeys.all, 'list'] as const,
   list: (params: RequestListParams) => [...requestKeys.lists(), params] as const,
   day: (date: string) => [...requestKeys.lists(), 'day', date] as const,
+  /** A day's exact counts (requeststats): under the lists, so an action refreshes them too. */
+  stats: (date: string) => [...requestKeys.lists(), 'stats', date] as const,
+  /** The newest errors of a day, read again when the day's count of errors changes. */
+  latestErrors: (date: string, errors: number) =>
+    [...requestKeys.lists(), 'latest-errors', date, errors] as const,
   /** A request's detail and everything derived from it (error message, raw answer). */
   detail: (requestId: string) => [...requestKeys.all, 'detail', requestId] as const,
   errorMessage: (requestId: string) => [...requestKeys.detail(requestId), 'error-message'] as const,

@@ -1,12 +1,20 @@
+// One grouping for every count the dashboard shows, in the catalogue's language rather than
+// the browser's, so that "100,001–100,006 of 100,006" reads the same everywhere.
+const COUNT_FORMAT = new Intl.NumberFormat('en-US');
+
+/** A count as the dashboard writes it: 100006 as "100,006". */
+export const formatCount = (n: number): string => COUNT_FORMAT.format(n);
+
 /** Texts of the pieces several features share; each feature keeps its own next to it. */
 export const strings = {
   pager: {
-    // The total is grouped (10,000) and the bounds are not: the e2e specs read both.
     range: (from: number, to: number, total: number | undefined) =>
-      `${from}–${to}${total === undefined ? '' : ` of ${total.toLocaleString()}`}`,
+      `${formatCount(from)}–${formatCount(to)}${total === undefined ? '' : ` of ${formatCount(total)}`}`,
     empty: '0',
+    first: 'First page',
     previous: 'Previous page',
     next: 'Next page',
+    last: 'Last page',
   },
   runmodeFailed: (id: string) => `Could not change the Runmode of ${id}; it was put back.`,
   retry: 'Retry',

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { REQUEST_STATUSES } from '../../../kit/index.ts';
 import type { ColumnDef } from '../../components/data-table.tsx';
 import { paths } from '../../paths.ts';
+import { formatCount } from '../../shared/strings.ts';
 import { strings } from './strings.ts';
 import type { PipelineDay } from './summary.ts';
 
@@ -39,7 +40,7 @@ export function byPipelineColumns(
       header: status || strings.noStatus,
       className: COUNT,
       cellProps: () => ({ 'data-status': status }),
-      cell: (row) => row.counts[status] ?? 0,
+      cell: (row) => formatCount(row.counts[status] ?? 0),
     })),
     {
       id: 'total',
@@ -47,7 +48,7 @@ export function byPipelineColumns(
       className: COUNT,
       cellClassName: 'font-semibold',
       cellProps: () => ({ 'data-status': 'total' }),
-      cell: (row) => row.total,
+      cell: (row) => formatCount(row.total),
     },
   ];
 }

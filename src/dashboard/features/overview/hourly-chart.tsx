@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { formatCount } from '../../shared/strings.ts';
 import { strings } from './strings.ts';
 
 /** Requests per hour as bars; uPlot draws on a canvas, so a table follows for screen readers. */
@@ -64,7 +65,7 @@ export function HourlyChart({ counts, dark }: { counts: readonly number[]; dark:
           {counts.map((n, hour) => (
             <tr key={hour}>
               <th scope="row">{String(hour).padStart(2, '0')}:00</th>
-              <td>{n}</td>
+              <td>{formatCount(n)}</td>
             </tr>
           ))}
         </tbody>

@@ -1,4 +1,4 @@
-import { useMemo, useState, useSyncExternalStore } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { REQUEST_STATUSES, type RequestSummary } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
@@ -14,10 +14,9 @@ import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { usePipelines, useSetRunmode } from '../../shared/queries.ts';
 import { dayFrom, freshParams } from '../../shared/url-state.ts';
 import { HourlyChart } from './hourly-chart.tsx';
-import { useDayRequests, useErrorMessage } from './queries.ts';
+import { useDayCounts, useErrorMessage, useLatestErrors } from './queries.ts';
 import { byPipelineColumns, statusColumnsOf } from './columns.tsx';
 import { strings } from './strings.ts';
-import { summarizeDay } from './summary.ts';
 
 function useDarkClass(): boolean {
   return useSyncExternalStore(
@@ -56,24 +55,23 @@ function ErrorRow({ request, onRetry }: { request: RequestSummary; onRetry: () =
   );
 }
 
+const EMPTY_DAY = { byPipeline: [], hourly: [], errors: 0, total: 0 } as const;
+
 export function OverviewPage() {
   const [search, setSearch] = useSearchParams();
   const serviceToday = useServiceToday();
   const date = dayFrom(search.get('date'), () => serviceToday.today);
   const [refreshSeconds] = usePreference('refreshSeconds');
   // Without a date in the URL the page waits for the service's today, not the browser's.
-  const day = useDayRequests(
-    date,
-    refreshSeconds,
-    search.get('date') !== null || serviceToday.ready,
-  );
+  const day = useDayCounts(date, refreshSeconds, search.get('date') !== null || serviceToday.ready);
+  const latestErrors = useLatestErrors(date, day.data?.errors);
   const pipelines = usePipelines();
   const setRunmode = useSetRunmode();
   const auth = useAuth();
   const dark = useDarkClass();
   const [retrying, setRetrying] = useState<string>();
 
-  const summary = useMemo(() => summarizeDay(day.data?.requests ?? []), [day.data]);
+  const summary = day.data ?? EMPTY_DAY;
   const suspended = (pipelines.data ?? []).filter((p) => p.runmode === 'stop');
   const statuses = statusColumnsOf(summary.byPipeline);
   const otherStates = statuses
@@ -106,14 +104,28 @@ export function OverviewPage() {
             role="status"
             data-testid="health"
             className={`rounded-md px-4 py-2 text-sm font-medium ${
-              summary.errors.length === 0 && suspended.length === 0
+              summary.errors === 0 && suspended.length === 0
                 ? 'bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100'
                 : 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-100'
             }`}
           >
-            {summary.errors.length === 0 && suspended.length === 0
-              ? strings.allGood
-              : strings.attention(summary.errors.length, suspended.length)}
+            {summary.errors === 0 && suspended.length === 0 ? (
+              strings.allGood
+            ) : (
+              <>
+                {summary.errors > 0 ? (
+                  <Link
+                    to={paths.requests({ date, status: 'Error' })}
+                    data-testid="error-count"
+                    className="underline hover:no-underline"
+                  >
+                    {strings.inError(summary.errors)}
+                  </Link>
+                ) : null}
+                {summary.errors > 0 && suspended.length > 0 ? ' · ' : null}
+                {suspended.length > 0 ? strings.suspendedCount(suspended.length) : null}
+              </>
+            )}
             <span className="ml-2 text-xs font-normal opacity-75">
               {strings.refreshing(refreshSeconds)}
             </span>
@@ -124,7 +136,7 @@ export function OverviewPage() {
             ) : null}
           </p>
           <div className="grid gap-5 xl:grid-cols-2">
-            <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+            <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <h2 className="mb-3 text-sm font-semibold">{strings.byPipeline}</h2>
               <div className="overflow-x-auto">
                 <DataTable
@@ -136,23 +148,27 @@ export function OverviewPage() {
                   density="compact"
                 />
               </div>
-              {day.data.truncated ? (
-                <p className="mt-2 text-xs text-slate-500">
-                  {strings.truncated(day.data.requests.length)}
+              {day.data.exact ? (
+                <p className="mt-2 text-xs text-slate-500" data-testid="day-total">
+                  {strings.dayTotal(day.data.total)}
                 </p>
-              ) : null}
+              ) : (
+                <p className="mt-2 text-xs font-medium text-amber-800 dark:text-amber-200">
+                  {strings.truncated(day.data.counted, day.data.total)}
+                </p>
+              )}
             </section>
-            <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+            <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <h2 className="mb-3 text-sm font-semibold">{strings.perHour}</h2>
               <HourlyChart counts={summary.hourly} dark={dark} />
             </section>
-            <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+            <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <h2 className="mb-1 text-sm font-semibold">{strings.latestErrors}</h2>
-              {summary.errors.length === 0 ? (
+              {summary.errors === 0 ? (
                 <p className="text-sm text-slate-500">{strings.noErrors}</p>
               ) : (
                 <ul data-testid="latest-errors">
-                  {summary.errors.slice(0, 5).map((r) => (
+                  {(latestErrors.data ?? []).map((r) => (
                     <ErrorRow
                       key={r.requestId}
                       request={r}
@@ -162,7 +178,7 @@ export function OverviewPage() {
                 </ul>
               )}
             </section>
-            <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+            <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <h2 className="mb-1 text-sm font-semibold">{strings.suspended}</h2>
               {suspended.length === 0 ? (
                 <p className="text-sm text-slate-500">{strings.noneSuspended}</p>

@@ -1,43 +1,100 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { PipelineClient, RequestSummary } from '../../../kit/index.ts';
+import {
+  ErrorCode,
+  HttpError,
+  type PipelineClient,
+  type RequestSummary,
+} from '../../../kit/index.ts';
 import { useClients } from '../../app/auth.ts';
 import { requestKeys } from '../../shared/queries.ts';
+import { summarizeDay, summarizeStats, type DayCounts } from './summary.ts';
 
-/** Requests counted at most for a day's overview. */
+/** Requests counted at most where the service has no requeststats (see dayCountsQuery). */
 export const OVERVIEW_LIMIT = 20_000;
 const PAGE = 1000;
+/** Errors the overview lists by name. */
+export const LATEST_ERRORS = 5;
 
-export interface DayRequests {
-  readonly requests: readonly RequestSummary[];
-  readonly total: number;
-  readonly truncated: boolean;
+export interface OverviewDay extends DayCounts {
+  /** False where the counts come from the newest OVERVIEW_LIMIT requests only. */
+  readonly exact: boolean;
+  /** Requests read to count them: the day's Total when exact. */
+  readonly counted: number;
 }
 
-/** How often a day is read again: never below 5 s, since each read may be 20 calls. */
+/** How often a day is read again: never below 5 s. */
 export function dayRefetchInterval(refreshSeconds: number): number | false {
   return refreshSeconds > 0 ? Math.max(refreshSeconds, 5) * 1000 : false;
 }
 
-/** Every request of a day (up to OVERVIEW_LIMIT, newest first), page by page. */
-export const dayRequestsQuery = (client: PipelineClient, date: string, refreshSeconds: number) =>
-  queryOptions<DayRequests>({
-    // Under the request lists, so a retry, cancel or execute refreshes it too.
-    queryKey: requestKeys.day(date),
+/** requeststats is ours (contract 8): a vendor service, or a gateway without its index, lacks it. */
+function lacksStats(error: unknown): boolean {
+  return (
+    error instanceof HttpError &&
+    error.status === 404 &&
+    (error.code === ErrorCode.UnknownApi || error.code === undefined)
+  );
+}
+
+/** Every request of a day up to OVERVIEW_LIMIT, newest first, page by page. */
+async function readDay(client: PipelineClient, date: string): Promise<OverviewDay> {
+  const requests: RequestSummary[] = [];
+  let index = 0;
+  let total = 0;
+  for (;;) {
+    const page = await client.requestList({ date, index, pageSize: PAGE });
+    requests.push(...page.requests);
+    total = page.info.total ?? requests.length;
+    if (page.info.next < 0 || requests.length >= OVERVIEW_LIMIT) break;
+    index = page.info.next;
+  }
+  const day = summarizeDay(requests);
+  return {
+    byPipeline: day.byPipeline,
+    hourly: day.hourly,
+    errors: day.errors.length,
+    total,
+    exact: requests.length >= total,
+    counted: requests.length,
+  };
+}
+
+/**
+ * A day's counts per pipeline, status and hour. From requeststats, one answer of a few KB
+ * however large the day, so that a refresh costs the same at 100 requests or 100,000; only
+ * a service without it (a vendor's, behind the gateway until its index exists) is read page
+ * by page, up to OVERVIEW_LIMIT, and the page says so.
+ */
+export const dayCountsQuery = (client: PipelineClient, date: string, refreshSeconds: number) =>
+  queryOptions<OverviewDay>({
+    queryKey: requestKeys.stats(date),
     queryFn: async () => {
-      const requests: RequestSummary[] = [];
-      let index = 0;
-      let total = 0;
-      for (;;) {
-        const page = await client.requestList({ date, index, pageSize: PAGE });
-        requests.push(...page.requests);
-        total = page.info.total ?? requests.length;
-        if (page.info.next < 0 || requests.length >= OVERVIEW_LIMIT) break;
-        index = page.info.next;
+      try {
+        const stats = await client.requestStats({ date });
+        return { ...summarizeStats(stats), exact: true, counted: stats.total };
+      } catch (error) {
+        if (lacksStats(error)) return readDay(client, date);
+        throw error;
       }
-      return { requests, total, truncated: requests.length < total };
     },
     placeholderData: keepPreviousData,
     refetchInterval: dayRefetchInterval(refreshSeconds),
+  });
+
+/**
+ * The newest errors of a day. Not polled: its key holds the day's count of errors, so it is
+ * read again only when the counts say that count changed (or an action refreshes the lists),
+ * and a refresh of an unchanged day downloads the counts alone.
+ */
+export const latestErrorsQuery = (client: PipelineClient, date: string, errors: number) =>
+  queryOptions({
+    queryKey: requestKeys.latestErrors(date, errors),
+    queryFn: async () =>
+      errors === 0
+        ? []
+        : (await client.requestList({ date, status: ['Error'], pageSize: LATEST_ERRORS })).requests,
+    staleTime: Infinity,
+    placeholderData: keepPreviousData,
   });
 
 /** The last error message of a failed request, from its application log. */
@@ -52,8 +109,15 @@ export const errorMessageQuery = (client: PipelineClient, requestId: string) =>
     staleTime: 30_000,
   });
 
-export function useDayRequests(date: string, refreshSeconds: number, enabled = true) {
-  return useQuery({ ...dayRequestsQuery(useClients().pipeline, date, refreshSeconds), enabled });
+export function useDayCounts(date: string, refreshSeconds: number, enabled = true) {
+  return useQuery({ ...dayCountsQuery(useClients().pipeline, date, refreshSeconds), enabled });
+}
+
+export function useLatestErrors(date: string, errors: number | undefined) {
+  return useQuery({
+    ...latestErrorsQuery(useClients().pipeline, date, errors ?? 0),
+    enabled: errors !== undefined,
+  });
 }
 
 export function useErrorMessage(requestId: string) {

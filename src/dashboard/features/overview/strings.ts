@@ -1,3 +1,5 @@
+import { formatCount } from '../../shared/strings.ts';
+
 export const strings = {
   title: 'Overview',
   day: 'Day',
@@ -15,19 +17,18 @@ export const strings = {
   noneSuspended: 'Every pipeline is running.',
   resume: 'Resume',
   allGood: 'Nothing is wrong right now: no errors and no suspended pipeline.',
-  attention: (errors: number, suspended: number) =>
-    [
-      errors > 0 ? `${errors} request${errors === 1 ? '' : 's'} in Error` : '',
-      suspended > 0 ? `${suspended} suspended pipeline${suspended === 1 ? '' : 's'}` : '',
-    ]
-      .filter(Boolean)
-      .join(' · '),
+  inError: (errors: number) => `${formatCount(errors)} request${errors === 1 ? '' : 's'} in Error`,
+  suspendedCount: (suspended: number) =>
+    `${suspended} suspended pipeline${suspended === 1 ? '' : 's'}`,
   otherStates: (states: readonly { status: string; count: number }[]) =>
     `In other states, as the service words them: ${states
-      .map((s) => `${s.count} ${s.status || '(no status)'}`)
+      .map((s) => `${formatCount(s.count)} ${s.status || '(no status)'}`)
       .join(', ')}`,
   noStatus: '(no status)',
-  truncated: (n: number) => `Counted the newest ${n.toLocaleString()} requests of the day.`,
+  truncated: (counted: number, total: number) =>
+    `This service tells no exact counts: counted the newest ${formatCount(counted)} of the day's ${formatCount(total)} requests.`,
+  dayTotal: (total: number) =>
+    `${formatCount(total)} request${total === 1 ? '' : 's'} on this day, counted exactly by the service.`,
   refreshing: (s: number) =>
     s > 0 ? `Refreshes every ${s} s` : 'Auto-refresh is off (set it on the Requests page)',
 } as const;

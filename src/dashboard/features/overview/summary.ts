@@ -1,4 +1,7 @@
-import type { RequestSummary } from '../../../kit/index.ts';
+import type { RequestStats, RequestSummary, StatusCount } from '../../../kit/index.ts';
+
+/** pl_2 before pl_10, as the pipelines page lists them. */
+const pipelineNumber = (id: string) => Number(id.slice(3));
 
 /** A pipeline's requests of the day, counted by status. */
 export interface PipelineDay {
@@ -37,9 +40,40 @@ export function summarizeDay(requests: readonly RequestSummary[]): DaySummary {
   }
   return {
     byPipeline: [...byPipeline.entries()]
-      .sort(([a], [b]) => Number(a.slice(3)) - Number(b.slice(3)))
+      .sort(([a], [b]) => pipelineNumber(a) - pipelineNumber(b))
       .map(([id, entry]) => ({ id, ...entry })),
     hourly,
     errors: requests.filter((r) => r.status === 'Error'),
   };
+}
+
+/** What the overview shows of a day, exact, from the service's requeststats. */
+export interface DayCounts {
+  readonly byPipeline: readonly PipelineDay[];
+  readonly hourly: readonly number[];
+  /** Requests in Error on the day, all of them. */
+  readonly errors: number;
+  readonly total: number;
+}
+
+/**
+ * The day's counts per pipeline and status and per hour, as the service counted them; the
+ * pipelines without a request that day are left out, as the pages of requests never list them.
+ */
+export function summarizeStats(stats: RequestStats): DayCounts {
+  const sum = (counts: readonly StatusCount[]) => counts.reduce((n, c) => n + c.value, 0);
+  const hourly = Array.from({ length: 24 }, () => 0);
+  for (const h of stats.hours)
+    if (h.hour >= 0 && h.hour < 24) hourly[h.hour] = (hourly[h.hour] ?? 0) + sum(h.counts);
+  const byPipeline = stats.pipelines
+    .map((p) => ({
+      id: p.id,
+      name: p.name,
+      counts: Object.fromEntries(p.counts.map((c) => [c.status, c.value])),
+      total: sum(p.counts),
+    }))
+    .filter((p) => p.total > 0)
+    .sort((a, b) => pipelineNumber(a.id) - pipelineNumber(b.id));
+  const errors = byPipeline.reduce((n, p) => n + (p.counts.Error ?? 0), 0);
+  return { byPipeline, hourly, errors, total: stats.total };
 }

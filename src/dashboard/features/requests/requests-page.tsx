@@ -16,7 +16,9 @@ import { useRequestList } from './queries.ts';
 import { useStableRows } from './stable-rows.ts';
 import { requestColumns } from './columns.tsx';
 import { strings } from './strings.ts';
-import { readRequestsView, searchWith, statusChoices } from './view.ts';
+import { readRequestsView, searchWith, statusChoices, toggledStatus } from './view.ts';
+import { JumpToRequest, SearchBox, StatusFilter } from './filters.tsx';
+import { BulkBar } from './bulk-bar.tsx';
 import { useServiceToday } from '../../shared/services.ts';
 
 const ROW_HEIGHT = 41;
@@ -33,14 +35,28 @@ export function RequestsPage() {
   const dateKnown = search.get('date') !== null || serviceToday.ready;
   const pipelines = usePipelines();
   const list = useRequestList(
-    { date: view.date, id: view.pipeline, index: view.index, size: view.size },
+    {
+      date: view.date,
+      id: view.pipeline,
+      index: view.index,
+      size: view.size,
+      status: view.status,
+      q: view.q,
+    },
     refreshSeconds,
     dateKnown,
   );
-  const viewKey = `${view.date}|${view.pipeline ?? ''}|${view.index}|${view.size}`;
+  const viewKey = [view.date, view.pipeline, view.status.join(','), view.q, view.index, view.size]
+    .map((part) => part ?? '')
+    .join('|');
   const fetchedForView = !list.isPlaceholderData && list.data !== undefined;
   const stable = useStableRows(viewKey, list.data?.requests, fetchedForView);
-  const rows = view.status ? stable.rows.filter((r) => r.status === view.status) : stable.rows;
+  // A filtered view shows what matches now: a pinned row that left the filter (retried,
+  // cancelled) would stay on screen with a status the view no longer asks for.
+  const filtered = view.status.length > 0 || view.q !== undefined;
+  const rows = filtered && fetchedForView ? (list.data?.requests ?? []) : stable.rows;
+  const newCount = filtered ? 0 : stable.newCount;
+  const choices = statusChoices(rows, view.status);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [action, setAction] = useState<{ kind: 'retry' | 'cancel'; ids: string[] }>();
 
@@ -96,6 +112,8 @@ export function RequestsPage() {
         </div>
         <Field label={strings.pipeline}>
           <Select
+            // A long pipeline name would widen the header past a phone's screen.
+            className="max-w-72"
             value={view.pipeline ?? ''}
             onChange={(e) => update({ pipeline: e.target.value })}
           >
@@ -107,19 +125,15 @@ export function RequestsPage() {
             ))}
           </Select>
         </Field>
-        <Field label={`${strings.status} (${strings.statusNote})`}>
-          <Select
-            value={view.status ?? ''}
-            onChange={(e) => update({ status: e.target.value, index: view.index })}
-          >
-            <option value="">{strings.allStatuses}</option>
-            {statusChoices(stable.rows, view.status).map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </Select>
-        </Field>
+        <StatusFilter
+          choices={choices}
+          chosen={view.status}
+          onToggle={(status, on) =>
+            update({ status: toggledStatus(view.status, status, on, choices) })
+          }
+          onClear={() => update({ status: undefined })}
+        />
+        <SearchBox value={view.q} onSearch={(q) => update({ q })} />
         <PageSizeField
           label={strings.pageSize}
           value={view.size}
@@ -144,14 +158,18 @@ export function RequestsPage() {
           {strings.refreshNow}
         </Button>
       </PageHeader>
+      <div className="mb-3 flex flex-wrap items-start justify-between gap-3">
+        <JumpToRequest date={view.date} />
+        <BulkBar view={view} total={list.data?.info.total} />
+      </div>
 
       {list.error ? <ErrorView error={list.error} onRetry={() => void list.refetch()} /> : null}
 
       <div className="mb-2 flex min-h-8 flex-wrap items-center justify-between gap-2">
         <div className="flex flex-wrap items-center gap-2">
-          {stable.newCount > 0 ? (
+          {newCount > 0 ? (
             <Button size="sm" variant="primary" onClick={stable.showNew}>
-              {strings.newRows(stable.newCount)}
+              {strings.newRows(newCount)}
             </Button>
           ) : null}
           {selectedIds.length > 0 ? (
@@ -176,7 +194,14 @@ export function RequestsPage() {
             </>
           ) : null}
         </div>
-        {info ? <Pager info={info} testId="range" onPage={(index) => update({ index })} /> : null}
+        {info ? (
+          <Pager
+            info={info}
+            testId="range"
+            pageSize={view.size}
+            onPage={(index) => update({ index })}
+          />
+        ) : null}
       </div>
 
       {list.isPending ? (
@@ -190,9 +215,9 @@ export function RequestsPage() {
           testId="requests-table"
           empty={
             fetchedForView
-              ? stable.rows.length === 0
-                ? strings.none
-                : strings.noneMatch
+              ? view.status.length > 0 || view.q
+                ? strings.noneMatch
+                : strings.none
               : undefined
           }
           virtual={{

@@ -1,24 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { readRequestsView, searchWith, statusChoices } from './view.ts';
+import {
+  readRequestsView,
+  searchWith,
+  statusChoices,
+  statusesFrom,
+  toggledStatus,
+} from './view.ts';
 
 describe('readRequestsView', () => {
-  it('reads date, pipeline, status, index and size from the URL', () => {
+  it('reads date, pipeline, statuses, search, index and size from the URL', () => {
     const search = new URLSearchParams(
-      'date=20261121&pipeline=pl_2&status=Error&index=100&size=500',
+      'date=20261121&pipeline=pl_2&status=Error,Stop&q=orders&index=100&size=500',
     );
     expect(readRequestsView(search, 100, '20261122')).toEqual({
       date: '20261121',
       pipeline: 'pl_2',
-      status: 'Error',
+      status: ['Error', 'Stop'],
+      q: 'orders',
       index: 100,
       size: 500,
     });
   });
 
   it('takes the preferred size when the URL has none, and leaves empty filters out', () => {
-    const view = readRequestsView(new URLSearchParams('pipeline=&status='), 50, '20261122');
-    expect([view.pipeline, view.status, view.index, view.size]).toEqual([
+    const view = readRequestsView(new URLSearchParams('pipeline=&status=&q=+'), 50, '20261122');
+    expect([view.pipeline, view.status, view.q, view.index, view.size]).toEqual([
       undefined,
+      [],
       undefined,
       0,
       50,
@@ -30,7 +38,7 @@ describe('readRequestsView', () => {
 describe('statusChoices', () => {
   it('offers our statuses, then the words the service used and the URL asks for', () => {
     const rows = [{ status: 'Running' }, { status: 'Error' }, { status: 'Abort' }];
-    expect(statusChoices(rows, 'Queued')).toEqual([
+    expect(statusChoices(rows, ['Queued'])).toEqual([
       'Wait',
       'Start',
       'Process',
@@ -56,5 +64,19 @@ describe('searchWith', () => {
       'date=20261121&pipeline=pl_1&index=50',
     );
     expect(searchWith(search, { index: 0, pipeline: '' }).toString()).toBe('date=20261121');
+  });
+});
+
+describe('statusesFrom and toggledStatus', () => {
+  it('reads comma-separated statuses without blanks or repeats', () => {
+    expect(statusesFrom(' Error,,Stop,Error ')).toEqual(['Error', 'Stop']);
+    expect(statusesFrom(null)).toEqual([]);
+  });
+
+  it('turns one status on or off, keeping the order of the choices', () => {
+    const choices = ['Wait', 'Error', 'Stop'];
+    expect(toggledStatus(['Stop'], 'Error', true, choices)).toBe('Error,Stop');
+    expect(toggledStatus(['Error', 'Stop'], 'Error', false, choices)).toBe('Stop');
+    expect(toggledStatus(['Running'], 'Wait', true, choices)).toBe('Wait,Running');
   });
 });

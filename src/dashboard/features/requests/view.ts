@@ -5,9 +5,18 @@ import { dayFrom, indexFrom, pageSizeFrom, withParams } from '../../shared/url-s
 export interface RequestsView {
   readonly date: string;
   readonly pipeline: string | undefined;
-  readonly status: string | undefined;
+  /** Statuses the service filters on (`status=Error,Stop`); empty for all. */
+  readonly status: readonly string[];
+  /** The search the service runs on id, file name and error message. */
+  readonly q: string | undefined;
   readonly index: number;
   readonly size: number;
+}
+
+/** The statuses of a `status` parameter: comma-separated words, blanks and repeats left out. */
+export function statusesFrom(value: string | null): string[] {
+  const words = (value ?? '').split(',').map((s) => s.trim());
+  return [...new Set(words.filter(Boolean))];
 }
 
 /** `today` is the service's day (see useServiceToday), the date when the URL names none. */
@@ -19,7 +28,8 @@ export function readRequestsView(
   return {
     date: dayFrom(search.get('date'), () => today),
     pipeline: search.get('pipeline') || undefined,
-    status: search.get('status') || undefined,
+    status: statusesFrom(search.get('status')),
+    q: search.get('q')?.trim() || undefined,
     index: indexFrom(search.get('index')),
     size: pageSizeFrom(search.get('size'), defaultSize),
   };
@@ -39,17 +49,32 @@ export function searchWith(
   return next;
 }
 
+/** The `status` parameter with one status turned on or off, in the order of the choices. */
+export function toggledStatus(
+  current: readonly string[],
+  status: string,
+  on: boolean,
+  choices: readonly string[],
+): string {
+  const chosen = new Set(current);
+  if (on) chosen.add(status);
+  else chosen.delete(status);
+  return [...choices, ...current]
+    .filter((s, i, all) => chosen.has(s) && all.indexOf(s) === i)
+    .join(',');
+}
+
 /**
  * The statuses the filter offers: ours, then any other word the service used on this page
  * or the URL asks for (statuses are an open set), as they are.
  */
 export function statusChoices(
   rows: readonly { readonly status: string }[],
-  current: string | undefined,
+  current: readonly string[],
 ): string[] {
   const known: readonly string[] = REQUEST_STATUSES;
   const others = new Set<string>();
   for (const r of rows) if (r.status && !known.includes(r.status)) others.add(r.status);
-  if (current && !known.includes(current)) others.add(current);
+  for (const s of current) if (!known.includes(s)) others.add(s);
   return [...known, ...[...others].sort()];
 }

@@ -1,0 +1,58 @@
+import { useState } from 'react';
+import type { BulkAction, BulkSelection } from '../../../kit/index.ts';
+import { forbiddenReason, useAuth } from '../../app/auth.ts';
+import { Button } from '../../components/button.tsx';
+import { BulkDialog } from './bulk-dialog.tsx';
+import { bulkSelectionOf } from './bulk.ts';
+import { strings } from './strings.ts';
+import type { RequestsView } from './view.ts';
+
+const OPERATION = { retry: 'requestretry', cancel: 'requestcancel' } as const;
+
+/**
+ * "Retry all N requests in Error of pl_2 on <day>" and "Cancel all N waiting", for the day
+ * and filters the page shows. N is the page's exact Total when the view filters statuses
+ * the action takes; without a status filter the action takes its default status, and the
+ * dry run tells the count. A role that may not act sees why, as text.
+ */
+export function BulkBar({ view, total }: { view: RequestsView; total: number | undefined }) {
+  const auth = useAuth();
+  const [open, setOpen] = useState<BulkSelection>();
+  const offers = (['retry', 'cancel'] as const)
+    .map((action) => ({ action, selection: bulkSelectionOf(action, view) }))
+    .filter((o): o is { action: BulkAction; selection: BulkSelection } => !!o.selection)
+    // A view of the action's own statuses with nothing in it has nothing to offer.
+    .filter(() => view.status.length === 0 || total !== 0);
+  const reasons = offers
+    .map((o) => forbiddenReason(auth, OPERATION[o.action]))
+    .filter((r): r is string => r !== undefined);
+  // The dialog keeps its place in the tree, so a job that empties the view (no offer left)
+  // still reports to the end.
+  return (
+    <div
+      className="flex flex-col items-end gap-1"
+      data-testid={offers.length > 0 ? 'bulk-bar' : undefined}
+    >
+      {offers.length > 0 ? (
+        <div className="flex flex-wrap justify-end gap-2">
+          {offers.map(({ action, selection }) => (
+            <Button
+              key={action}
+              size="sm"
+              disabledReason={forbiddenReason(auth, OPERATION[action])}
+              onClick={() => setOpen(selection)}
+            >
+              {strings.bulk.open(action, selection, view.status.length > 0 ? total : undefined)}
+            </Button>
+          ))}
+        </div>
+      ) : null}
+      {offers.length > 0 && reasons.length > 0 ? (
+        <p className="text-xs text-slate-600 dark:text-slate-300" data-testid="bulk-forbidden">
+          {strings.bulk.forbidden([...new Set(reasons)].join(' '))}
+        </p>
+      ) : null}
+      {open ? <BulkDialog selection={open} onClose={() => setOpen(undefined)} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it, vi } from 'vitest';
+import { bulkSelectionOf } from './bulk.ts';
+
+// A role that may not retry or cancel: none of the three has that today, so the sign-in is
+// stood in for here; the page asks forbiddenReason as every action button does.
+vi.mock('../../app/auth.ts', () => ({
+  useAuth: () => ({ kind: 'session', role: 'viewer' }),
+  useClients: () => ({}),
+  forbiddenReason: (_auth: unknown, operation: string) =>
+    `The viewer role may not ${operation === 'requestretry' ? 'retry' : 'cancel'} requests.`,
+}));
+
+const { BulkBar } = await import('./bulk-bar.tsx');
+
+const view = { date: '20261122', pipeline: 'pl_2', status: [], q: undefined, index: 0, size: 50 };
+
+describe('bulkSelectionOf', () => {
+  it('takes the view’s statuses when the action takes them all, else its default or none', () => {
+    expect(bulkSelectionOf('retry', { ...view, status: ['Error', 'Stop'] })?.statuses).toEqual([
+      'Error',
+      'Stop',
+    ]);
+    expect(bulkSelectionOf('retry', view)?.statuses).toEqual(['Error']);
+    expect(bulkSelectionOf('cancel', view)?.statuses).toEqual(['Wait']);
+    expect(bulkSelectionOf('retry', { ...view, status: ['Error', 'Wait'] })).toBeUndefined();
+    expect(bulkSelectionOf('cancel', { ...view, q: 'x' })).toMatchObject({ id: 'pl_2', q: 'x' });
+  });
+});
+
+describe('BulkBar', () => {
+  it('shows a role that may not act its buttons disabled and why, as text', () => {
+    const html = renderToStaticMarkup(
+      <QueryClientProvider client={new QueryClient()}>
+        <BulkBar view={{ ...view, status: ['Error'] }} total={39} />
+      </QueryClientProvider>,
+    );
+    expect(html).toContain('Retry all 39 requests in Error of pl_2 on 2026-11-22…');
+    expect(html).toMatch(/<button[^>]*disabled=""[^>]*>Retry all 39/);
+    expect(html).toContain('Bulk actions: The viewer role may not retry requests.');
+  });
+});

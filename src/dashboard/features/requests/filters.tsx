@@ -1,0 +1,151 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { useClients } from '../../app/auth.ts';
+import { Button } from '../../components/button.tsx';
+import { TextInput } from '../../components/fields.tsx';
+import { describeError } from '../../components/error-view.tsx';
+import { paths, ymdToIso } from '../../paths.ts';
+import { findRequestOnDay } from './queries.ts';
+import { strings } from './strings.ts';
+
+const LABEL = 'font-medium text-slate-700 dark:text-slate-200';
+
+/**
+ * Statuses to show, any number of them, as checkboxes in a disclosure: the summary names
+ * what is chosen, so the header stays one line however many statuses the service has.
+ */
+export function StatusFilter({
+  choices,
+  chosen,
+  onToggle,
+  onClear,
+}: {
+  choices: readonly string[];
+  chosen: readonly string[];
+  onToggle: (status: string, on: boolean) => void;
+  onClear: () => void;
+}) {
+  return (
+    <div className="flex flex-col gap-1 text-sm">
+      <span className={LABEL} id="status-filter-label">
+        {strings.status}
+      </span>
+      <details className="relative" data-testid="status-filter">
+        <summary
+          aria-describedby="status-filter-label"
+          className="cursor-pointer rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-xs focus-visible:outline-2 focus-visible:outline-teal-600 dark:border-slate-600 dark:bg-slate-800"
+        >
+          {chosen.length === 0 ? strings.allStatuses : chosen.join(', ')}
+        </summary>
+        <fieldset className="absolute z-20 mt-1 flex min-w-44 flex-col gap-1 rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+          <legend className="sr-only">{strings.status}</legend>
+          {choices.map((status) => (
+            <label key={status} className="flex items-center gap-2 px-1 py-0.5">
+              <input
+                type="checkbox"
+                checked={chosen.includes(status)}
+                onChange={(e) => onToggle(status, e.target.checked)}
+              />
+              {status || strings.noStatus}
+            </label>
+          ))}
+          <Button size="sm" variant="ghost" disabled={chosen.length === 0} onClick={onClear}>
+            {strings.allStatuses}
+          </Button>
+        </fieldset>
+      </details>
+    </div>
+  );
+}
+
+/** The service's search, asked on submit rather than on every key (each is a request). */
+export function SearchBox({
+  value,
+  onSearch,
+}: {
+  value: string | undefined;
+  onSearch: (q: string) => void;
+}) {
+  const [text, setText] = useState(value ?? '');
+  // Follows the URL when it changes under the box (back, a link, "Today").
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    setShown(value);
+    setText(value ?? '');
+  }
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSearch(text.trim());
+  };
+  return (
+    <form role="search" onSubmit={submit} className="flex items-end gap-1">
+      <label className="flex flex-col gap-1 text-sm">
+        <span className={LABEL}>{strings.search}</span>
+        <TextInput
+          type="search"
+          value={text}
+          maxLength={200}
+          placeholder={strings.searchHint}
+          onChange={(e) => setText(e.target.value)}
+        />
+      </label>
+      <Button type="submit">{strings.searchGo}</Button>
+    </form>
+  );
+}
+
+/**
+ * A box to go straight to a request: its detail when the day has it, else a plain sentence
+ * that it does not (a notice in the page, not a tooltip).
+ */
+export function JumpToRequest({ date }: { date: string }) {
+  const { pipeline } = useClients();
+  const navigate = useNavigate();
+  const [text, setText] = useState('');
+  const [answer, setAnswer] = useState<{ id: string; date: string; error?: string }>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const id = text.trim();
+    if (!id) return;
+    setBusy(true);
+    setAnswer(undefined);
+    try {
+      if (await findRequestOnDay(pipeline, date, id)) void navigate(paths.request(id));
+      else setAnswer({ id, date });
+    } catch (error) {
+      setAnswer({ id, date, error: describeError(error).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-1">
+      <div className="flex items-end gap-1">
+        <label className="flex flex-col gap-1 text-sm">
+          <span className={LABEL}>{strings.jump}</span>
+          <TextInput
+            value={text}
+            maxLength={100}
+            spellCheck={false}
+            className="w-72 max-w-full font-mono"
+            placeholder={strings.jumpHint}
+            onChange={(e) => setText(e.target.value)}
+          />
+        </label>
+        <Button type="submit" disabled={busy}>
+          {strings.jumpGo}
+        </Button>
+      </div>
+      {answer ? (
+        <p
+          role="alert"
+          data-testid="jump-answer"
+          className="text-sm text-red-800 dark:text-red-300"
+        >
+          {answer.error ?? strings.jumpMissing(answer.id, ymdToIso(answer.date))}
+        </p>
+      ) : null}
+    </form>
+  );
+}
