@@ -34,6 +34,7 @@ import { MCAPI_PREFIX, managementConsole } from './mcapi/routes.ts';
 import { PIPELINE_API_PREFIX, pipelineApi, SERVICES_PREFIX } from './pipelineapi/routes.ts';
 import { loadPipelines } from './pipelines/load.ts';
 import { Notifier } from './notify/notifier.ts';
+import { collectRoutes, openApiRoutes, type RegisteredRoute } from './openapi/routes.ts';
 import { getPipeline } from './db/system/pipelines.ts';
 
 // Wiring only: each piece lives with its Part (routes), in auth/ (keys, sessions, the first
@@ -99,6 +100,8 @@ export interface App {
   readonly initialAdminPassword: string | undefined;
   /** True when a key was given but one already existed, so the given one was not used. */
   readonly apiKeyIgnored: boolean;
+  /** Every route the server registered, for the test that holds /openapi.json to them. */
+  readonly routes: readonly RegisteredRoute[];
   close(): Promise<void>;
 }
 
@@ -207,6 +210,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     };
     const loginLimit = config.loginLimit ?? { max: 20, timeWindow: 60_000 };
     const server = await httpServer(config, limits);
+    const routes = collectRoutes(server);
     const parts = [
       pipelineApi(context, directory, managementConsoleSessions(sessions)),
       managementConsole(context, loginLimit),
@@ -219,6 +223,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     }
     healthRoutes(server, dbs, directory, () => clock.now());
     metricsRoutes(server, metrics, config.metricsKey);
+    await openApiRoutes(server, VERSION);
     await dashboardFiles(server, config.staticDir, API_PREFIXES);
 
     if (embedded) {
@@ -235,6 +240,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       engine,
       initialAdminPassword,
       apiKeyIgnored,
+      routes,
       async close() {
         directory.stop();
         await server.close();
