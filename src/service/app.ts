@@ -34,6 +34,8 @@ import { MCAPI_PREFIX, managementConsole } from './mcapi/routes.ts';
 import { PIPELINE_API_PREFIX, pipelineApi, SERVICES_PREFIX } from './pipelineapi/routes.ts';
 import { loadPipelines } from './pipelines/load.ts';
 import { Notifier } from './notify/notifier.ts';
+import { discoverProvider, oidcRoutes } from './auth/oidc.ts';
+import type { OidcSettings } from './auth/oidc-config.ts';
 import { collectRoutes, openApiRoutes, type RegisteredRoute } from './openapi/routes.ts';
 import { getPipeline } from './db/system/pipelines.ts';
 
@@ -83,6 +85,8 @@ export interface AppConfig {
         readonly timeoutMs?: number;
       }
     | undefined;
+  /** OpenID Connect sign-in beside local users (README "Single sign-on"). */
+  readonly oidc?: OidcSettings | undefined;
   /** When set, GET /metrics asks for `Authorization: Bearer <key>`. */
   readonly metricsKey?: string | undefined;
   /** Days the audit log keeps its entries (default 90). */
@@ -117,6 +121,8 @@ export async function buildApp(config: AppConfig): Promise<App> {
     inbox: join(dataDir, 'inbox'),
     outbox: join(dataDir, 'outbox'),
   };
+  // Before anything opens: a provider that cannot be read stops the start, naming the flag.
+  const provider = config.oidc ? await discoverProvider(config.oidc) : undefined;
   const services = config.services ?? [{ id: 'local', name: 'Embedded service', embedded: true }];
   const embedded = services.some((s) => s.embedded);
   // In front of other services only, no inbox or outbox of its own.
@@ -221,6 +227,13 @@ export async function buildApp(config: AppConfig): Promise<App> {
       for (const prefix of part.prefixes) errors.register(prefix, part.renderError);
       await server.register(part.routes);
     }
+    oidcRoutes(
+      server,
+      context,
+      config.oidc && provider
+        ? { settings: config.oidc, provider, publicUrl: config.notify?.publicUrl }
+        : undefined,
+    );
     healthRoutes(server, dbs, directory, () => clock.now());
     metricsRoutes(server, metrics, config.metricsKey);
     await openApiRoutes(server, VERSION);

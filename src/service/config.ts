@@ -3,6 +3,7 @@ import { passwordProblem } from './auth/users.ts';
 import { readServicesFile, singleUpstream, type ServiceEntry } from './gateway/services.ts';
 import type { ServiceLimits } from './limits.ts';
 import { checkTarget } from './notify/notifier.ts';
+import { readOidcSettings, type OidcSettings } from './auth/oidc-config.ts';
 
 export interface CliConfig {
   readonly host: string;
@@ -16,6 +17,7 @@ export interface CliConfig {
   readonly auditDays: number;
   readonly metricsKey: string | undefined;
   readonly notify: { readonly targets: readonly string[]; readonly publicUrl: string | undefined };
+  readonly oidc: OidcSettings | undefined;
   /** Services to stand in front of; undefined for the embedded service alone. */
   readonly services: readonly ServiceEntry[] | undefined;
   readonly buildIfMissing: boolean;
@@ -44,6 +46,12 @@ Options (each also read from the environment variable in brackets; a flag wins):
   --metrics-key <key>     ask for Authorization: Bearer <key> on /metrics [PIPELINE_METRICS_KEY]
   --notify <url>          POST failed requests to this webhook; repeatable [PIPELINE_NOTIFY, comma-separated]
   --public-url <url>      the dashboard's address, for links in notifications [PIPELINE_PUBLIC_URL]
+  --oidc-issuer <url>     sign in through this OpenID provider too [PIPELINE_OIDC_ISSUER]
+  --oidc-client-id <id>   this server's client id there [PIPELINE_OIDC_CLIENT_ID]
+  --oidc-client-secret <s> its client secret (prefer the variable) [PIPELINE_OIDC_CLIENT_SECRET]
+  --oidc-role-claim <c>   the claim with the user's groups [PIPELINE_OIDC_ROLE_CLAIM] (default groups)
+  --oidc-roles <map>      claim values to roles: 'admins=administrator,*=operator' [PIPELINE_OIDC_ROLES]
+  --oidc-name <name>      the provider's name on the sign-in button [PIPELINE_OIDC_NAME]
   --help                  this text
 
 Bounds (see the README's security section):
@@ -57,6 +65,16 @@ Bounds (see the README's security section):
   --request-timeout-s <n> time to send a whole request [PIPELINE_REQUEST_TIMEOUT_S] (default 30)
   --upstream-timeout-s <n> time an upstream service has to answer [PIPELINE_UPSTREAM_TIMEOUT_S] (default 15)
 `;
+
+/** Single sign-on flags and their variables. */
+const OIDC_FLAGS: readonly [string, string][] = [
+  ['oidc-issuer', 'PIPELINE_OIDC_ISSUER'],
+  ['oidc-client-id', 'PIPELINE_OIDC_CLIENT_ID'],
+  ['oidc-client-secret', 'PIPELINE_OIDC_CLIENT_SECRET'],
+  ['oidc-role-claim', 'PIPELINE_OIDC_ROLE_CLAIM'],
+  ['oidc-roles', 'PIPELINE_OIDC_ROLES'],
+  ['oidc-name', 'PIPELINE_OIDC_NAME'],
+];
 
 /** Bound flags: option name, environment variable, limit field, unit in that field, range. */
 const BOUNDS: readonly [string, string, keyof ServiceLimits, number, number, number][] = [
@@ -107,6 +125,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
       'metrics-key': { type: 'string' },
       notify: { type: 'string', multiple: true },
       'public-url': { type: 'string' },
+      ...Object.fromEntries(OIDC_FLAGS.map(([flag]) => [flag, { type: 'string' as const }])),
       'build-if-missing': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       ...Object.fromEntries(BOUNDS.map(([flag]) => [flag, { type: 'string' as const }])),
@@ -158,6 +177,14 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
     limits,
     services,
     metricsKey: values['metrics-key'] ?? env.PIPELINE_METRICS_KEY,
+    oidc: readOidcSettings(
+      Object.fromEntries(
+        OIDC_FLAGS.map(([flag, variable]) => [
+          flag,
+          ((values as Record<string, unknown>)[flag] as string | undefined) ?? env[variable],
+        ]),
+      ),
+    ),
     notify: {
       targets: (
         values.notify ??

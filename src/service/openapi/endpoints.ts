@@ -284,6 +284,60 @@ export const ENDPOINTS: readonly Endpoint[] = [
       ...unavailable,
     },
   },
+  // Single sign-on (README "Single sign-on"): 404 where it is not configured
+  {
+    method: 'GET',
+    path: '/mcapi/auth/oidc',
+    tag: 'Single sign-on',
+    summary: 'Whether single sign-on is configured, and the provider’s name for the button',
+    answers: {
+      '200': a(
+        'Configured or not',
+        exactly({ enabled: { type: 'boolean' }, name: text }, ['name']),
+      ),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/mcapi/auth/oidc/start',
+    tag: 'Single sign-on',
+    summary: 'Go to the OpenID provider to sign in (a browser navigation)',
+    fields: [{ name: 'next', schema: text, description: 'a dashboard path to go to after' }],
+    answers: {
+      '302': { description: 'To the provider', content: {} },
+      '404': aError('Single sign-on is not configured'),
+      '429': aError('Too many sign-ins under way'),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/mcapi/auth/oidc/callback',
+    tag: 'Single sign-on',
+    summary: 'Where the provider sends the browser back; on to /sign-in#oidc=<handoff>',
+    fields: [
+      { name: 'code', schema: text },
+      { name: 'state', schema: text },
+    ],
+    answers: {
+      '302': { description: 'To the sign-in page with a one-time handoff', content: {} },
+      '404': aError('Single sign-on is not configured'),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/mcapi/auth/oidc/session',
+    tag: 'Single sign-on',
+    summary: 'Trade the one-time handoff for the session, or for the reason there is none',
+    fields: [{ name: 'code', schema: text, required: true }],
+    answers: {
+      '200': a(
+        'Signed in',
+        exactly({ sessionId: text, userName: text, role: roles, serverName: text, serverId: text }),
+      ),
+      '403': aError('Refused, with the reason (3002), or the handoff expired'),
+      '404': aError('Single sign-on is not configured'),
+    },
+  },
   // Part B: flow service (interfaces.md section 7)
   {
     method: 'POST',

@@ -176,7 +176,10 @@ describe('/openapi.json', () => {
     await call('GET', '/api/auth/session', { headers: { 'X-Fs-SessionId': fsSession } });
     await call('POST', '/api/auth/logout', { fields: { sessionId: fsSession } });
     await call('GET', '/api/auth/session', { headers: { 'X-Fs-SessionId': fsSession } });
-    for (const path of ['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs']) {
+    await call('GET', '/mcapi/auth/oidc/start', { fields: { next: '/requests' } });
+    await call('GET', '/mcapi/auth/oidc/session', { fields: { code: 'x' } });
+    const paths = ['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs', '/mcapi/auth/oidc'];
+    for (const path of paths) {
       await call('GET', path);
     }
     expect(problems).toEqual([]);
