@@ -159,6 +159,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     });
     const notifier = new Notifier(dbs.system, clock, {
       targets: config.notify?.targets ?? [],
+      serviceTargets: Object.fromEntries(services.map((s) => [s.id, s.notify ?? []])),
       publicUrl: config.notify?.publicUrl,
       retryDelaysMs: config.notify?.retryDelaysMs,
       timeoutMs: config.notify?.timeoutMs,

@@ -9,6 +9,8 @@ export interface UpstreamEntry {
   readonly apiKey: string;
   readonly label?: string | undefined;
   readonly color?: string | undefined;
+  /** Receivers of this service's notifications, beside --notify's (contract section 9). */
+  readonly notify?: readonly string[] | undefined;
   readonly embedded?: false;
 }
 
@@ -18,6 +20,7 @@ export interface EmbeddedEntry {
   readonly name: string;
   readonly label?: string | undefined;
   readonly color?: string | undefined;
+  readonly notify?: readonly string[] | undefined;
   readonly embedded: true;
 }
 
@@ -40,6 +43,18 @@ function httpUrl(text: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** `notify:` of a service: one http(s) URL or a list of them. */
+function receivers(node: unknown, where: string): string[] | undefined {
+  if (node === undefined || node === null) return undefined;
+  const items = isSeq(node) ? node.items : [node];
+  return items.map((item) => {
+    const text = (item as { value?: unknown } | null)?.value;
+    if (typeof text !== 'string' || !httpUrl(text))
+      throw new ServicesFileError(`${where}: notify must be http or https URLs`);
+    return text;
+  });
 }
 
 /** `--upstream URL --upstream-key KEY`: one service, reached at plain /pipelineapi. */
@@ -98,6 +113,7 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
       'label',
       'color',
       'embedded',
+      'notify',
     ]);
     for (const pair of item.items) {
       const key = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
@@ -116,8 +132,16 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
     const color = value('color');
     if (color !== undefined && !COLOR.test(color))
       throw new ServicesFileError(`${where}: color must be a #hex value or a colour name`);
+    const notify = receivers(item.get('notify', true), where);
     if (value('embedded') === 'true') {
-      entries.push({ id, name: value('name') ?? 'Embedded service', label, color, embedded: true });
+      entries.push({
+        id,
+        name: value('name') ?? 'Embedded service',
+        label,
+        color,
+        notify,
+        embedded: true,
+      });
       continue;
     }
     const rawUrl = value('url');
@@ -131,7 +155,7 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
           ? `${where}: service ${id} needs apiKey or apiKeyEnv`
           : `${where}: service ${id} takes its key from ${variable}, which is not set`,
       );
-    entries.push({ id, name: value('name') ?? id, url, apiKey, label, color });
+    entries.push({ id, name: value('name') ?? id, url, apiKey, label, color, notify });
   }
   if (entries.length === 0) throw new ServicesFileError(`${path}: lists no services`);
   if (entries.filter((e) => e.embedded).length > 1)

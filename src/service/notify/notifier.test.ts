@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../config.ts';
+import { readServicesFile } from '../gateway/services.ts';
 import { writeTestPipelines } from '../testing/pipelines.ts';
 import { startService, type TestService } from '../testing/service.ts';
 
@@ -150,6 +151,38 @@ describe('notifications', () => {
     } finally {
       await service.close();
     }
+  });
+
+  it('sends the requests of a service to the receivers of its notify: in the services file too', async () => {
+    received.length = 0;
+    failuresLeft = 0;
+    const folder = mkdtempSync(join(tmpdir(), 'notify-services-'));
+    const file = join(folder, 'services.yaml');
+    writeFileSync(
+      file,
+      `services:\n  - id: local\n    embedded: true\n    notify:\n      - ${base}/team-hook\n`,
+    );
+    const service = await startService({
+      services: readServicesFile(file, {}),
+      pipelinesFile: writeTestPipelines(folder),
+      notify: { targets: [`${base}/global`], retryDelaysMs: [20], timeoutMs: 300 },
+    });
+    try {
+      const failed = (await service.client.exec('pl_1', 'missing.csv')).requestId as string;
+      await service.app.engine.whenIdle();
+      await service.app.context.notifier.settled();
+      expect(received.map((r) => [r.path, r.body.requestId]).sort()).toEqual([
+        ['/global', failed],
+        ['/team-hook', failed],
+      ]);
+      expect(service.app.context.notifier.targets).toEqual([`${base}/global`, `${base}/team-hook`]);
+    } finally {
+      await service.close();
+    }
+    writeFileSync(file, `- id: local\n  embedded: true\n  notify: mailto:ops@example.com\n`);
+    expect(() => readServicesFile(file, {})).toThrow(
+      `${file}:1: notify must be http or https URLs`,
+    );
   });
 
   it('refuses a receiver that is not http(s) at start', () => {
