@@ -34,6 +34,7 @@ import { MCAPI_PREFIX, managementConsole } from './mcapi/routes.ts';
 import { PIPELINE_API_PREFIX, pipelineApi, SERVICES_PREFIX } from './pipelineapi/routes.ts';
 import { loadPipelines } from './pipelines/load.ts';
 import { Notifier } from './notify/notifier.ts';
+import { NotifyRuleWatcher, type NotifyRules } from './notify/rules.ts';
 import { discoverProvider, oidcRoutes } from './auth/oidc.ts';
 import type { OidcSettings } from './auth/oidc-config.ts';
 import { collectRoutes, openApiRoutes, type RegisteredRoute } from './openapi/routes.ts';
@@ -83,6 +84,8 @@ export interface AppConfig {
         readonly publicUrl?: string | undefined;
         readonly retryDelaysMs?: readonly number[];
         readonly timeoutMs?: number;
+        /** Events beside failed requests: a pipeline suspended, an upstream unreachable. */
+        readonly rules?: NotifyRules | undefined;
       }
     | undefined;
   /** OpenID Connect sign-in beside local users (README "Single sign-on"). */
@@ -104,6 +107,8 @@ export interface App {
   readonly initialAdminPassword: string | undefined;
   /** True when a key was given but one already existed, so the given one was not used. */
   readonly apiKeyIgnored: boolean;
+  /** Looks for suspended pipelines now (the rule's timer does every 15 s). */
+  watchPipelines(): void;
   /** Every route the server registered, for the test that holds /openapi.json to them. */
   readonly routes: readonly RegisteredRoute[];
   close(): Promise<void>;
@@ -165,6 +170,12 @@ export async function buildApp(config: AppConfig): Promise<App> {
       timeoutMs: config.notify?.timeoutMs,
       log: (message, error) => server.log.warn({ err: error }, message),
     });
+    const rules = new NotifyRuleWatcher(
+      notifier,
+      config.notify?.rules ?? {},
+      clock,
+      (path) => `${config.notify?.publicUrl ?? ''}${path}`,
+    );
     const engine = new Engine({
       dbs,
       clock,
@@ -195,7 +206,13 @@ export async function buildApp(config: AppConfig): Promise<App> {
       VERSION,
       () => clock.now(),
       limits.upstreamTimeoutMs,
-      (service, seconds, ok) => metrics.upstreamChecked(service, seconds, ok),
+      (service, seconds, ok) => {
+        metrics.upstreamChecked(service, seconds, ok);
+        rules.upstreamChecked(
+          directory.list().find((s) => s.id === service),
+          ok,
+        );
+      },
     );
     const context: ServiceContext = {
       dbs,
@@ -247,6 +264,13 @@ export async function buildApp(config: AppConfig): Promise<App> {
     await directory.start();
     await server.ready();
     if (embedded) engine.wake();
+    const watchPipelines = () => rules.checkPipelines(dbs.system, embeddedId);
+    let ruleTimer: NodeJS.Timeout | undefined;
+    if (embedded && config.notify?.rules?.suspended) {
+      watchPipelines();
+      ruleTimer = setInterval(watchPipelines, 15_000);
+      ruleTimer.unref();
+    }
 
     return {
       server,
@@ -255,7 +279,9 @@ export async function buildApp(config: AppConfig): Promise<App> {
       initialAdminPassword,
       apiKeyIgnored,
       routes,
+      watchPipelines,
       async close() {
+        if (ruleTimer) clearInterval(ruleTimer);
         directory.stop();
         await server.close();
         await engine.shutdown();

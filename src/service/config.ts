@@ -3,6 +3,7 @@ import { passwordProblem } from './auth/users.ts';
 import { readServicesFile, singleUpstream, type ServiceEntry } from './gateway/services.ts';
 import type { ServiceLimits } from './limits.ts';
 import { checkTarget } from './notify/notifier.ts';
+import type { NotifyRules } from './notify/rules.ts';
 import { readOidcSettings, type OidcSettings } from './auth/oidc-config.ts';
 
 export interface CliConfig {
@@ -16,7 +17,11 @@ export interface CliConfig {
   readonly workers: number;
   readonly auditDays: number;
   readonly metricsKey: string | undefined;
-  readonly notify: { readonly targets: readonly string[]; readonly publicUrl: string | undefined };
+  readonly notify: {
+    readonly targets: readonly string[];
+    readonly publicUrl: string | undefined;
+    readonly rules: NotifyRules;
+  };
   readonly oidc: OidcSettings | undefined;
   /** Services to stand in front of; undefined for the embedded service alone. */
   readonly services: readonly ServiceEntry[] | undefined;
@@ -45,6 +50,8 @@ Options (each also read from the environment variable in brackets; a flag wins):
   --services <file>       several services, as a YAML list (see the README) [PIPELINE_SERVICES]
   --metrics-key <key>     ask for Authorization: Bearer <key> on /metrics [PIPELINE_METRICS_KEY]
   --notify <url>          POST failed requests to this webhook; repeatable [PIPELINE_NOTIFY, comma-separated]
+  --notify-suspended      also notify when a pipeline is suspended [PIPELINE_NOTIFY_SUSPENDED=1]
+  --notify-unreachable-min <n>  also notify when an upstream is unreachable n minutes [PIPELINE_NOTIFY_UNREACHABLE_MIN]
   --public-url <url>      the dashboard's address, for links in notifications [PIPELINE_PUBLIC_URL]
   --oidc-issuer <url>     sign in through this OpenID provider too [PIPELINE_OIDC_ISSUER]
   --oidc-client-id <id>   this server's client id there [PIPELINE_OIDC_CLIENT_ID]
@@ -124,6 +131,8 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
       services: { type: 'string' },
       'metrics-key': { type: 'string' },
       notify: { type: 'string', multiple: true },
+      'notify-suspended': { type: 'boolean' },
+      'notify-unreachable-min': { type: 'string' },
       'public-url': { type: 'string' },
       ...Object.fromEntries(OIDC_FLAGS.map(([flag]) => [flag, { type: 'string' as const }])),
       'build-if-missing': { type: 'boolean' },
@@ -154,6 +163,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
       : upstream !== undefined
         ? [singleUpstream(upstream, values['upstream-key'] ?? env.PIPELINE_UPSTREAM_KEY)]
         : undefined;
+  const unreachable = values['notify-unreachable-min'] ?? env.PIPELINE_NOTIFY_UNREACHABLE_MIN;
   const adminPassword = values['admin-password'] ?? env.PIPELINE_ADMIN_PASSWORD;
   const adminProblem = adminPassword === undefined ? undefined : passwordProblem(adminPassword);
   if (adminProblem) throw new Error(`--admin-password: ${adminProblem}`);
@@ -194,6 +204,14 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
           .filter((t) => t !== '')
       ).map(checkTarget),
       publicUrl: (values['public-url'] ?? env.PIPELINE_PUBLIC_URL)?.replace(/\/+$/, ''),
+      rules: {
+        suspended:
+          values['notify-suspended'] ?? ['1', 'true'].includes(env.PIPELINE_NOTIFY_SUSPENDED ?? ''),
+        unreachableMinutes:
+          unreachable === undefined
+            ? undefined
+            : integer('--notify-unreachable-min', unreachable, 1, 10_080),
+      },
     },
   };
 }

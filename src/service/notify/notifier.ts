@@ -89,29 +89,40 @@ export class Notifier {
       message: ended.message,
       link,
     };
-    for (const target of targets) {
-      const key = { requestId: ended.requestId, status: ended.status, targetHash: hashOf(target) };
-      let claimed = false;
-      try {
-        claimed = claimNotification(this.db, {
-          ...key,
-          time: this.clock.now().toISOString(),
-          target: shownTarget(target),
-        });
-      } catch (error) {
-        this.options.log('a notification could not be recorded', error);
-      }
-      if (!claimed) continue;
-      this.track(
-        this.deliver(target, payload).then((result) => {
-          try {
-            recordAttempt(this.db, key, result);
-          } catch (error) {
-            this.options.log('a notification outcome could not be recorded', error);
-          }
-        }),
-      );
+    for (const target of targets) this.sendOnce(target, ended.requestId, ended.status, payload);
+  }
+
+  /** Claims (subject, state, receiver) in the database, then delivers beside everything else. */
+  private sendOnce(target: string, subject: string, status: string, payload: object): void {
+    const key = { requestId: subject, status, targetHash: hashOf(target) };
+    let claimed = false;
+    try {
+      claimed = claimNotification(this.db, {
+        ...key,
+        time: this.clock.now().toISOString(),
+        target: shownTarget(target),
+      });
+    } catch (error) {
+      this.options.log('a notification could not be recorded', error);
     }
+    if (!claimed) return;
+    this.track(
+      this.deliver(target, payload).then((result) => {
+        try {
+          recordAttempt(this.db, key, result);
+        } catch (error) {
+          this.options.log('a notification outcome could not be recorded', error);
+        }
+      }),
+    );
+  }
+
+  /**
+   * Sends one event that is not a request's end (a rule's: a pipeline suspended, an
+   * upstream unreachable) to the service's receivers, at most once per subject and state.
+   */
+  event(service: string, subject: string, status: string, payload: object): void {
+    for (const target of this.targetsOf(service)) this.sendOnce(target, subject, status, payload);
   }
 
   /** Sends a test message to every receiver and says how each went (the Settings page's button). */
