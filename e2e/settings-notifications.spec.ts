@@ -1,17 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp, DIST_DIR, type App } from '../src/service/app.ts';
 import { ADMIN, expect, OPERATOR, signIn, test as base, type RunningService } from './fixtures.ts';
 import { addUser } from '../src/service/auth/users.ts';
+import { startWebhookReceiver, type Received } from '../src/service/testing/webhook-receiver.ts';
 
 interface Notifying {
   readonly url: string;
   readonly app: App;
   readonly receiver: string;
-  readonly received: string[];
+  readonly received: Received[];
 }
 
 /** signIn reads the service's address only. */
@@ -22,18 +21,9 @@ const test = base.extend<object, { notifying: Notifying }>({
   notifying: [
     // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
     async ({}, use) => {
-      const received: string[] = [];
-      const server: Server = createServer((request, response) => {
-        const chunks: Buffer[] = [];
-        request.on('data', (c: Buffer) => chunks.push(c));
-        request.on('end', () => {
-          received.push(`${request.url ?? ''} ${Buffer.concat(chunks).toString()}`);
-          response.writeHead(request.url?.startsWith('/broken') ? 500 : 200);
-          response.end();
-        });
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const receiver = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const hooks = await startWebhookReceiver((path) => (path.startsWith('/broken') ? 500 : 200));
+      const receiver = hooks.url;
+      const port = new URL(receiver).port;
       const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-notify-'));
       const app = await buildApp({
         dataDir,
@@ -51,7 +41,7 @@ const test = base.extend<object, { notifying: Notifying }>({
             id: 'local',
             name: 'Embedded service',
             embedded: true,
-            notify: [`http://localhost:${(server.address() as AddressInfo).port}/broken`],
+            notify: [`http://localhost:${port}/broken`],
           },
         ],
       });
@@ -65,10 +55,9 @@ const test = base.extend<object, { notifying: Notifying }>({
       const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
       await app.engine.whenIdle();
       await app.context.notifier.settled();
-      await use({ url, app, receiver, received });
+      await use({ url, app, receiver, received: hooks.received });
       await app.close();
-      server.closeAllConnections();
-      server.close();
+      await hooks.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
     { scope: 'worker' },
@@ -95,9 +84,9 @@ test('an administrator sends a test notification from Settings and sees how each
   await expect(results.getByRole('listitem').filter({ hasText: 'localhost' })).toContainText(
     'failed HTTP 500',
   );
-  expect(
-    notifying.received.some((r) => r.includes('Test notification') && r.includes('admin')),
-  ).toBe(true);
+  expect(notifying.received.map((r) => r.body.text)).toContain(
+    'Test notification from the pipeline dashboard, sent by admin.',
+  );
 });
 
 test('other roles see no notification settings', async ({ page, notifying }) => {

@@ -1,9 +1,12 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../config.ts';
 import { startService } from '../testing/service.ts';
 import { startVendorService } from '../testing/vendor/vendor-service.ts';
+import {
+  startWebhookReceiver,
+  type Received,
+  type WebhookReceiver,
+} from '../testing/webhook-receiver.ts';
 import { writeTestPipelines } from '../testing/pipelines.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,27 +15,17 @@ import { join } from 'node:path';
 // The optional rules of contract section 9: a pipeline suspended, an upstream unreachable
 // for N minutes; each told once to the service's receivers.
 
-let receiver: Server;
+let receiver: WebhookReceiver;
 let base: string;
-const received: { path: string; body: Record<string, string> }[] = [];
+let received: Received[];
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString()) });
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startWebhookReceiver();
+  base = receiver.url;
+  received = receiver.received;
 });
 
-afterAll(() => {
-  receiver.closeAllConnections();
-  receiver.close();
-});
+afterAll(() => receiver.close());
 
 describe('notification rules', () => {
   it('tells once that a pipeline was suspended, not the ones suspended before the start', async () => {
