@@ -209,6 +209,9 @@ export function oidcRoutes(
       outcome = { refused, expires: now + HANDOFF_MS };
     }
     const handoff = randomBytes(24).toString('base64url');
+    // Anyone can call the callback: the oldest handoffs make room, memory stays bounded.
+    sweep(now);
+    while (handoffs.size >= MAX_PENDING) handoffs.delete(handoffs.keys().next().value as string);
     handoffs.set(handoff, outcome);
     void reply.clearCookie(STATE_COOKIE, { path: OIDC_PREFIX });
     const next = encodeURIComponent(flow?.next ?? '/');
