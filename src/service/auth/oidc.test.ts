@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../config.ts';
 import { startChild } from '../testing/child.ts';
+import { startOidcProvider, TEST_CLIENT } from '../testing/oidc-provider.ts';
 import { startService } from '../testing/service.ts';
 import { parseRoleMapping, readOidcSettings, roleFor } from './oidc-config.ts';
 
@@ -112,6 +113,60 @@ describe('single sign-on settings', () => {
     );
     expect(failure).toContain('--oidc-issuer: no OpenID provider answered');
     expect(failure).not.toContain(secret);
+  });
+
+  it('a callback from another browser signs nobody in, and a handoff works once', async () => {
+    // Nobody signs in at the provider here: its discovery document is all the server reads.
+    const provider = await startOidcProvider({
+      redirectUris: ['http://127.0.0.1:1/mcapi/auth/oidc/callback'],
+      accounts: {},
+    });
+    const service = await startService({
+      oidc: {
+        issuer: provider.issuer,
+        clientId: TEST_CLIENT.id,
+        clientSecret: TEST_CLIENT.secret,
+        roleClaim: 'groups',
+        roles: parseRoleMapping('*=operator'),
+        name: 'IdP',
+      },
+    });
+    try {
+      const start = await service.fetch('/mcapi/auth/oidc/start?next=/requests', {
+        redirect: 'manual',
+      });
+      expect(start.status).toBe(302);
+      const location = new URL(start.headers.get('location') ?? '');
+      expect(location.origin).toBe(provider.issuer);
+      expect(location.searchParams.get('code_challenge_method')).toBe('S256');
+      expect(location.searchParams.get('client_id')).toBe(TEST_CLIENT.id);
+      expect(location.href).not.toContain(TEST_CLIENT.secret);
+      expect(start.headers.get('set-cookie')).toMatch(
+        /^oidc_state=[^;]+;.*HttpOnly.*SameSite=Lax/i,
+      );
+      // The state, but not this browser's cookie: someone else's sign-in link.
+      const state = location.searchParams.get('state') ?? '';
+      const callback = await service.fetch(`/mcapi/auth/oidc/callback?code=stolen&state=${state}`, {
+        redirect: 'manual',
+      });
+      expect(callback.status).toBe(302);
+      const back = callback.headers.get('location') ?? '';
+      expect(back).toMatch(/^\/sign-in\?next=%2Frequests#oidc=[\w-]+$/);
+      const handoff = back.split('#oidc=')[1] ?? '';
+      const first = await service.fetch(`/mcapi/auth/oidc/session?code=${handoff}`);
+      expect(first.status).toBe(403);
+      expect(await first.text()).toContain('This sign-in was not started from this browser');
+      const again = await service.fetch(`/mcapi/auth/oidc/session?code=${handoff}`);
+      expect(await again.text()).toContain('This sign-in has expired; start again.');
+      // The refusal is in the audit log, without the code.
+      const audit = service.app.context.dbs.system
+        .prepare("SELECT PARAMETERS, HTTPSTATUS FROM AUDIT WHERE OPERATION = 'mc.oidc-login'")
+        .all();
+      expect(audit).toEqual([{ PARAMETERS: JSON.stringify({ provider: 'IdP' }), HTTPSTATUS: 403 }]);
+    } finally {
+      await service.close();
+      await provider.close();
+    }
   });
 
   it('without single sign-on, its endpoints say so', async () => {
