@@ -29,11 +29,17 @@ const PART_C_ERRORS: Readonly<Record<string, string>> = {
   '504': `A gateway's upstream did not answer in time (${ErrorCode.UpstreamTimeout})`,
 };
 
+/** XML and HTML carry the tree of the JSON form (contract section 2), which the kit decodes. */
+const sameTree = (format: string): Schema => ({
+  type: 'string',
+  description: `The JSON form's tree written as ${format} (contract section 2); the kit's decoder reads it back to that tree.`,
+});
+
 function partCContent(schema: Schema): Record<string, { schema: Schema }> {
   return {
-    [PART_C_MEDIA.xml]: { schema: { type: 'string' } },
+    [PART_C_MEDIA.xml]: { schema: sameTree('XML') },
     [PART_C_MEDIA.json]: { schema },
-    [PART_C_MEDIA.htm]: { schema: { type: 'string' } },
+    [PART_C_MEDIA.htm]: { schema: sameTree('HTML tables') },
   };
 }
 

@@ -201,6 +201,19 @@ describe('/openapi.json', () => {
       answer(418, json, '{}'),
       answer(200, json, 'not json'),
     ];
+    const xml = 'text/xml; charset=UTF-8';
+    const inXml = (inner: string) => `<?xml version="1.0" encoding="UTF-8"?>\n${inner}`;
+    expect(
+      await conformance.problems(
+        call,
+        answer(200, xml, inXml('<Response><Version>1</Version></Response>')),
+      ),
+    ).toEqual([]);
+    wrong.push(
+      answer(200, xml, inXml('<Response><Versions>1</Versions></Response>')),
+      answer(200, xml, inXml('<Result><Status>OK</Status></Result>')),
+      answer(200, 'text/html; charset=UTF-8', '<p>not a table</p>'),
+    );
     for (const response of wrong) {
       expect(await conformance.problems(call, response)).not.toEqual([]);
     }
