@@ -56,6 +56,7 @@ async function main(): Promise<void> {
     `  Pipeline service ${app.context.version} is running.`,
     `  Dashboard:     ${url}/`,
     `  Pipeline API:  ${url}/pipelineapi/list/xml`,
+    `  API document:  ${url}/openapi.json (rendered at ${url}/docs)`,
     ...app.context.services
       .list()
       .filter((s) => !s.embedded)
