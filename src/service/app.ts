@@ -35,6 +35,10 @@ import { MCAPI_PREFIX, managementConsole } from './mcapi/routes.ts';
 import { PIPELINE_API_PREFIX, pipelineApi, SERVICES_PREFIX } from './pipelineapi/routes.ts';
 import { loadPipelines } from './pipelines/load.ts';
 import { Notifier } from './notify/notifier.ts';
+import { NotifyRuleWatcher, type NotifyRules } from './notify/rules.ts';
+import { discoverProvider, oidcRoutes } from './auth/oidc.ts';
+import type { OidcSettings } from './auth/oidc-config.ts';
+import { collectRoutes, openApiRoutes, type RegisteredRoute } from './openapi/routes.ts';
 import { getPipeline } from './db/system/pipelines.ts';
 
 // Wiring only: each piece lives with its Part (routes), in auth/ (keys, sessions, the first
@@ -81,8 +85,12 @@ export interface AppConfig {
         readonly publicUrl?: string | undefined;
         readonly retryDelaysMs?: readonly number[];
         readonly timeoutMs?: number;
+        /** Events beside failed requests: a pipeline suspended, an upstream unreachable. */
+        readonly rules?: NotifyRules | undefined;
       }
     | undefined;
+  /** OpenID Connect sign-in beside local users (README "Single sign-on"). */
+  readonly oidc?: OidcSettings | undefined;
   /** When set, GET /metrics asks for `Authorization: Bearer <key>`. */
   readonly metricsKey?: string | undefined;
   /** Days the audit log keeps its entries (default 90). */
@@ -104,6 +112,10 @@ export interface App {
   readonly initialAdminPassword: string | undefined;
   /** True when a key was given but one already existed, so the given one was not used. */
   readonly apiKeyIgnored: boolean;
+  /** Looks for suspended pipelines now (the rule's timer does every 15 s). */
+  watchPipelines(): void;
+  /** Every route the server registered, for the test that holds /openapi.json to them. */
+  readonly routes: readonly RegisteredRoute[];
   close(): Promise<void>;
 }
 
@@ -119,6 +131,8 @@ export async function buildApp(config: AppConfig): Promise<App> {
     inbox: join(dataDir, 'inbox'),
     outbox: join(dataDir, 'outbox'),
   };
+  // Before anything opens: a provider that cannot be read stops the start, naming the flag.
+  const provider = config.oidc ? await discoverProvider(config.oidc) : undefined;
   const services = config.services ?? [{ id: 'local', name: 'Embedded service', embedded: true }];
   const embedded = services.some((s) => s.embedded);
   // In front of other services only, no inbox or outbox of its own.
@@ -169,11 +183,18 @@ export async function buildApp(config: AppConfig): Promise<App> {
     ]);
     const notifier = new Notifier(dbs.system, clock, {
       targets: config.notify?.targets ?? [],
+      serviceTargets: Object.fromEntries(services.map((s) => [s.id, s.notify ?? []])),
       publicUrl: config.notify?.publicUrl,
       retryDelaysMs: config.notify?.retryDelaysMs,
       timeoutMs: config.notify?.timeoutMs,
       log: (message, error) => server.log.warn({ err: error }, message),
     });
+    const rules = new NotifyRuleWatcher(
+      notifier,
+      config.notify?.rules ?? {},
+      clock,
+      (path) => `${config.notify?.publicUrl ?? ''}${path}`,
+    );
     const engine = new Engine({
       dbs,
       clock,
@@ -208,7 +229,13 @@ export async function buildApp(config: AppConfig): Promise<App> {
       VERSION,
       () => clock.now(),
       limits.upstreamTimeoutMs,
-      (service, seconds, ok) => metrics.upstreamChecked(service, seconds, ok),
+      (service, seconds, ok) => {
+        metrics.upstreamChecked(service, seconds, ok);
+        rules.upstreamChecked(
+          directory.list().find((s) => s.id === service),
+          ok,
+        );
+      },
       index && {
         index,
         pollSeconds: config.pollSeconds ?? DEFAULT_POLL_SECONDS,
@@ -236,6 +263,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     };
     const loginLimit = config.loginLimit ?? { max: 20, timeWindow: 60_000 };
     const server = await httpServer(config, limits);
+    const routes = collectRoutes(server);
     const parts = [
       pipelineApi(context, directory, managementConsoleSessions(sessions)),
       managementConsole(context, loginLimit),
@@ -246,8 +274,16 @@ export async function buildApp(config: AppConfig): Promise<App> {
       for (const prefix of part.prefixes) errors.register(prefix, part.renderError);
       await server.register(part.routes);
     }
+    oidcRoutes(
+      server,
+      context,
+      config.oidc && provider
+        ? { settings: config.oidc, provider, publicUrl: config.notify?.publicUrl }
+        : undefined,
+    );
     healthRoutes(server, dbs, directory, () => clock.now());
     metricsRoutes(server, metrics, config.metricsKey);
+    await openApiRoutes(server, VERSION);
     await dashboardFiles(server, config.staticDir, API_PREFIXES);
 
     if (embedded) {
@@ -257,6 +293,13 @@ export async function buildApp(config: AppConfig): Promise<App> {
     await directory.start();
     await server.ready();
     if (embedded) engine.wake();
+    const watchPipelines = () => rules.checkPipelines(dbs.system, embeddedId);
+    let ruleTimer: NodeJS.Timeout | undefined;
+    if (embedded && config.notify?.rules?.suspended) {
+      watchPipelines();
+      ruleTimer = setInterval(watchPipelines, 15_000);
+      ruleTimer.unref();
+    }
 
     return {
       server,
@@ -264,7 +307,10 @@ export async function buildApp(config: AppConfig): Promise<App> {
       engine,
       initialAdminPassword,
       apiKeyIgnored,
+      routes,
+      watchPipelines,
       async close() {
+        if (ruleTimer) clearInterval(ruleTimer);
         await directory.stop();
         await server.close();
         await engine.shutdown();

@@ -3,6 +3,8 @@ import { passwordProblem } from './auth/users.ts';
 import { readServicesFile, singleUpstream, type ServiceEntry } from './gateway/services.ts';
 import type { ServiceLimits } from './limits.ts';
 import { checkTarget } from './notify/notifier.ts';
+import type { NotifyRules } from './notify/rules.ts';
+import { readOidcSettings, type OidcSettings } from './auth/oidc-config.ts';
 
 export interface CliConfig {
   readonly host: string;
@@ -15,7 +17,12 @@ export interface CliConfig {
   readonly workers: number;
   readonly auditDays: number;
   readonly metricsKey: string | undefined;
-  readonly notify: { readonly targets: readonly string[]; readonly publicUrl: string | undefined };
+  readonly notify: {
+    readonly targets: readonly string[];
+    readonly publicUrl: string | undefined;
+    readonly rules: NotifyRules;
+  };
+  readonly oidc: OidcSettings | undefined;
   /** Services to stand in front of; undefined for the embedded service alone. */
   readonly services: readonly ServiceEntry[] | undefined;
   readonly buildIfMissing: boolean;
@@ -44,7 +51,15 @@ Options (each also read from the environment variable in brackets; a flag wins):
   --services <file>       several services, as a YAML list (see the README) [PIPELINE_SERVICES]
   --metrics-key <key>     ask for Authorization: Bearer <key> on /metrics [PIPELINE_METRICS_KEY]
   --notify <url>          POST failed requests to this webhook; repeatable [PIPELINE_NOTIFY, comma-separated]
+  --notify-suspended      also notify when a pipeline is suspended [PIPELINE_NOTIFY_SUSPENDED=1]
+  --notify-unreachable-min <n>  also notify when an upstream is unreachable n minutes [PIPELINE_NOTIFY_UNREACHABLE_MIN]
   --public-url <url>      the dashboard's address, for links in notifications [PIPELINE_PUBLIC_URL]
+  --oidc-issuer <url>     sign in through this OpenID provider too [PIPELINE_OIDC_ISSUER]
+  --oidc-client-id <id>   this server's client id there [PIPELINE_OIDC_CLIENT_ID]
+  --oidc-client-secret <s> its client secret (prefer the variable) [PIPELINE_OIDC_CLIENT_SECRET]
+  --oidc-role-claim <c>   the claim with the user's groups [PIPELINE_OIDC_ROLE_CLAIM] (default groups)
+  --oidc-roles <map>      claim values to roles: 'admins=administrator,*=operator' [PIPELINE_OIDC_ROLES]
+  --oidc-name <name>      the provider's name on the sign-in button [PIPELINE_OIDC_NAME]
   --help                  this text
 
 Bounds (see the README's security section):
@@ -58,6 +73,16 @@ Bounds (see the README's security section):
   --request-timeout-s <n> time to send a whole request [PIPELINE_REQUEST_TIMEOUT_S] (default 30)
   --upstream-timeout-s <n> time an upstream service has to answer [PIPELINE_UPSTREAM_TIMEOUT_S] (default 15)
 `;
+
+/** Single sign-on flags and their variables. */
+const OIDC_FLAGS: readonly [string, string][] = [
+  ['oidc-issuer', 'PIPELINE_OIDC_ISSUER'],
+  ['oidc-client-id', 'PIPELINE_OIDC_CLIENT_ID'],
+  ['oidc-client-secret', 'PIPELINE_OIDC_CLIENT_SECRET'],
+  ['oidc-role-claim', 'PIPELINE_OIDC_ROLE_CLAIM'],
+  ['oidc-roles', 'PIPELINE_OIDC_ROLES'],
+  ['oidc-name', 'PIPELINE_OIDC_NAME'],
+];
 
 /** Bound flags: option name, environment variable, limit field, unit in that field, range. */
 const BOUNDS: readonly [string, string, keyof ServiceLimits, number, number, number][] = [
@@ -108,7 +133,10 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
       services: { type: 'string' },
       'metrics-key': { type: 'string' },
       notify: { type: 'string', multiple: true },
+      'notify-suspended': { type: 'boolean' },
+      'notify-unreachable-min': { type: 'string' },
       'public-url': { type: 'string' },
+      ...Object.fromEntries(OIDC_FLAGS.map(([flag]) => [flag, { type: 'string' as const }])),
       'build-if-missing': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       ...Object.fromEntries(BOUNDS.map(([flag]) => [flag, { type: 'string' as const }])),
@@ -155,6 +183,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
     throw new Error(
       '--pipelines defines pipelines of the embedded service, which a gateway without one does not run',
     );
+  const unreachable = values['notify-unreachable-min'] ?? env.PIPELINE_NOTIFY_UNREACHABLE_MIN;
   const adminPassword = values['admin-password'] ?? env.PIPELINE_ADMIN_PASSWORD;
   const adminProblem = adminPassword === undefined ? undefined : passwordProblem(adminPassword);
   if (adminProblem) throw new Error(`--admin-password: ${adminProblem}`);
@@ -178,6 +207,14 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
     limits,
     services,
     metricsKey: values['metrics-key'] ?? env.PIPELINE_METRICS_KEY,
+    oidc: readOidcSettings(
+      Object.fromEntries(
+        OIDC_FLAGS.map(([flag, variable]) => [
+          flag,
+          ((values as Record<string, unknown>)[flag] as string | undefined) ?? env[variable],
+        ]),
+      ),
+    ),
     notify: {
       targets: (
         values.notify ??
@@ -187,6 +224,14 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
           .filter((t) => t !== '')
       ).map(checkTarget),
       publicUrl: (values['public-url'] ?? env.PIPELINE_PUBLIC_URL)?.replace(/\/+$/, ''),
+      rules: {
+        suspended:
+          values['notify-suspended'] ?? ['1', 'true'].includes(env.PIPELINE_NOTIFY_SUSPENDED ?? ''),
+        unreachableMinutes:
+          unreachable === undefined
+            ? undefined
+            : integer('--notify-unreachable-min', unreachable, 1, 10_080),
+      },
     },
   };
 }

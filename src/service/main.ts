@@ -41,6 +41,7 @@ async function main(): Promise<void> {
     services: config.services,
     metricsKey: config.metricsKey,
     notify: config.notify,
+    oidc: config.oidc,
     limits: config.limits,
     staticDir: DIST_DIR,
     logger: { level: process.env.LOG_LEVEL ?? 'warn' },
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
     `  Pipeline service ${app.context.version} is running.`,
     `  Dashboard:     ${url}/`,
     `  Pipeline API:  ${url}/pipelineapi/list/xml`,
+    `  API document:  ${url}/openapi.json (rendered at ${url}/docs)`,
     ...app.context.services
       .list()
       .filter((s) => !s.embedded)
@@ -70,6 +72,11 @@ async function main(): Promise<void> {
       ? [
           '  (--api-key was not used: this data folder already has a key, which only an',
           '   administrator changes, in the Settings page; the current one is shown above)',
+        ]
+      : []),
+    ...(config.oidc
+      ? [
+          `  Single sign-on: ${config.oidc.name} (callback ${config.notify.publicUrl ?? url}/mcapi/auth/oidc/callback)`,
         ]
       : []),
     `  Data folder:   ${app.context.paths.data}`,

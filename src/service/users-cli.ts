@@ -67,7 +67,7 @@ async function main(): Promise<void> {
       case 'list':
         for (const user of listUsers(dbs.system)) {
           process.stdout.write(
-            `${user.name}\t${user.role}${user.hasPassword ? '' : '\t(no password)'}\n`,
+            `${user.name}\t${user.role}${user.external ? '\t(single sign-on)' : user.hasPassword ? '' : '\t(no password)'}\n`,
           );
         }
         return;

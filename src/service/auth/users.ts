@@ -63,8 +63,16 @@ export interface User {
   readonly name: string;
   readonly role: Role;
   readonly hasPassword: boolean;
+  /** Signs in only through the OpenID provider (single sign-on); has no password here. */
+  readonly external: boolean;
   readonly created: string;
 }
+
+/**
+ * The password hash of a user of the OpenID provider: no scrypt hash, never verifies, and
+ * not the empty "no password" of flow-service robots, so neither Part lets it in directly.
+ */
+const EXTERNAL = '!oidc';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -92,7 +100,8 @@ interface RawUser {
 const toUser = (raw: RawUser): User => ({
   name: raw.NAME,
   role: raw.ROLE,
-  hasPassword: raw.PASSWORDHASH !== '',
+  hasPassword: raw.PASSWORDHASH !== '' && raw.PASSWORDHASH !== EXTERNAL,
+  external: raw.PASSWORDHASH === EXTERNAL,
   created: raw.CREATED,
 });
 
@@ -112,7 +121,9 @@ export async function authenticateUser(
   password: string | undefined,
   options: { readonly allowPasswordless: boolean },
 ): Promise<User | undefined> {
-  const found = findUser(db, name);
+  const user = findUser(db, name);
+  // A single sign-on user signs in at the provider only; here it is as unknown as a stranger.
+  const found = user?.external ? undefined : user;
   if (found && found.passwordHash !== '' && password !== undefined)
     return (await verifyPassword(password, found.passwordHash)) ? found : undefined;
   await verifyPassword(password ?? '', await decoyHash());
@@ -159,6 +170,26 @@ export async function setPassword(db: Db, name: string, password: string): Promi
       throw new Error(`user ${name} does not exist`);
     }
     prepared(db, 'DELETE FROM SESSIONS WHERE USERNAME = ?').run(name);
+  })();
+}
+
+/**
+ * Records a user of the OpenID provider with the role its claims give now, so its sessions
+ * work like anyone's. Refused when a local user has that name.
+ */
+export function upsertExternalUser(db: Db, name: string, role: Role, now: string): boolean {
+  return db.transaction(() => {
+    const existing = findUser(db, name);
+    if (existing && !existing.external) return false;
+    if (existing) prepared(db, 'UPDATE USERS SET ROLE = ? WHERE NAME = ?').run(role, name);
+    else
+      prepared(db, 'INSERT INTO USERS (NAME, PASSWORDHASH, ROLE, CREATED) VALUES (?, ?, ?, ?)').run(
+        name,
+        EXTERNAL,
+        role,
+        now,
+      );
+    return true;
   })();
 }
 

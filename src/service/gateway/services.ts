@@ -11,6 +11,8 @@ export interface UpstreamEntry {
   readonly color?: string | undefined;
   /** Seconds between rounds of the poller that keeps this service's request index. */
   readonly pollSeconds?: number | undefined;
+  /** Receivers of this service's notifications, beside --notify's (contract section 9). */
+  readonly notify?: readonly string[] | undefined;
   readonly embedded?: false;
 }
 
@@ -20,6 +22,7 @@ export interface EmbeddedEntry {
   readonly name: string;
   readonly label?: string | undefined;
   readonly color?: string | undefined;
+  readonly notify?: readonly string[] | undefined;
   readonly embedded: true;
 }
 
@@ -42,6 +45,18 @@ function httpUrl(text: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** `notify:` of a service: one http(s) URL or a list of them. */
+function receivers(node: unknown, where: string): string[] | undefined {
+  if (node === undefined || node === null) return undefined;
+  const items = isSeq(node) ? node.items : [node];
+  return items.map((item) => {
+    const text = (item as { value?: unknown } | null)?.value;
+    if (typeof text !== 'string' || !httpUrl(text))
+      throw new ServicesFileError(`${where}: notify must be http or https URLs`);
+    return text;
+  });
 }
 
 /** `--upstream URL --upstream-key KEY`: one service, reached at plain /pipelineapi. */
@@ -105,6 +120,7 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
       'color',
       'embedded',
       'pollSeconds',
+      'notify',
     ]);
     for (const pair of item.items) {
       const key = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
@@ -123,8 +139,16 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
     const color = value('color');
     if (color !== undefined && !COLOR.test(color))
       throw new ServicesFileError(`${where}: color must be a #hex value or a colour name`);
+    const notify = receivers(item.get('notify', true), where);
     if (value('embedded') === 'true') {
-      entries.push({ id, name: value('name') ?? 'Embedded service', label, color, embedded: true });
+      entries.push({
+        id,
+        name: value('name') ?? 'Embedded service',
+        label,
+        color,
+        notify,
+        embedded: true,
+      });
       continue;
     }
     const rawUrl = value('url');
@@ -142,7 +166,7 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
     if (poll !== undefined && !(/^\d+$/.test(poll) && Number(poll) >= 1 && Number(poll) <= 3600))
       throw new ServicesFileError(`${where}: pollSeconds must be a whole number from 1 to 3600`);
     const pollSeconds = poll === undefined ? undefined : Number(poll);
-    entries.push({ id, name: value('name') ?? id, url, apiKey, label, color, pollSeconds });
+    entries.push({ id, name: value('name') ?? id, url, apiKey, label, color, pollSeconds, notify });
   }
   if (entries.length === 0) throw new ServicesFileError(`${path}: lists no services`);
   if (entries.filter((e) => e.embedded).length > 1)

@@ -1,49 +1,35 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../config.ts';
+import { readServicesFile } from '../gateway/services.ts';
 import { writeTestPipelines } from '../testing/pipelines.ts';
 import { startService, type TestService } from '../testing/service.ts';
+import {
+  startWebhookReceiver,
+  type Received,
+  type WebhookReceiver,
+} from '../testing/webhook-receiver.ts';
 
 // Failed requests reach a webhook receiver (contract section 9): JSON with a Slack/Teams
 // `text`, retried with backoff, once per request and state, never blocking the engine.
 
-interface Received {
-  path: string;
-  body: Record<string, string>;
-}
-
-let receiver: Server;
+let receiver: WebhookReceiver;
 let base: string;
-const received: Received[] = [];
+let received: Received[];
 let failuresLeft = 0;
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (req.url === '/slow') return; // never answers
-      received.push({ path: req.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString()) });
-      if (req.url === '/broken' || failuresLeft-- > 0) {
-        res.writeHead(500);
-        res.end('no');
-        return;
-      }
-      res.end('ok');
-    });
+  receiver = await startWebhookReceiver((path) => {
+    if (path === '/slow') return 'never';
+    return path === '/broken' || failuresLeft-- > 0 ? 500 : 200;
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  base = receiver.url;
+  received = receiver.received;
 });
 
-afterAll(() => {
-  receiver.closeAllConnections();
-  receiver.close();
-});
+afterAll(() => receiver.close());
 
 async function serviceWith(targets: string[]): Promise<TestService> {
   const service = await startService({
@@ -150,6 +136,38 @@ describe('notifications', () => {
     } finally {
       await service.close();
     }
+  });
+
+  it('sends the requests of a service to the receivers of its notify: in the services file too', async () => {
+    received.length = 0;
+    failuresLeft = 0;
+    const folder = mkdtempSync(join(tmpdir(), 'notify-services-'));
+    const file = join(folder, 'services.yaml');
+    writeFileSync(
+      file,
+      `services:\n  - id: local\n    embedded: true\n    notify:\n      - ${base}/team-hook\n`,
+    );
+    const service = await startService({
+      services: readServicesFile(file, {}),
+      pipelinesFile: writeTestPipelines(folder),
+      notify: { targets: [`${base}/global`], retryDelaysMs: [20], timeoutMs: 300 },
+    });
+    try {
+      const failed = (await service.client.exec('pl_1', 'missing.csv')).requestId as string;
+      await service.app.engine.whenIdle();
+      await service.app.context.notifier.settled();
+      expect(received.map((r) => [r.path, r.body.requestId]).sort()).toEqual([
+        ['/global', failed],
+        ['/team-hook', failed],
+      ]);
+      expect(service.app.context.notifier.targets).toEqual([`${base}/global`, `${base}/team-hook`]);
+    } finally {
+      await service.close();
+    }
+    writeFileSync(file, `- id: local\n  embedded: true\n  notify: mailto:ops@example.com\n`);
+    expect(() => readServicesFile(file, {})).toThrow(
+      `${file}:1: notify must be http or https URLs`,
+    );
   });
 
   it('refuses a receiver that is not http(s) at start', () => {

@@ -10,6 +10,8 @@ const FAILING = new Set(['Error']);
 export interface NotifierOptions {
   /** Receivers (http or https URLs; Slack and Teams incoming webhooks work as they are). */
   readonly targets: readonly string[];
+  /** Receivers of one service's notifications only (`notify:` in the services file), by id. */
+  readonly serviceTargets?: Readonly<Record<string, readonly string[]>>;
   /** Milliseconds before each retry; one attempt more than there are delays. */
   readonly retryDelaysMs?: readonly number[];
   readonly timeoutMs?: number;
@@ -54,12 +56,27 @@ export class Notifier {
     this.delays = options.retryDelaysMs ?? [1000, 5000, 30_000];
   }
 
+  /** Every receiver, each once. */
   get targets(): readonly string[] {
-    return this.options.targets;
+    return [
+      ...new Set([
+        ...this.options.targets,
+        ...Object.values(this.options.serviceTargets ?? {}).flat(),
+      ]),
+    ];
+  }
+
+  /** The receivers of one service's notifications: --notify's and its own. */
+  targetsOf(service: string): readonly string[] {
+    const own = Object.hasOwn(this.options.serviceTargets ?? {}, service)
+      ? (this.options.serviceTargets?.[service] ?? [])
+      : [];
+    return [...new Set([...this.options.targets, ...own])];
   }
 
   requestEnded(ended: EndedRequest, service: string, pipelineName: string): void {
-    if (!FAILING.has(ended.status) || this.options.targets.length === 0) return;
+    const targets = this.targetsOf(service);
+    if (!FAILING.has(ended.status) || targets.length === 0) return;
     const link = `${this.options.publicUrl ?? ''}/requests/${encodeURIComponent(ended.requestId)}`;
     const payload = {
       text: `Request ${ended.requestId} of ${pipelineName || ended.pipelineId} ended ${ended.status} in ${ended.stage}: ${ended.message}`,
@@ -72,35 +89,46 @@ export class Notifier {
       message: ended.message,
       link,
     };
-    for (const target of this.options.targets) {
-      const key = { requestId: ended.requestId, status: ended.status, targetHash: hashOf(target) };
-      let claimed = false;
-      try {
-        claimed = claimNotification(this.db, {
-          ...key,
-          time: this.clock.now().toISOString(),
-          target: shownTarget(target),
-        });
-      } catch (error) {
-        this.options.log('a notification could not be recorded', error);
-      }
-      if (!claimed) continue;
-      this.track(
-        this.deliver(target, payload).then((result) => {
-          try {
-            recordAttempt(this.db, key, result);
-          } catch (error) {
-            this.options.log('a notification outcome could not be recorded', error);
-          }
-        }),
-      );
+    for (const target of targets) this.sendOnce(target, ended.requestId, ended.status, payload);
+  }
+
+  /** Claims (subject, state, receiver) in the database, then delivers beside everything else. */
+  private sendOnce(target: string, subject: string, status: string, payload: object): void {
+    const key = { requestId: subject, status, targetHash: hashOf(target) };
+    let claimed = false;
+    try {
+      claimed = claimNotification(this.db, {
+        ...key,
+        time: this.clock.now().toISOString(),
+        target: shownTarget(target),
+      });
+    } catch (error) {
+      this.options.log('a notification could not be recorded', error);
     }
+    if (!claimed) return;
+    this.track(
+      this.deliver(target, payload).then((result) => {
+        try {
+          recordAttempt(this.db, key, result);
+        } catch (error) {
+          this.options.log('a notification outcome could not be recorded', error);
+        }
+      }),
+    );
+  }
+
+  /**
+   * Sends one event that is not a request's end (a rule's: a pipeline suspended, an
+   * upstream unreachable) to the service's receivers, at most once per subject and state.
+   */
+  event(service: string, subject: string, status: string, payload: object): void {
+    for (const target of this.targetsOf(service)) this.sendOnce(target, subject, status, payload);
   }
 
   /** Sends a test message to every receiver and says how each went (the Settings page's button). */
   async test(userName: string): Promise<{ target: string; outcome: string; message: string }[]> {
     return Promise.all(
-      this.options.targets.map(async (target) => {
+      this.targets.map(async (target) => {
         const result = await this.deliver(target, {
           text: `Test notification from the pipeline dashboard, sent by ${userName}.`,
         });

@@ -1,6 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ManagementConsoleClient } from '../../../kit/index.ts';
-import { useClients } from '../../app/auth.ts';
+import {
+  HttpError,
+  MC_SESSION_HEADER,
+  Transport,
+  type ManagementConsoleClient,
+} from '../../../kit/index.ts';
+import { NO_COOKIES, useAuth, useClients } from '../../app/auth.ts';
+import { mcapiGet } from '../../app/mcapi.ts';
 
 export const settingsKeys = {
   all: ['settings'] as const,
@@ -31,5 +37,92 @@ export function useReissueApiKey() {
   return useMutation({
     mutationFn: () => mc.reissueApiKey(),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.api() }),
+  });
+}
+
+export interface NotificationsState {
+  readonly targets: readonly string[];
+  readonly notifications: readonly {
+    readonly time: string;
+    readonly target: string;
+    readonly requestId: string;
+    readonly status: string;
+    readonly attempts: number;
+    readonly outcome: string;
+    readonly message: string;
+  }[];
+}
+
+export interface TestResult {
+  readonly target: string;
+  readonly outcome: string;
+  readonly message: string;
+}
+
+const list = (value: unknown): Record<string, unknown>[] =>
+  Array.isArray(value)
+    ? value.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object')
+    : [];
+const text = (value: unknown): string => (typeof value === 'string' ? value : String(value ?? ''));
+
+/** Receivers and the notifications sent, newest first (administrators). */
+export function useNotifications() {
+  const auth = useAuth();
+  return useQuery({
+    queryKey: [...settingsKeys.all, 'notifications'],
+    queryFn: async (): Promise<NotificationsState> => {
+      const data = await mcapiGet(auth, '/notifications');
+      return {
+        targets: Array.isArray(data.targets) ? data.targets.map(text) : [],
+        notifications: list(data.notifications).map((n) => ({
+          time: text(n.time),
+          target: text(n.target),
+          requestId: text(n.requestId),
+          status: text(n.status),
+          attempts: Number(n.attempts ?? 0),
+          outcome: text(n.outcome),
+          message: text(n.message),
+        })),
+      };
+    },
+  });
+}
+
+/**
+ * The test button: POST /mcapi/notifications/test with the session. The kit reads the
+ * server's extensions by GET only, so this one call goes through its Transport and reads
+ * the Part A envelope here.
+ */
+export function useSendTestNotification() {
+  const auth = useAuth();
+  return useMutation({
+    mutationFn: async (): Promise<TestResult[]> => {
+      const headers: Record<string, string> =
+        auth?.kind === 'session' ? { [MC_SESSION_HEADER]: auth.sessionId } : {};
+      const raw = await new Transport(NO_COOKIES).send(
+        'POST',
+        '/mcapi/notifications/test',
+        undefined,
+        headers,
+      );
+      let parsed: { result?: Record<string, unknown> } | undefined;
+      try {
+        parsed = JSON.parse(raw.body) as { result?: Record<string, unknown> };
+      } catch {
+        parsed = undefined;
+      }
+      const result = parsed?.result;
+      if (raw.status >= 400 || result?.status !== 'success') {
+        const code = typeof result?.code === 'number' ? result.code : undefined;
+        const message = typeof result?.message === 'string' ? result.message : undefined;
+        throw new HttpError(raw.status, raw.method, raw.url, code, message, raw.body);
+      }
+      const data = (result.data ?? {}) as Record<string, unknown>;
+      return list(data.results).map((r) => ({
+        target: text(r.target),
+        outcome: text(r.outcome),
+        message: text(r.message),
+      }));
+    },
   });
 }

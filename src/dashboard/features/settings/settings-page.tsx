@@ -7,6 +7,7 @@ import { ErrorView } from '../../components/error-view.tsx';
 import { PageHeader } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { useVersion } from '../../shared/queries.ts';
+import { NotificationsSection } from './notifications-section.tsx';
 import { useApiSettings, useReissueApiKey, useSetApiEnabled } from './queries.ts';
 import { strings } from './strings.ts';
 
@@ -145,6 +146,17 @@ export function SettingsPage() {
             </p>
           )}
         </section>
+        {auth?.kind === 'session' && auth.role === 'administrator' ? (
+          <section
+            aria-labelledby="settings-notifications"
+            className="rounded-lg border border-slate-200 bg-white px-4 py-2 dark:border-slate-800 dark:bg-slate-900"
+          >
+            <h2 id="settings-notifications" className="py-2 text-sm font-semibold">
+              {strings.notify.title}
+            </h2>
+            <NotificationsSection />
+          </section>
+        ) : null}
       </div>
     </>
   );

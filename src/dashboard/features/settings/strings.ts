@@ -28,4 +28,20 @@ export const strings = {
     'Signed in with the API key: sign in with an administrator’s name and password to manage the settings.',
   disableConfirm:
     'Disable the pipeline API? This dashboard uses it too, so its pages will stop working until an administrator enables it again.',
+  notify: {
+    title: 'Notifications',
+    none: 'No receivers: start the server with --notify <url>, or give a service notify: in the services file.',
+    targets: 'Receivers',
+    test: 'Send a test notification',
+    sending: 'Sending…',
+    results: 'Test results',
+    outcome: (outcome: string) =>
+      outcome === 'sent' ? 'sent' : outcome === 'failed' ? 'failed' : outcome,
+    recent: 'Sent lately',
+    time: 'Time',
+    request: 'Request',
+    receiver: 'Receiver',
+    result: 'Outcome',
+    attempts: (n: number) => (n === 1 ? '1 attempt' : `${n} attempts`),
+  },
 } as const;

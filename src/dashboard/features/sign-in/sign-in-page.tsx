@@ -8,6 +8,7 @@ import { ErrorView } from '../../components/error-view.tsx';
 import { Field, TextInput } from '../../components/fields.tsx';
 import { paths } from '../../paths.ts';
 import { safeNextPath } from './next.ts';
+import { SingleSignOn } from './single-sign-on.tsx';
 import { strings } from './strings.ts';
 
 type Mode = 'password' | 'key';
@@ -95,6 +96,7 @@ export function SignInPage() {
             {strings.expired}
           </p>
         ) : null}
+        <SingleSignOn next={next} />
         <div
           role="tablist"
           className="mb-4 flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800"

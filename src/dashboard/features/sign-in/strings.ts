@@ -13,4 +13,7 @@ export const strings = {
   submitting: 'Signing in…',
   expired: 'Your session has ended. Sign in again to go back where you were.',
   keyRefused: 'The service refused this API key.',
+  withProvider: (name: string) => `Sign in with ${name}`,
+  orLocal: 'or with a user of this server',
+  finishingSso: 'Finishing the sign-in…',
 } as const;

@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp, DIST_DIR, type App } from '../src/service/app.ts';
+import { ADMIN, expect, OPERATOR, signIn, test as base, type RunningService } from './fixtures.ts';
+import { addUser } from '../src/service/auth/users.ts';
+import { startWebhookReceiver, type Received } from '../src/service/testing/webhook-receiver.ts';
+
+interface Notifying {
+  readonly url: string;
+  readonly app: App;
+  readonly receiver: string;
+  readonly received: Received[];
+}
+
+/** signIn reads the service's address only. */
+const asService = (n: Notifying) => ({ url: n.url, app: n.app }) as RunningService;
+
+/** The service with two receivers: one that takes messages, one that answers 500. */
+const test = base.extend<object, { notifying: Notifying }>({
+  notifying: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
+    async ({}, use) => {
+      const hooks = await startWebhookReceiver((path) => (path.startsWith('/broken') ? 500 : 200));
+      const receiver = hooks.url;
+      const port = new URL(receiver).port;
+      const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-notify-'));
+      const app = await buildApp({
+        dataDir,
+        demo: true,
+        adminPassword: ADMIN.password,
+        staticDir: DIST_DIR,
+        loginLimit: { max: 10_000, timeWindow: 60_000 },
+        notify: {
+          targets: [`${receiver}/hooks/SECRET-PATH`],
+          retryDelaysMs: [10],
+          timeoutMs: 2000,
+        },
+        services: [
+          {
+            id: 'local',
+            name: 'Embedded service',
+            embedded: true,
+            notify: [`http://localhost:${port}/broken`],
+          },
+        ],
+      });
+      await addUser(
+        app.context.dbs.system,
+        OPERATOR.user,
+        OPERATOR.password,
+        'operator',
+        new Date().toISOString(),
+      );
+      const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
+      await app.engine.whenIdle();
+      await app.context.notifier.settled();
+      await use({ url, app, receiver, received: hooks.received });
+      await app.close();
+      await hooks.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    { scope: 'worker' },
+  ],
+});
+
+test('an administrator sends a test notification from Settings and sees how each receiver took it', async ({
+  page,
+  notifying,
+}) => {
+  await signIn(page, asService(notifying), ADMIN, '/settings');
+  const section = page.getByRole('region', { name: 'Notifications' });
+  await expect(section.getByRole('list', { name: 'Receivers' })).toContainText(notifying.receiver);
+  // Receivers are shown by origin: a webhook's path is its secret.
+  await expect(page.locator('body')).not.toContainText('SECRET-PATH');
+  // The demo's failed request was notified already: it is in the recent list.
+  await expect(section.getByRole('table')).toContainText('Error');
+  await section.getByRole('button', { name: 'Send a test notification' }).click();
+  const results = section.getByRole('list', { name: 'Test results' });
+  await expect(results.getByRole('listitem')).toHaveCount(2);
+  await expect(results.getByRole('listitem').filter({ hasText: notifying.receiver })).toContainText(
+    'sent HTTP 200',
+  );
+  await expect(results.getByRole('listitem').filter({ hasText: 'localhost' })).toContainText(
+    'failed HTTP 500',
+  );
+  expect(notifying.received.map((r) => r.body.text)).toContain(
+    'Test notification from the pipeline dashboard, sent by admin.',
+  );
+});
+
+test('other roles see no notification settings', async ({ page, notifying }) => {
+  await signIn(page, asService(notifying), OPERATOR, '/settings');
+  await expect(
+    page.getByText('Only administrators see and change the pipeline API settings.'),
+  ).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Notifications' })).toHaveCount(0);
+});

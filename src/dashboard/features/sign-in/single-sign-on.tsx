@@ -1,0 +1,95 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ROLES, type Role } from '../../../kit/index.ts';
+import { setAuth } from '../../app/auth.ts';
+import { mcapiGet } from '../../app/mcapi.ts';
+import { ErrorView } from '../../components/error-view.tsx';
+import { strings } from './strings.ts';
+
+/*
+ * Single sign-on through the server's OpenID provider: a link to /mcapi/auth/oidc/start
+ * (the server does the protocol and keeps the client secret), and, when the provider has
+ * sent the browser back to /sign-in#oidc=<handoff>, the trade of that one-time handoff for
+ * the session, or for the server's reason why there is none.
+ */
+
+const HANDOFF = /^#oidc=([A-Za-z0-9_-]{16,128})$/;
+
+function useProvider() {
+  return useQuery({
+    queryKey: ['sign-in', 'oidc'],
+    queryFn: async () => {
+      const data = await mcapiGet(null, '/auth/oidc');
+      return data.enabled === true && typeof data.name === 'string' ? data.name : undefined;
+    },
+    staleTime: Infinity,
+    retry: false,
+  });
+}
+
+const asRole = (value: unknown): Role =>
+  (ROLES as readonly unknown[]).includes(value) ? (value as Role) : 'operator';
+
+/** Finishes a sign-in the provider sent back; null when the address carries none. */
+function useHandoff(next: string): { busy: boolean; error: unknown } | null {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [handoff] = useState(() => HANDOFF.exec(window.location.hash)?.[1]);
+  const [error, setError] = useState<unknown>();
+  const started = useRef(false);
+  useEffect(() => {
+    // The handoff works once: never twice, and never left in the address or history.
+    if (handoff === undefined || started.current) return;
+    started.current = true;
+    window.history.replaceState(null, '', window.location.pathname + window.location.search);
+    mcapiGet(null, '/auth/oidc/session', { code: handoff }).then(
+      async (data) => {
+        queryClient.clear();
+        setAuth({
+          kind: 'session',
+          sessionId: String(data.sessionId),
+          userName: String(data.userName),
+          role: asRole(Array.isArray(data.role) ? data.role[0] : undefined),
+          serverName: String(data.serverName),
+          serverId: String(data.serverId),
+        });
+        await navigate(next, { replace: true });
+      },
+      (caught: unknown) => setError(caught),
+    );
+  }, [handoff, navigate, next, queryClient]);
+  return handoff === undefined ? null : { busy: error === undefined, error };
+}
+
+export function SingleSignOn({ next }: { next: string }) {
+  const provider = useProvider();
+  const handoff = useHandoff(next);
+  return (
+    <>
+      {handoff?.busy ? (
+        <p role="status" className="mb-4 text-sm text-slate-600 dark:text-slate-300">
+          {strings.finishingSso}
+        </p>
+      ) : null}
+      {handoff?.error ? (
+        <div className="mb-4">
+          <ErrorView error={handoff.error} />
+        </div>
+      ) : null}
+      {provider.data ? (
+        <>
+          <a
+            href={`/mcapi/auth/oidc/start?next=${encodeURIComponent(next)}`}
+            className="mb-4 flex w-full items-center justify-center rounded-md bg-teal-700 px-3 py-2 text-sm font-medium text-white hover:bg-teal-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-600"
+          >
+            {strings.withProvider(provider.data)}
+          </a>
+          <p className="mb-4 text-center text-xs text-slate-500 dark:text-slate-400">
+            {strings.orLocal}
+          </p>
+        </>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,238 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import * as openid from 'openid-client';
+import { anonymousSubject } from '../audit/audit-log.ts';
+import type { ServiceContext } from '../context.ts';
+import { ApiError, McCode } from '../errors.ts';
+import { roleFor, type OidcSettings } from './oidc-config.ts';
+import { upsertExternalUser, USER_NAME } from './users.ts';
+
+/*
+ * OpenID Connect sign-in (authorization code with PKCE, a confidential client): the server
+ * talks to the provider, the browser only ever sees the provider's pages and a one-time
+ * handoff code; the client secret stays here. A signed-in person gets a Part A session,
+ * exactly like a password sign-in.
+ *
+ *   /mcapi/auth/oidc/start     → 302 to the provider (state, nonce, PKCE kept here, the
+ *                                state also in a cookie of this browser)
+ *   /mcapi/auth/oidc/callback  → 302 to /sign-in#oidc=<handoff>: a session or the reason
+ *   /mcapi/auth/oidc/session   → the handoff's session (or its reason), once
+ */
+
+export const OIDC_PREFIX = '/mcapi/auth/oidc';
+const STATE_COOKIE = 'oidc_state';
+const PENDING_MS = 10 * 60_000;
+const HANDOFF_MS = 60_000;
+/** Bounds the memory strangers can fill by starting sign-ins they never finish. */
+const MAX_PENDING = 10_000;
+const SESSION_MINUTES = 30;
+const JSON_TYPE = 'application/json; charset=UTF-8';
+
+interface Pending {
+  readonly verifier: string;
+  readonly nonce: string;
+  readonly next: string;
+  readonly redirectUri: string;
+  readonly expires: number;
+}
+
+type Outcome =
+  | {
+      readonly sessionId: string;
+      readonly userName: string;
+      readonly role: string;
+      readonly expires: number;
+    }
+  | { readonly refused: string; readonly expires: number };
+
+/** Reads the provider's discovery document; the server does not start without it. */
+export async function discoverProvider(settings: OidcSettings): Promise<openid.Configuration> {
+  const insecure = new URL(settings.issuer).protocol === 'http:';
+  try {
+    return await openid.discovery(
+      new URL(settings.issuer),
+      settings.clientId,
+      undefined,
+      openid.ClientSecretBasic(settings.clientSecret),
+      insecure ? { execute: [openid.allowInsecureRequests] } : undefined,
+    );
+  } catch (error) {
+    throw new Error(
+      `--oidc-issuer: no OpenID provider answered at ${settings.issuer}/.well-known/openid-configuration (${(error as Error).message})`,
+    );
+  }
+}
+
+/** A path of this dashboard to go to after sign-in; anything else is the overview. */
+function safeNext(value: unknown): string {
+  return typeof value === 'string' && /^\/(?![/\\])[^\s\\]*$/.test(value) && value.length < 2048
+    ? value
+    : '/';
+}
+
+function send(reply: FastifyReply, data: object): FastifyReply {
+  return reply
+    .header('content-type', JSON_TYPE)
+    .send(JSON.stringify({ result: { status: 'success', data } }));
+}
+
+/** The user name the claims give: the first of preferred_username, email, sub that fits ours. */
+function userNameOf(claims: Readonly<Record<string, unknown>>): string | undefined {
+  return [claims.preferred_username, claims.email, claims.sub].find(
+    (v): v is string => typeof v === 'string' && USER_NAME.test(v),
+  );
+}
+
+export function oidcRoutes(
+  server: FastifyInstance,
+  ctx: ServiceContext,
+  oidc: { settings: OidcSettings; provider: openid.Configuration; publicUrl?: string } | undefined,
+): void {
+  const pending = new Map<string, Pending>();
+  const handoffs = new Map<string, Outcome>();
+  const sweep = (now: number) => {
+    for (const [k, v] of pending) if (v.expires <= now) pending.delete(k);
+    for (const [k, v] of handoffs) if (v.expires <= now) handoffs.delete(k);
+  };
+  const configured = () => {
+    if (!oidc)
+      throw new ApiError(404, McCode.NotFound, 'Single sign-on is not configured on this server.');
+    return oidc;
+  };
+
+  // For the sign-in page: whether to show "Sign in with <name>".
+  server.get(OIDC_PREFIX, async (_request, reply) =>
+    send(reply, oidc ? { enabled: true, name: oidc.settings.name } : { enabled: false }),
+  );
+
+  server.get(`${OIDC_PREFIX}/start`, async (request, reply) => {
+    const { provider, publicUrl } = configured();
+    const now = ctx.clock.now().getTime();
+    sweep(now);
+    if (pending.size >= MAX_PENDING)
+      throw new ApiError(429, McCode.TooManyRequests, 'Too many sign-ins under way; try again.');
+    const verifier = openid.randomPKCECodeVerifier();
+    const state = openid.randomState();
+    const nonce = openid.randomNonce();
+    const base = publicUrl ?? `${request.protocol}://${request.host}`;
+    const redirectUri = `${base}${OIDC_PREFIX}/callback`;
+    const next = safeNext((request.query as Record<string, unknown>).next);
+    pending.set(state, { verifier, nonce, next, redirectUri, expires: now + PENDING_MS });
+    const url = openid.buildAuthorizationUrl(provider, {
+      redirect_uri: redirectUri,
+      scope: 'openid profile email',
+      code_challenge: await openid.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+      nonce,
+    });
+    // Ties the answer to the browser that asked: a callback link from someone else's
+    // sign-in (login CSRF) does not carry it. Lax: the provider's redirect is a top-level GET.
+    void reply.setCookie(STATE_COOKIE, state, {
+      path: OIDC_PREFIX,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: base.startsWith('https:'),
+      maxAge: PENDING_MS / 1000,
+    });
+    return reply.redirect(url.href, 302);
+  });
+
+  server.get(`${OIDC_PREFIX}/callback`, async (request, reply) => {
+    const { settings, provider } = configured();
+    const query = request.query as Record<string, unknown>;
+    const state = typeof query.state === 'string' ? query.state : '';
+    const flow = pending.get(state);
+    pending.delete(state);
+    const now = ctx.clock.now().getTime();
+    const subject = anonymousSubject();
+    let outcome: Outcome;
+    try {
+      outcome = await ctx.audit.around(
+        request,
+        { operation: 'mc.oidc-login', service: null, parameters: { provider: settings.name } },
+        subject,
+        async () => {
+          if (!flow || flow.expires <= now || request.cookies[STATE_COOKIE] !== state)
+            throw new ApiError(
+              403,
+              McCode.LoginFailed,
+              'This sign-in was not started from this browser, or took too long; start again.',
+            );
+          if (typeof query.error === 'string')
+            throw new ApiError(403, McCode.LoginFailed, `${settings.name} refused the sign-in.`);
+          const callbackUrl = new URL(flow.redirectUri);
+          callbackUrl.search = new URLSearchParams(query as Record<string, string>).toString();
+          const tokens = await openid.authorizationCodeGrant(provider, callbackUrl, {
+            pkceCodeVerifier: flow.verifier,
+            expectedState: state,
+            expectedNonce: flow.nonce,
+          });
+          const idClaims: Record<string, unknown> = tokens.claims() ?? {};
+          // The role claim is often only in the userinfo answer.
+          const claims =
+            typeof idClaims.sub === 'string'
+              ? {
+                  ...(await openid.fetchUserInfo(provider, tokens.access_token, idClaims.sub)),
+                  ...idClaims,
+                }
+              : idClaims;
+          const userName = userNameOf(claims);
+          subject.userName = userName ?? null;
+          if (!userName)
+            throw new ApiError(
+              403,
+              McCode.LoginFailed,
+              `${settings.name} sent no usable user name.`,
+            );
+          const decided = roleFor(claims, settings);
+          if ('refused' in decided) throw new ApiError(403, McCode.LoginFailed, decided.refused);
+          if (
+            !upsertExternalUser(ctx.dbs.system, userName, decided.role, new Date(now).toISOString())
+          )
+            throw new ApiError(
+              403,
+              McCode.LoginFailed,
+              `A local user is called ${userName}; that account signs in with its password.`,
+            );
+          subject.via = 'session';
+          const sessionId = ctx.sessions.open('mc', userName, SESSION_MINUTES);
+          return { sessionId, userName, role: decided.role, expires: now + HANDOFF_MS };
+        },
+      );
+    } catch (error) {
+      const refused =
+        error instanceof ApiError && error.httpStatus < 500
+          ? error.message
+          : `The sign-in with ${settings.name} failed (${(error as Error).message}).`;
+      request.log.warn({ reason: refused }, 'single sign-on refused');
+      outcome = { refused, expires: now + HANDOFF_MS };
+    }
+    const handoff = randomBytes(24).toString('base64url');
+    // Anyone can call the callback: the oldest handoffs make room, memory stays bounded.
+    sweep(now);
+    while (handoffs.size >= MAX_PENDING) handoffs.delete(handoffs.keys().next().value as string);
+    handoffs.set(handoff, outcome);
+    void reply.clearCookie(STATE_COOKIE, { path: OIDC_PREFIX });
+    const next = encodeURIComponent(flow?.next ?? '/');
+    return reply.redirect(`/sign-in?next=${next}#oidc=${handoff}`, 302);
+  });
+
+  // The sign-in page trades the handoff for the session (or the reason) once.
+  server.get(`${OIDC_PREFIX}/session`, async (request: FastifyRequest, reply) => {
+    configured();
+    const code = (request.query as Record<string, unknown>).code;
+    const outcome = typeof code === 'string' ? handoffs.get(code) : undefined;
+    if (typeof code === 'string') handoffs.delete(code);
+    if (!outcome || outcome.expires <= ctx.clock.now().getTime())
+      throw new ApiError(403, McCode.LoginFailed, 'This sign-in has expired; start again.');
+    if ('refused' in outcome) throw new ApiError(403, McCode.LoginFailed, outcome.refused);
+    return send(reply, {
+      sessionId: outcome.sessionId,
+      userName: outcome.userName,
+      role: [outcome.role],
+      serverName: ctx.serverName,
+      serverId: ctx.serverId,
+    });
+  });
+}

@@ -1,0 +1,437 @@
+import { ROLES } from '../../kit/wire.ts';
+import {
+  exactly,
+  isoTime,
+  nullableText,
+  partAError,
+  partASuccess,
+  text,
+  wholeNumber,
+  type Schema,
+} from './schemas.ts';
+
+/*
+ * Every endpoint of the server outside Part C (whose operations come from wire.ts, see
+ * part-c.ts): adding a route is one entry here. openapi.test.ts fails on a route the
+ * server registers that is missing here, and on an entry here the server does not answer.
+ */
+
+/** A form field: in the query of a GET or DELETE, in the form body of a POST or PUT (either works). */
+export interface Field {
+  readonly name: string;
+  readonly schema: Schema;
+  readonly required?: boolean;
+  readonly description?: string;
+}
+
+export interface Answer {
+  readonly description: string;
+  /** Media type → schema of the body. */
+  readonly content: Readonly<Record<string, Schema>>;
+}
+
+export interface Endpoint {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** OpenAPI path, `{name}` for a path parameter. */
+  readonly path: string;
+  readonly tag: string;
+  readonly summary: string;
+  readonly fields?: readonly Field[];
+  /** Names of security schemes, any one of which is enough; none: open. */
+  readonly security?: readonly string[];
+  readonly answers: Readonly<Record<string, Answer>>;
+}
+
+const PART_A_JSON = 'application/json';
+const PART_B_XML = 'text/xml';
+
+const a = (description: string, data: Schema): Answer => ({
+  description,
+  content: { [PART_A_JSON]: partASuccess(data) },
+});
+const aError = (description: string): Answer => ({
+  description,
+  content: { [PART_A_JSON]: partAError },
+});
+const b = (description: string): Answer => ({
+  description,
+  content: { [PART_B_XML]: { type: 'string', description: '<result><status>…' } },
+});
+
+const minutes: Schema = { type: 'string', pattern: '^\\d{1,4}$', description: '1 to 1440' };
+const roles: Schema = { type: 'array', items: { enum: [...ROLES] } };
+const settings = exactly({ apiEnabled: { type: 'boolean' }, apiKey: nullableText });
+const day: Schema = { type: 'string', pattern: '^\\d{8}$' };
+const wholeText: Schema = { type: 'string', pattern: '^\\d{1,10}$' };
+
+const signedIn = {
+  '401': aError('No live session (3001)'),
+  '403': aError('Not an administrator (3003)'),
+};
+const badInput = { '400': aError('A missing or malformed parameter, named') };
+const unavailable = { '503': aError('The data cannot be written (a full disk)') };
+
+const auditEntry = exactly({
+  time: isoTime,
+  day,
+  userName: nullableText,
+  via: { enum: ['session', 'key', 'cookie', 'none'] },
+  address: text,
+  service: nullableText,
+  operation: text,
+  parameters: { type: 'object', additionalProperties: text },
+  httpStatus: { type: 'integer' },
+  status: text,
+  message: text,
+  requestId: nullableText,
+});
+
+const serviceState = exactly({
+  id: text,
+  name: text,
+  label: nullableText,
+  color: nullableText,
+  embedded: { type: 'boolean' },
+  reachable: { type: 'boolean' },
+  version: nullableText,
+  checkedAt: nullableText,
+  since: nullableText,
+  message: nullableText,
+});
+
+const notification = exactly({
+  time: isoTime,
+  target: text,
+  requestId: text,
+  status: text,
+  attempts: { type: 'integer' },
+  outcome: { enum: ['pending', 'sent', 'failed'] },
+  message: text,
+});
+
+const component = exactly({
+  name: text,
+  state: { enum: ['ok', 'failing'] },
+  checkedAt: nullableText,
+  message: nullableText,
+});
+const readiness = exactly({
+  status: { enum: ['ready', 'not ready'] },
+  components: { type: 'array', items: component },
+});
+
+export const ENDPOINTS: readonly Endpoint[] = [
+  // Part A: management console (interfaces.md section 7, contract section 4)
+  {
+    method: 'POST',
+    path: '/mcapi/auth/login',
+    tag: 'Part A',
+    summary: 'Sign in with a name and password; 20 attempts a minute per address',
+    fields: [
+      { name: 'userName', schema: text, required: true },
+      { name: 'password', schema: text, required: true },
+      { name: 'timeout', schema: minutes, description: 'idle minutes, 30 by default' },
+      { name: 'getRole', schema: { enum: ['true', 'false'] } },
+    ],
+    answers: {
+      '200': a(
+        'Signed in',
+        exactly({ sessionId: text, serverName: text, serverId: text, role: roles }, ['role']),
+      ),
+      ...badInput,
+      '403': aError('Unknown user or wrong password (3002)'),
+      '429': aError('Too many attempts (4029)'),
+      ...unavailable,
+    },
+  },
+  {
+    method: 'POST',
+    path: '/mcapi/auth/logout',
+    tag: 'Part A',
+    summary: 'End a session (and any SESSIONID cookie the browser holds)',
+    fields: [{ name: 'sessionId', schema: text, required: true }],
+    answers: {
+      '200': a('Signed out', exactly({ sessionId: text })),
+      ...badInput,
+      '404': aError('No such session (4003)'),
+      ...unavailable,
+    },
+  },
+  {
+    method: 'GET',
+    path: '/mcapi/auth/session',
+    tag: 'Part A',
+    summary: 'Who the session is (extension)',
+    security: ['mcSession'],
+    answers: {
+      '200': a(
+        'The session',
+        exactly({
+          userName: text,
+          role: roles,
+          serverName: text,
+          serverId: text,
+          expires: isoTime,
+        }),
+      ),
+      '401': signedIn['401'],
+    },
+  },
+  {
+    method: 'GET',
+    path: '/mcapi/pipeline/settings',
+    tag: 'Part A',
+    summary: 'The pipeline API settings (administrators)',
+    security: ['mcSession'],
+    answers: { '200': a('The settings', settings), ...signedIn },
+  },
+  {
+    method: 'PUT',
+    path: '/mcapi/pipeline/settings',
+    tag: 'Part A',
+    summary: 'Enable or disable the pipeline API (administrators)',
+    security: ['mcSession'],
+    fields: [{ name: 'apiEnabled', schema: { enum: ['true', 'false'] }, required: true }],
+    answers: { '200': a('The settings now', settings), ...badInput, ...signedIn, ...unavailable },
+  },
+  {
+    method: 'POST',
+    path: '/mcapi/pipeline/apikey',
+    tag: 'Part A',
+    summary: 'Reissue the API key (administrators); the old one stops at once',
+    security: ['mcSession'],
+    answers: {
+      '200': a('The new key', exactly({ apiKey: text })),
+      ...signedIn,
+      ...unavailable,
+    },
+  },
+  {
+    method: 'GET',
+    path: '/mcapi/services',
+    tag: 'Extensions',
+    summary: 'The services this server answers for, with their last check (contract 7)',
+    security: ['mcSession'],
+    answers: {
+      '200': a('The services', exactly({ services: { type: 'array', items: serviceState } })),
+      '401': signedIn['401'],
+    },
+  },
+  {
+    method: 'GET',
+    path: '/mcapi/audit',
+    tag: 'Extensions',
+    summary: 'The audit log, newest first (administrators; contract 7)',
+    security: ['mcSession'],
+    fields: [
+      { name: 'from', schema: day },
+      { name: 'to', schema: day },
+      { name: 'user', schema: text },
+      { name: 'service', schema: text },
+      { name: 'operation', schema: text },
+      { name: 'requestid', schema: text },
+      { name: 'index', schema: wholeText },
+      { name: 'pagesize', schema: wholeText, description: '1 to 1000' },
+    ],
+    answers: {
+      '200': a(
+        'A page of entries',
+        exactly({
+          total: wholeNumber,
+          index: wholeNumber,
+          pageSize: wholeNumber,
+          entries: { type: 'array', items: auditEntry },
+        }),
+      ),
+      ...badInput,
+      ...signedIn,
+    },
+  },
+  {
+    method: 'GET',
+    path: '/mcapi/notifications',
+    tag: 'Extensions',
+    summary: 'Receivers (by origin) and the notifications sent, newest first (administrators)',
+    security: ['mcSession'],
+    answers: {
+      '200': a(
+        'Receivers and notifications',
+        exactly({
+          targets: { type: 'array', items: text },
+          notifications: { type: 'array', items: notification },
+        }),
+      ),
+      ...signedIn,
+    },
+  },
+  {
+    method: 'POST',
+    path: '/mcapi/notifications/test',
+    tag: 'Extensions',
+    summary: 'Send a test message to every receiver and say how each went (administrators)',
+    security: ['mcSession'],
+    answers: {
+      '200': a(
+        'One result per receiver',
+        exactly({
+          results: {
+            type: 'array',
+            items: exactly({ target: text, outcome: text, message: text }),
+          },
+        }),
+      ),
+      ...signedIn,
+      ...unavailable,
+    },
+  },
+  // Single sign-on (README "Single sign-on"): 404 where it is not configured
+  {
+    method: 'GET',
+    path: '/mcapi/auth/oidc',
+    tag: 'Single sign-on',
+    summary: 'Whether single sign-on is configured, and the provider’s name for the button',
+    answers: {
+      '200': a(
+        'Configured or not',
+        exactly({ enabled: { type: 'boolean' }, name: text }, ['name']),
+      ),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/mcapi/auth/oidc/start',
+    tag: 'Single sign-on',
+    summary: 'Go to the OpenID provider to sign in (a browser navigation)',
+    fields: [{ name: 'next', schema: text, description: 'a dashboard path to go to after' }],
+    answers: {
+      '302': { description: 'To the provider', content: {} },
+      '404': aError('Single sign-on is not configured'),
+      '429': aError('Too many sign-ins under way'),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/mcapi/auth/oidc/callback',
+    tag: 'Single sign-on',
+    summary: 'Where the provider sends the browser back; on to /sign-in#oidc=<handoff>',
+    fields: [
+      { name: 'code', schema: text },
+      { name: 'state', schema: text },
+    ],
+    answers: {
+      '302': { description: 'To the sign-in page with a one-time handoff', content: {} },
+      '404': aError('Single sign-on is not configured'),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/mcapi/auth/oidc/session',
+    tag: 'Single sign-on',
+    summary: 'Trade the one-time handoff for the session, or for the reason there is none',
+    fields: [{ name: 'code', schema: text, required: true }],
+    answers: {
+      '200': a(
+        'Signed in',
+        exactly({ sessionId: text, userName: text, role: roles, serverName: text, serverId: text }),
+      ),
+      '403': aError('Refused, with the reason (3002), or the handoff expired'),
+      '404': aError('Single sign-on is not configured'),
+    },
+  },
+  // Part B: flow service (interfaces.md section 7)
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    tag: 'Part B',
+    summary: 'Sign in to the flow service',
+    fields: [
+      { name: 'user', schema: text, required: true },
+      { name: 'password', schema: text },
+      { name: 'lifetime', schema: minutes, description: 'minutes, 30 by default' },
+    ],
+    answers: {
+      '200': b('<data><sessionId>'),
+      '400': b('A missing or malformed parameter (2000)'),
+      '403': b('Unknown user or wrong password (2001)'),
+      '429': b('Too many attempts (4029)'),
+      '503': b('The data cannot be written'),
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/logout',
+    tag: 'Part B',
+    summary: 'End a flow service session',
+    fields: [{ name: 'sessionId', schema: text, required: true }],
+    answers: {
+      '200': b('<data><sessionId>'),
+      '400': b('A missing parameter (2000)'),
+      '404': b('No such session (2002)'),
+      '503': b('The data cannot be written'),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/session',
+    tag: 'Part B',
+    summary: 'Who the flow service session is (extension)',
+    security: ['fsSession'],
+    answers: { '200': b('<data><user><role><expires>'), '401': b('No live session (2003)') },
+  },
+  // Operations (contract section 9)
+  {
+    method: 'GET',
+    path: '/healthz',
+    tag: 'Operations',
+    summary: 'Answers while the process serves',
+    answers: {
+      '200': {
+        description: 'Serving',
+        content: { 'application/json': exactly({ status: { const: 'ok' } }) },
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/readyz',
+    tag: 'Operations',
+    summary: 'Ready when the databases answer and every upstream answered its last check',
+    answers: {
+      '200': { description: 'Ready', content: { 'application/json': readiness } },
+      '503': {
+        description: 'Not ready; the failing components named',
+        content: { 'application/json': readiness },
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/metrics',
+    tag: 'Operations',
+    summary: 'Prometheus metrics (Bearer key when --metrics-key is set)',
+    security: ['metricsKey', 'none'],
+    answers: {
+      '200': { description: 'Prometheus text format', content: { 'text/plain': text } },
+      '401': {
+        description: 'The metrics key is missing or wrong',
+        content: { 'text/plain': text },
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/openapi.json',
+    tag: 'Operations',
+    summary: 'This document',
+    answers: {
+      '200': { description: 'OpenAPI 3.1', content: { 'application/json': { type: 'object' } } },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/docs',
+    tag: 'Operations',
+    summary: 'This document, rendered (Swagger UI, served by this server)',
+    answers: { '200': { description: 'An HTML page', content: { 'text/html': text } } },
+  },
+];
