@@ -8,6 +8,7 @@ import {
   SESSION_COOKIE,
   type OperationName,
 } from '../../kit/wire.ts';
+import { BULK_ENDPOINTS } from './bulk-endpoints.ts';
 import { ENDPOINTS, type Answer, type Endpoint, type Field } from './endpoints.ts';
 import { PART_C } from './part-c.ts';
 import { partCAnswer, partCSchemas, type Schema } from './schemas.ts';
@@ -129,6 +130,24 @@ function answerObject(answer: Answer) {
   };
 }
 
+function withPathFields(
+  fields: ReturnType<typeof fieldParameters>,
+  pathFields: readonly Field[],
+): Record<string, unknown> {
+  if (pathFields.length === 0) return fields;
+  const inPath = pathFields.map((f) => ({
+    name: f.name,
+    in: 'path',
+    required: true,
+    schema: f.schema,
+    ...(f.description ? { description: f.description } : {}),
+  }));
+  return {
+    ...fields,
+    parameters: [...inPath, ...(('parameters' in fields && fields.parameters) || [])],
+  };
+}
+
 function endpointOperation(endpoint: Endpoint) {
   const path = endpoint.path;
   return {
@@ -139,7 +158,10 @@ function endpointOperation(endpoint: Endpoint) {
       tags: [endpoint.tag],
       summary: endpoint.summary,
       security: securityOf(endpoint.security),
-      ...fieldParameters(endpoint.fields ?? [], inBody(endpoint.method)),
+      ...withPathFields(
+        fieldParameters(endpoint.fields ?? [], inBody(endpoint.method)),
+        endpoint.pathFields ?? [],
+      ),
       responses: Object.fromEntries(
         Object.entries(endpoint.answers).map(([status, answer]) => [status, answerObject(answer)]),
       ),
@@ -163,7 +185,7 @@ export function openApiDocument(version: string): OpenApiDocument {
       partCOperation(op, false),
       partCOperation(op, true),
     ]),
-    ...ENDPOINTS.map(endpointOperation),
+    ...[...ENDPOINTS, ...BULK_ENDPOINTS].map(endpointOperation),
   ];
   const paths: OpenApiDocument['paths'] = {};
   for (const { path, method, operation } of operations) {

@@ -37,6 +37,8 @@ export interface Endpoint {
   readonly tag: string;
   readonly summary: string;
   readonly fields?: readonly Field[];
+  /** Segments of the path (`{name}`), each required. */
+  readonly pathFields?: readonly Field[];
   /** Names of security schemes, any one of which is enough; none: open. */
   readonly security?: readonly string[];
   readonly answers: Readonly<Record<string, Answer>>;

@@ -82,6 +82,14 @@ export const PART_C: Readonly<Record<OperationName, PartCOperation>> = {
     ],
     root: 'RequestDetail',
   },
+  requeststats: {
+    summary: 'A day’s exact request counts per pipeline, hour and status (contract 8)',
+    fields: [
+      { name: 'date', schema: pattern(DAY_PATTERN), description: 'yyyymmdd; today by default' },
+      { name: 'id', schema: pipelineId, description: 'one pipeline only' },
+    ],
+    root: 'RequestStats',
+  },
   requestretry: {
     summary: 'Run a request that ended in Error or Stop again',
     fields: [{ name: 'requestid', schema: requestId, required: true }],

@@ -1,9 +1,11 @@
 import {
   ELEMENTS,
   ROOTS,
+  WITHIN,
   type ElementName,
   type ElementSpec,
   type RootName,
+  type WithinName,
 } from '../../kit/wire.ts';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 takes it): plain data, checked by ajv in the tests. */
@@ -23,31 +25,45 @@ const leafSchemas: Record<Exclude<ElementSpec['type'], 'group'>, Schema> = {
   cell: { type: ['string', 'null'] },
 };
 
-/** The component every Part C group refers to. */
+/** The component a Part C group refers to, unless its name gives its children other meanings. */
 const GROUP = 'PartC.Group';
+
+/** Groups whose children mean something of their own there (WITHIN's `<parent>/<name>`). */
+const PARENTS = new Set(Object.keys(WITHIN).map((key) => key.split('/')[0] as string));
+const withinSchemaName = (key: string): string => `PartC.${key.replace('/', '.')}`;
+const groupName = (name: string | undefined): string =>
+  name !== undefined && PARENTS.has(name) ? `${GROUP}.${name}` : GROUP;
 
 /**
  * Any vocabulary element may sit in any group (the vocabulary names elements, not
  * parents), exactly as the kit's `vocabularyProblems` reads an answer; unknown names are
- * refused.
+ * refused. In a group named as a parent in WITHIN, its entries take their place.
  */
-function anyGroup(): Schema {
-  const properties = Object.fromEntries(
+function anyGroup(parent?: string): Schema {
+  const properties: Record<string, Schema> = Object.fromEntries(
     (Object.keys(ELEMENTS) as ElementName[]).map((name) => [name, ref(elementSchemaName(name))]),
   );
+  for (const key of Object.keys(WITHIN)) {
+    const [owner, name] = key.split('/') as [string, string];
+    if (owner === parent) properties[name] = ref(withinSchemaName(key));
+  }
   return { type: 'object', properties, additionalProperties: false };
 }
 
-/** A group, with the repeated child it always holds (an array even when empty). */
-function groupSchema(holds: string | undefined): Schema {
-  return holds === undefined ? ref(GROUP) : { ...ref(GROUP), required: [holds] };
+/** A group named `name`, with the repeated child it always holds (an array even when empty). */
+function groupSchema(holds: string | undefined, name: string | undefined): Schema {
+  const group = ref(groupName(name));
+  return holds === undefined ? group : { ...group, required: [holds] };
 }
 
-function valueSchema(spec: ElementSpec): Schema {
-  if (spec.type === 'group') return groupSchema(spec.holds);
+function valueSchema(spec: ElementSpec, name: string): Schema {
+  if (spec.type === 'group') return groupSchema(spec.holds, name);
   const leaf = leafSchemas[spec.type];
-  return spec.alsoGroup ? { anyOf: [leaf, groupSchema(spec.holds)] } : leaf;
+  return spec.alsoGroup ? { anyOf: [leaf, groupSchema(spec.holds, name)] } : leaf;
 }
+
+const elementSchema = (spec: ElementSpec, name: string): Schema =>
+  spec.repeated ? { type: 'array', items: valueSchema(spec, name) } : valueSchema(spec, name);
 
 /**
  * The JSON form of every Part C element and answer, read from the same vocabulary the
@@ -56,17 +72,18 @@ function valueSchema(spec: ElementSpec): Schema {
  */
 export function partCSchemas(): Record<string, Schema> {
   const schemas: Record<string, Schema> = { [GROUP]: anyGroup() };
+  for (const parent of PARENTS) schemas[groupName(parent)] = anyGroup(parent);
   for (const name of Object.keys(ELEMENTS) as ElementName[]) {
-    const spec: ElementSpec = ELEMENTS[name];
-    schemas[elementSchemaName(name)] = spec.repeated
-      ? { type: 'array', items: valueSchema(spec) }
-      : valueSchema(spec);
+    schemas[elementSchemaName(name)] = elementSchema(ELEMENTS[name], name);
+  }
+  for (const key of Object.keys(WITHIN) as WithinName[]) {
+    schemas[withinSchemaName(key)] = elementSchema(WITHIN[key], key.split('/')[1] as string);
   }
   for (const root of Object.keys(ROOTS) as RootName[]) {
     const record = (ROOTS[root] as { record?: string }).record;
     schemas[rootSchemaName(root)] = {
       type: 'object',
-      properties: { [root]: groupSchema(record) },
+      properties: { [root]: groupSchema(record, root) },
       required: [root],
       additionalProperties: false,
     };
