@@ -286,4 +286,40 @@ describe('a bulk job of a service behind the gateway, across a restart', () => {
     expect((vendor.calls().requestretry ?? 0) - retriesBefore).toBe(3);
     expect(vendor.requests().map((r) => r.status)).toEqual(['Wait', 'Wait', 'Wait', 'Finish']);
   });
+
+  it('stops after the call under way, and finishes after the restart calling each request once', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'bulk-upstream-stop-'));
+    const { vendor, entry, gateway, poller } = await setup(dataDir);
+    vendor.addRequests('pl_2', 30, 'broken.csv', 'failed');
+    await poller.pollNow();
+    const day = poller.index.state('vendor').today as string;
+    const olivia = await operatorOf(gateway, 'olivia');
+    vendor.setDelay(200);
+    const started = await olivia.bulk.start(
+      { action: 'retry', date: day, statuses: ['Abort'] },
+      'stopped midway',
+      30,
+    );
+    await eventually(() => ((vendor.calls().requestretry ?? 0) >= 2 ? true : undefined), 'calls');
+    await gateway.close();
+    open.pop();
+    vendor.setDelay(0);
+    const dbs = openDatabases(dataDir);
+    const outcomes = dbs.system
+      .prepare('SELECT OUTCOME, COUNT(*) AS n FROM BULK_ITEM WHERE JOBID = ? GROUP BY OUTCOME')
+      .all(started.jobId) as { OUTCOME: string; n: number }[];
+    dbs.close();
+    // Not the whole batch of 30 before closing: some were never called.
+    expect(outcomes.find((o) => o.OUTCOME === 'started')?.n ?? 0).toBeGreaterThan(0);
+    expect(vendor.calls().requestretry ?? 0).toBeLessThan(30);
+
+    const second = await startGateway(entry, dataDir);
+    const again = await operatorOf(second.gateway, 'olivia2');
+    const job = await finished(again, started.jobId);
+    expect(job).toMatchObject({ total: 30, succeeded: 30, refused: 0, failed: 0 });
+    expect(vendor.calls().requestretry).toBe(30);
+    expect(new Set(vendor.requests().map((r) => r.status))).toEqual(
+      new Set([vendor.variant.status.waiting]),
+    );
+  });
 });

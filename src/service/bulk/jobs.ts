@@ -93,7 +93,7 @@ export class BulkJobs {
     }
   }
 
-  /** Ends after the current batch; unfinished jobs stay recorded as running. */
+  /** Ends after the call under way; unfinished jobs stay recorded as running. */
   async stop(): Promise<void> {
     this.stopping = true;
     await this.running;
@@ -159,7 +159,12 @@ export class BulkJobs {
         for (const item of batch) markStarted(db, id, item.seq, now);
       })();
       const ended: [BulkItemRow, Ended][] = [];
-      for (const item of batch) ended.push([item, await backend.call(job.action, item.requestId)]);
+      for (const item of batch) {
+        // A stop waits for the call under way, not the rest of the batch (an upstream may
+        // take its timeout per call); the rest stay started, settled at the next start.
+        if (this.stopping) break;
+        ended.push([item, await backend.call(job.action, item.requestId)]);
+      }
       db.transaction(() => {
         for (const [item, outcome] of ended) this.end(job, item, outcome);
       })();
