@@ -214,6 +214,27 @@ describe('bulk retry of a service behind the gateway', () => {
     ]);
   });
 
+  it('cancels the waiting requests at the vendor', async () => {
+    const { vendor, gateway, poller } = await setup();
+    vendor.addRequests('pl_1', 4, 'daily.csv', 'waiting');
+    vendor.addRequests('pl_2', 2, 'daily.csv', 'waiting');
+    await poller.pollNow();
+    const day = poller.index.state('vendor').today as string;
+    const olivia = await operatorOf(gateway, 'olivia');
+    const selection = { action: 'cancel', date: day, id: 'pl_1', statuses: ['Wait'] } as const;
+    const preview = await olivia.bulk.preview(selection);
+    expect(preview.total).toBe(4);
+    const started = await olivia.bulk.start(selection, 'not needed today', preview.total);
+    const job = await finished(olivia, started.jobId);
+    expect(job).toMatchObject({ total: 4, succeeded: 4, refused: 0, failed: 0 });
+    expect(vendor.requests().map((r) => [r.pipelineId, r.status])).toEqual([
+      ['pl_2', 'Wait'],
+      ['pl_2', 'Wait'],
+      ...Array(4).fill(['pl_1', vendor.variant.status.cancelled]),
+    ]);
+    expect(vendor.calls().requestcancel).toBe(4);
+  });
+
   it('records each call to an unreachable vendor as failed, with why', async () => {
     const { vendor, gateway, poller } = await setup();
     vendor.addRequests('pl_2', 3, 'broken.csv', 'failed');
