@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError, PipelineClient, type BulkJob } from '../../kit/index.ts';
+import { run } from '../../kit/cli/pipelinectl.ts';
 import { addUser } from '../auth/users.ts';
 import { openDatabases } from '../db/databases.ts';
 import { createBulkJob, markStarted } from '../db/system/bulk-jobs.ts';
 import type { IndexPoller } from '../gateway/poller.ts';
 import type { ServiceEntry } from '../gateway/services.ts';
-import { eventually, startService, type TestService } from '../testing/service.ts';
+import { eventually, startService, TEST_API_KEY, type TestService } from '../testing/service.ts';
 import { startVendorService, type VendorService } from '../testing/vendor/vendor-service.ts';
 
 // Bulk retry and cancel for a service behind the gateway (issue 14, item 4): selected
@@ -224,6 +225,11 @@ describe('bulk retry of a service behind the gateway', () => {
     const selection = { action: 'cancel', date: day, id: 'pl_1', statuses: ['Wait'] } as const;
     const preview = await olivia.bulk.preview(selection);
     expect(preview.total).toBe(4);
+    let out = '';
+    const url = `${gateway.url}/services/vendor`;
+    const args = ['bulk', 'cancel', '--date', day, '--pipeline', 'pl_1', '--url', url];
+    expect(await run([...args, '--key', TEST_API_KEY], {}, (t) => (out += t))).toBe(0);
+    expect(out.split('\n')[0]).toBe('4 requests would be cancelled; add --reason to do it.');
     const started = await olivia.bulk.start(selection, 'not needed today', preview.total);
     const job = await finished(olivia, started.jobId);
     expect(job).toMatchObject({ total: 4, succeeded: 4, refused: 0, failed: 0 });
