@@ -21,7 +21,7 @@ import { backendOf, type BulkBackend, type CallOutcome } from './backend.ts';
 // chosen once, when the job starts, and kept with the job in the system database; the job
 // then runs them in bounded batches through the same operations as a single retry or
 // cancel, each call in the audit log under the person who started the job. A stop ends
-// the current batch; the next start resumes every unfinished job. What differs between
+// after the call under way; the next start resumes every unfinished job. What differs between
 // the embedded engine and a service behind the gateway is its BulkBackend (backend.ts).
 
 /** Requests per batch; between batches the event loop serves other calls. */
@@ -33,8 +33,6 @@ export interface BulkStarter {
   readonly address: string;
   readonly subject: Pick<AuditSubject, 'userName' | 'via'>;
 }
-
-type Ended = CallOutcome;
 
 const OPERATION = { retry: 'requestretry', cancel: 'requestcancel' } as const;
 
@@ -145,6 +143,7 @@ export class BulkJobs {
     }
     // Started but not ended: the process stopped between the call and its outcome.
     for (const item of nextBulkItems(db, id, 'started', Number.MAX_SAFE_INTEGER)) {
+      if (this.stopping) return;
       await this.settleStarted(backend, job, item);
     }
     for (;;) {
@@ -158,7 +157,7 @@ export class BulkJobs {
       db.transaction(() => {
         for (const item of batch) markStarted(db, id, item.seq, now);
       })();
-      const ended: [BulkItemRow, Ended][] = [];
+      const ended: [BulkItemRow, CallOutcome][] = [];
       for (const item of batch) {
         // A stop waits for the call under way, not the rest of the batch (an upstream may
         // take its timeout per call); the rest stay started, settled at the next start.
@@ -211,7 +210,7 @@ export class BulkJobs {
     });
   }
 
-  private end(job: BulkJobRow, item: BulkItemRow, ended: Ended): void {
+  private end(job: BulkJobRow, item: BulkItemRow, ended: CallOutcome): void {
     markEnded(
       this.ctx.dbs.system,
       job.id,
