@@ -14,30 +14,25 @@ import {
   type BulkJobRow,
   type BulkSelection,
 } from '../db/system/bulk-jobs.ts';
-import { listRequests, matchingRequestIds } from '../db/status/request-list.ts';
-import { getRequest } from '../db/status/requests.ts';
 import { ApiError, stateConflict } from '../errors.ts';
-import { operations } from '../pipelineapi/operations.ts';
-import { Params } from '../pipelineapi/params.ts';
+import { backendOf, type BulkBackend, type CallOutcome } from './backend.ts';
 
 // Bulk retry or cancel of a day's requests by filter (issue 14, item 4). The requests are
 // chosen once, when the job starts, and kept with the job in the system database; the job
 // then runs them in bounded batches through the same operations as a single retry or
 // cancel, each call in the audit log under the person who started the job. A stop ends
-// the current batch; the next start resumes every unfinished job.
+// after the call under way; the next start resumes every unfinished job. What differs between
+// the embedded engine and a service behind the gateway is its BulkBackend (backend.ts).
 
 /** Requests per batch; between batches the event loop serves other calls. */
 export const BULK_BATCH = 100;
-/** Request ids a preview shows. */
-export const PREVIEW_IDS = 20;
+export { PREVIEW_IDS } from './backend.ts';
 
 export interface BulkStarter {
   readonly reason: string;
   readonly address: string;
   readonly subject: Pick<AuditSubject, 'userName' | 'via'>;
 }
-
-type Ended = { outcome: 'ok' | 'refused' | 'failed'; httpStatus: number; message: string };
 
 const OPERATION = { retry: 'requestretry', cancel: 'requestcancel' } as const;
 
@@ -52,28 +47,21 @@ export class BulkJobs {
   ) {}
 
   /** The exact count of what a job would do, and the first requests it would do. */
-  preview(selection: BulkSelection): { total: number; first: string[] } {
-    const page = listRequests(
-      this.ctx.dbs.status,
-      selection.day,
-      selection.pipelineId,
-      0,
-      PREVIEW_IDS,
-      { statuses: selection.statuses, text: selection.q },
-    );
-    return { total: page.total, first: page.rows.map((r) => r.REQUESTID) };
+  preview(selection: BulkSelection): Promise<{ total: number; first: string[] }> {
+    return this.backend(selection.service).preview(selection);
   }
 
   /**
    * Chooses the requests and records the job; it runs after the answer. With `expected`,
    * a selection that changed since the preview is refused rather than run.
    */
-  start(selection: BulkSelection, starter: BulkStarter, expected: number | undefined): number {
+  async start(
+    selection: BulkSelection,
+    starter: BulkStarter,
+    expected: number | undefined,
+  ): Promise<number> {
     if (this.stopping) throw stateConflict('The service is stopping; start the job again after.');
-    const ids = matchingRequestIds(this.ctx.dbs.status, selection.day, selection.pipelineId, {
-      statuses: selection.statuses,
-      text: selection.q,
-    });
+    const ids = await this.backend(selection.service).select(selection);
     if (expected !== undefined && ids.length !== expected) {
       throw stateConflict(
         `${ids.length} requests match now, not ${expected}: look at the selection again.`,
@@ -103,7 +91,7 @@ export class BulkJobs {
     }
   }
 
-  /** Ends after the current batch; unfinished jobs stay recorded as running. */
+  /** Ends after the call under way; unfinished jobs stay recorded as running. */
   async stop(): Promise<void> {
     this.stopping = true;
     await this.running;
@@ -112,6 +100,13 @@ export class BulkJobs {
   /** Resolves when no job is left to run (for tests and shutdown). */
   async settled(): Promise<void> {
     while (this.running) await this.running;
+  }
+
+  /** The backend of a service this server answers for (routes checked it exists). */
+  backend(service: string): BulkBackend {
+    const backend = backendOf(this.ctx, service);
+    if (!backend) throw new Error(`no service ${service} here`);
+    return backend;
   }
 
   private enqueue(id: number): void {
@@ -140,9 +135,16 @@ export class BulkJobs {
     const db = this.ctx.dbs.system;
     const job = getBulkJob(db, id);
     if (!job || job.state !== 'running') return;
+    // A service taken out of the configuration: the job waits, recorded, until it is back.
+    const backend = backendOf(this.ctx, job.service);
+    if (!backend) {
+      this.log(`bulk job ${id} waits`, new Error(`service ${job.service} is not configured`));
+      return;
+    }
     // Started but not ended: the process stopped between the call and its outcome.
     for (const item of nextBulkItems(db, id, 'started', Number.MAX_SAFE_INTEGER)) {
-      await this.settleStarted(job, item);
+      if (this.stopping) return;
+      await this.settleStarted(backend, job, item);
     }
     for (;;) {
       if (this.stopping) return;
@@ -155,8 +157,13 @@ export class BulkJobs {
       db.transaction(() => {
         for (const item of batch) markStarted(db, id, item.seq, now);
       })();
-      const ended: [BulkItemRow, Ended][] = [];
-      for (const item of batch) ended.push([item, await this.call(job, item)]);
+      const ended: [BulkItemRow, CallOutcome][] = [];
+      for (const item of batch) {
+        // A stop waits for the call under way, not the rest of the batch (an upstream may
+        // take its timeout per call); the rest stay started, settled at the next start.
+        if (this.stopping) break;
+        ended.push([item, await backend.call(job.action, item.requestId)]);
+      }
       db.transaction(() => {
         for (const [item, outcome] of ended) this.end(job, item, outcome);
       })();
@@ -168,46 +175,42 @@ export class BulkJobs {
   /**
    * A request still in a status the job selects was not changed: it is done now. One that
    * left it was (by this job before the stop, or by someone else meanwhile): reported so.
+   * One whose status cannot be learnt (an upstream not answering) is reported as failed
+   * with why, rather than called again blindly.
    */
-  private async settleStarted(job: BulkJobRow, item: BulkItemRow): Promise<void> {
-    const request = getRequest(this.ctx.dbs.status, item.requestId);
-    if (request && job.statuses.includes(request.status)) {
-      await this.apply(job, item);
+  private async settleStarted(
+    backend: BulkBackend,
+    job: BulkJobRow,
+    item: BulkItemRow,
+  ): Promise<void> {
+    let status: string;
+    try {
+      status = await backend.currentStatus(item.requestId);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      this.end(job, item, {
+        outcome: 'failed',
+        httpStatus: error.httpStatus,
+        message: `Not known whether it was done before the restart: ${error.message}`,
+      });
+      return;
+    }
+    if (status !== 'gone' && job.statuses.includes(status)) {
+      markStarted(this.ctx.dbs.system, job.id, item.seq, this.ctx.clock.now().toISOString());
+      this.end(job, item, await backend.call(job.action, item.requestId));
       return;
     }
     this.end(job, item, {
       outcome: 'ok',
       httpStatus: 200,
-      message: request
-        ? `Done before the restart: the request is now ${request.status}.`
-        : 'The request no longer exists.',
+      message:
+        status === 'gone'
+          ? 'The request no longer exists.'
+          : `Done before the restart: the request is now ${status}.`,
     });
   }
 
-  private async apply(job: BulkJobRow, item: BulkItemRow): Promise<void> {
-    markStarted(this.ctx.dbs.system, job.id, item.seq, this.ctx.clock.now().toISOString());
-    this.end(job, item, await this.call(job, item));
-  }
-
-  /** One request through the same operation as a single retry or cancel. */
-  private async call(job: BulkJobRow, item: BulkItemRow): Promise<Ended> {
-    try {
-      await operations[OPERATION[job.action]](
-        this.ctx,
-        new Params({ requestid: item.requestId }, undefined),
-      );
-      return { outcome: 'ok', httpStatus: 200, message: 'Success' };
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      return {
-        outcome: error.httpStatus >= 500 ? 'failed' : 'refused',
-        httpStatus: error.httpStatus,
-        message: error.message,
-      };
-    }
-  }
-
-  private end(job: BulkJobRow, item: BulkItemRow, ended: Ended): void {
+  private end(job: BulkJobRow, item: BulkItemRow, ended: CallOutcome): void {
     markEnded(
       this.ctx.dbs.system,
       job.id,

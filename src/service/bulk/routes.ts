@@ -22,12 +22,12 @@ import {
   type BulkSelection,
   type ItemOutcome,
 } from '../db/system/bulk-jobs.ts';
-import { getPipeline } from '../db/system/pipelines.ts';
 import { ApiError, badParameter, missingParameter } from '../errors.ts';
 import type { ServiceDirectory, ServiceRoute } from '../gateway/directory.ts';
 import { pageInfo } from '../pipelineapi/paging.ts';
 import { Params } from '../pipelineapi/params.ts';
 import { requestFilter } from '../pipelineapi/request-filter.ts';
+import type { BulkBackend } from './backend.ts';
 import type { BulkJobs } from './jobs.ts';
 
 // The bulk endpoints (an extension of ours; README "Bulk retry and cancel"): a preview,
@@ -60,7 +60,11 @@ function actionParam(params: Params): BulkAction {
 }
 
 /** What a bulk call selects: validated as requestlist's filters are, and a day required. */
-function selectionParams(ctx: ServiceContext, params: Params, service: string): BulkSelection {
+async function selectionParams(
+  backend: BulkBackend,
+  params: Params,
+  service: string,
+): Promise<BulkSelection> {
   const action = actionParam(params);
   const day = params.matching('date', DAY_PATTERN, DAY_SHAPE, true);
   if (!isCalendarDay(day)) throw badParameter('date', `must be a calendar day as ${DAY_SHAPE}`);
@@ -69,10 +73,9 @@ function selectionParams(ctx: ServiceContext, params: Params, service: string): 
   if (filter.since !== undefined) throw badParameter('since', 'is not taken by bulk calls');
   const statuses = filter.statuses ?? DEFAULT_STATUSES[action];
   const eligible = ELIGIBLE[action];
-  if (statuses.some((s) => !eligible.includes(s)))
+  if (!backend.ownStatusWords && statuses.some((s) => !eligible.includes(s)))
     throw badParameter('status', `of a bulk ${action} may only be ${eligible.join(', ')}`);
-  if (pipelineId !== undefined && !getPipeline(ctx.dbs.system, pipelineId))
-    throw new ApiError(404, ErrorCode.PipelineNotFound, `Pipeline ${pipelineId} does not exist.`);
+  if (pipelineId !== undefined) await backend.checkPipeline(pipelineId);
   return { service, action, day, pipelineId, statuses: [...new Set(statuses)], q: filter.text };
 }
 
@@ -125,18 +128,6 @@ export function bulkRoutes(
       throw new ApiError(404, ErrorCode.UnknownApi, `No service ${JSON.stringify(id)} here.`);
     return route;
   };
-  /** The embedded engine's route; an upstream's requests cannot be selected exactly yet. */
-  const embedded = (request: FastifyRequest, what: string): ServiceRoute => {
-    const route = routeOf(request);
-    if (route.upstream) {
-      throw new ApiError(
-        404,
-        ErrorCode.UnknownApi,
-        `${what} is not available for service ${route.upstream.name} yet: its requests cannot be selected exactly before its request index is built.`,
-      );
-    }
-    return route;
-  };
   const jsonOnly = (request: FastifyRequest) => {
     const type = (request.params as { type: string }).type;
     if (type !== 'json')
@@ -157,9 +148,9 @@ export function bulkRoutes(
       jsonOnly(request);
       const params = paramsOf(request);
       authenticate(request, reply, operationOf(params));
-      const route = embedded(request, 'Bulk retry and cancel');
-      const selection = selectionParams(ctx, params, route.id);
-      const preview = jobs.preview(selection);
+      const route = routeOf(request);
+      const selection = await selectionParams(jobs.backend(route.id), params, route.id);
+      const preview = await jobs.preview(selection);
       return send(reply, {
         BulkPreview: {
           ...selectionFields(selection),
@@ -186,15 +177,19 @@ export function bulkRoutes(
           });
           subject.userName = caller.userName ?? null;
           subject.via = caller.via;
-          const route = embedded(request, 'Bulk retry and cancel');
-          const selection = selectionParams(ctx, params, route.id);
+          const route = routeOf(request);
+          const selection = await selectionParams(jobs.backend(route.id), params, route.id);
           const reason = params.optional('reason', 500)?.trim();
           if (!reason) throw missingParameter('reason');
           const expected =
             params.optional('expect') === undefined
               ? undefined
               : params.integer('expect', 0, 0, 1_000_000_000);
-          const id = jobs.start(selection, { reason, address: request.ip, subject }, expected);
+          const id = await jobs.start(
+            selection,
+            { reason, address: request.ip, subject },
+            expected,
+          );
           return getBulkJob(ctx.dbs.system, id) as BulkJobRow;
         },
         (started) => ({ status: 'OK', message: `Job ${started.id}: ${started.total} requests` }),
@@ -206,7 +201,7 @@ export function bulkRoutes(
       jsonOnly(request);
       const params = paramsOf(request);
       authenticate(request, reply, 'requestretry');
-      const route = embedded(request, 'Bulk jobs');
+      const route = routeOf(request);
       if (params.optional('job') === undefined) throw missingParameter('job');
       const id = params.integer('job', 0, 1, 1_000_000_000);
       const job = getBulkJob(ctx.dbs.system, id);
@@ -242,7 +237,7 @@ export function bulkRoutes(
     app.get(`${prefix}/bulkjobs/:type`, async (request, reply) => {
       jsonOnly(request);
       authenticate(request, reply, 'requestretry');
-      const route = embedded(request, 'Bulk jobs');
+      const route = routeOf(request);
       const recent = listBulkJobs(ctx.dbs.system, 50).filter((j) => j.service === route.id);
       return send(reply, { BulkJobs: { BulkJob: recent.map(jobFields) } });
     });

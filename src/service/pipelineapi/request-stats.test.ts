@@ -164,24 +164,27 @@ describe('requeststats and bulk behind the gateway', () => {
     await vendor.close();
   });
 
-  it('says it is not available yet, after validating as the embedded service does', async () => {
+  // A day before the index began: its counts and its requests cannot be told exactly.
+  it('says a day its index did not watch is not available, after validating as the embedded service does', async () => {
     const get = (query: string) =>
       gateway.fetch(`/pipelineapi/requeststats/json?${query}`, {
         headers: { 'X-Pipelinewebapi': key },
       });
-    const refused = await get('date=20261122');
+    const refused = await get('date=20200101');
     expect(refused.status).toBe(404);
     const text = await refused.text();
     expect(text).toContain('"Code":1204');
-    expect(text).toContain('not available for service Production yet');
+    expect(text).toContain('20200101 are not available for service Production');
     expect((await get('date=yesterday')).status).toBe(400);
   });
 
-  it('refuses bulk retry and cancel, whose selection needs the request index too', async () => {
-    const response = await gateway.fetch('/pipelineapi/bulk/json?action=retry&date=20261122', {
+  it('refuses bulk retry and cancel of such a day, whose selection needs the index too', async () => {
+    const response = await gateway.fetch('/pipelineapi/bulk/json?action=retry&date=20200101', {
       headers: { 'X-Pipelinewebapi': key },
     });
     expect(response.status).toBe(404);
-    expect(await response.text()).toContain('not available for service Production yet');
+    const text = await response.text();
+    expect(text).toContain('"Code":1204');
+    expect(text).toContain('20200101 are not available for service Production');
   });
 });
