@@ -324,7 +324,7 @@ test('a day of more requests than the upstream lists at once: exact total and th
   const n = (value: number) => value.toLocaleString('en-US');
   await expect(page.getByTestId('range')).toHaveText(`1–50 of ${n(total)}`);
   await goTo(page, gateway, `/requests?size=50&index=${total - 10}`, 'kanto');
-  await expect(page.getByTestId('range')).toHaveText(`${total - 9}–${total} of ${n(total)}`);
+  await expect(page.getByTestId('range')).toHaveText(`${n(total - 9)}–${n(total)} of ${n(total)}`);
   await expect(page.locator('tbody tr[data-request]').last()).toHaveAttribute(
     'data-request',
     ofDay.at(-1)?.requestId as string,

@@ -5,11 +5,12 @@ import { DIST_DIR, REPO_ROOT } from '../service/app.ts';
 import { benchApi, benchLatency, LOAD_GENERATOR } from './api.ts';
 import { bundleSizes, dashboardTimes, overviewAtScale } from './dashboard.ts';
 import { benchCsvShapes } from './csv-shapes.ts';
+import { benchFanIn } from './fan-in.ts';
 import { benchIngest } from './ingest.ts';
 
 // `npm run bench`: every figure is measured in this run, next to its baseline from the
 // same run; nothing here asserts a time. Pass names to run a subset:
-// `npm run bench -- ingest csv api latency dashboard`.
+// `npm run bench -- ingest csv api latency dashboard fanin`.
 
 const wanted = new Set(process.argv.slice(2));
 const runs = (name: string) => wanted.size === 0 || wanted.has(name);
@@ -159,4 +160,25 @@ if (runs('dashboard')) {
         ', ',
       )} (goal: at most 20 KB), against ${(scale.pagedBytes / 1024).toFixed(0)} KB for the 20 pages of 1,000 it read before (ratio ${(scale.pagedBytes / Math.max(1, scale.bytesPerRefresh)).toFixed(0)}×).`,
   );
+}
+
+if (runs('fanin')) {
+  const seconds = Number(process.env.BENCH_FANIN_SECONDS ?? 60);
+  const result = await benchFanIn(seconds);
+  console.log(
+    `\nFan-in: a gateway in front of the vendor-like double, 1 and then 5 overview pages open ${seconds} s each`,
+  );
+  const one = result.perMinute.get(1) ?? NaN;
+  console.log(
+    table([
+      ['open overviews', 'dashboard calls/min to the gateway', 'upstream calls/min', 'ratio to 1'],
+      ...[1, 5].map((pages) => [
+        pages,
+        (result.gatewayPerMinute.get(pages) ?? NaN).toFixed(0),
+        (result.perMinute.get(pages) ?? NaN).toFixed(0),
+        ((result.perMinute.get(pages) ?? NaN) / one).toFixed(2),
+      ]),
+    ]),
+  );
+  console.log('Goal: the same upstream calls per minute whatever the number of open dashboards.');
 }

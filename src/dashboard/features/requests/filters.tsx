@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { startTransition, useOptimistic, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useClients } from '../../app/auth.ts';
 import { Button } from '../../components/button.tsx';
@@ -25,6 +25,14 @@ export function StatusFilter({
   onToggle: (status: string, on: boolean) => void;
   onClear: () => void;
 }) {
+  // The URL changes in a transition that waits for the new page of requests: the boxes
+  // show what was clicked at once, until the URL settles.
+  const [current, setCurrent] = useOptimistic(chosen);
+  const toggle = (status: string, on: boolean) =>
+    startTransition(() => {
+      setCurrent(on ? [...current, status] : current.filter((s) => s !== status));
+      onToggle(status, on);
+    });
   return (
     <div className="flex flex-col gap-1 text-sm">
       <span className={LABEL} id="status-filter-label">
@@ -35,7 +43,7 @@ export function StatusFilter({
           aria-describedby="status-filter-label"
           className="cursor-pointer rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-xs focus-visible:outline-2 focus-visible:outline-teal-600 dark:border-slate-600 dark:bg-slate-800"
         >
-          {chosen.length === 0 ? strings.allStatuses : chosen.join(', ')}
+          {current.length === 0 ? strings.allStatuses : current.join(', ')}
         </summary>
         <fieldset className="absolute z-20 mt-1 flex min-w-44 flex-col gap-1 rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900">
           <legend className="sr-only">{strings.status}</legend>
@@ -43,8 +51,8 @@ export function StatusFilter({
             <label key={status} className="flex items-center gap-2 px-1 py-0.5">
               <input
                 type="checkbox"
-                checked={chosen.includes(status)}
-                onChange={(e) => onToggle(status, e.target.checked)}
+                checked={current.includes(status)}
+                onChange={(e) => toggle(status, e.target.checked)}
               />
               {status || strings.noStatus}
             </label>
