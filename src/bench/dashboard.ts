@@ -28,7 +28,7 @@ export function bundleSizes(): { initialKb: number; routes: [string, number][] }
 }
 
 /** Signs the browser context in with the API key, as the sign-in page would store it. */
-async function withApiKey(context: BrowserContext): Promise<void> {
+export async function withApiKey(context: BrowserContext, apiKey = KEY): Promise<void> {
   await context.addInitScript(
     // Runs in the page; this file is compiled without DOM types.
     (key) =>
@@ -37,7 +37,7 @@ async function withApiKey(context: BrowserContext): Promise<void> {
           setItem(name: string, value: string): void;
         }
       ).setItem('pipeline-dashboard.auth', JSON.stringify({ kind: 'apiKey', apiKey: key })),
-    KEY,
+    apiKey,
   );
 }
 

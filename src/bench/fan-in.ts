@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
@@ -7,6 +6,7 @@ import { DIST_DIR } from '../service/app.ts';
 import { startChild } from '../service/testing/child.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../service/testing/chromium.ts';
 import { startVendorService } from '../service/testing/vendor/vendor-service.ts';
+import { withApiKey } from './dashboard.ts';
 
 // Issue 14's fan-in goal: any number of open dashboards costs an upstream the same as one.
 // A gateway (its own process, as `npm start -- --upstream` runs it) stands in front of the
@@ -30,16 +30,7 @@ async function openOverviews(
   onGatewayCall: () => void,
 ): Promise<() => Promise<void>> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addInitScript(
-    // Runs in the page; this file is compiled without DOM types.
-    (key) =>
-      (
-        Reflect.get(globalThis, 'sessionStorage') as {
-          setItem(name: string, value: string): void;
-        }
-      ).setItem('pipeline-dashboard.auth', JSON.stringify({ kind: 'apiKey', apiKey: key })),
-    KEY,
-  );
+  await withApiKey(context, KEY);
   context.on('request', (request) => {
     if (new URL(request.url()).pathname.includes('/pipelineapi/')) onGatewayCall();
   });
