@@ -241,6 +241,9 @@ export async function buildApp(config: AppConfig): Promise<App> {
         pollSeconds: config.pollSeconds ?? DEFAULT_POLL_SECONDS,
         scheduled: config.pollScheduled,
         log: (message) => server.log.warn(message),
+        // The poller has told failing from the service's own words (failedStatuses).
+        onFailed: (service, request) =>
+          notifier.requestEnded({ ...request, seconds: undefined }, service, request.name, true),
       },
     );
     const context: ServiceContext = {

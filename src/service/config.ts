@@ -48,6 +48,7 @@ Options (each also read from the environment variable in brackets; a flag wins):
   --upstream <url>        stand in front of this pipeline service instead of running one [PIPELINE_UPSTREAM_URL]
   --upstream-key <key>    its API key, kept on the server [PIPELINE_UPSTREAM_KEY]
   --upstream-poll-s <n>   seconds between rounds of its request index's poller [PIPELINE_UPSTREAM_POLL_S] (default 5)
+  --upstream-failed <w,w> its status words for a failed request, notified [PIPELINE_UPSTREAM_FAILED] (default Error)
   --services <file>       several services, as a YAML list (see the README) [PIPELINE_SERVICES]
   --metrics-key <key>     ask for Authorization: Bearer <key> on /metrics [PIPELINE_METRICS_KEY]
   --notify <url>          POST failed requests to this webhook; repeatable [PIPELINE_NOTIFY, comma-separated]
@@ -130,6 +131,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
       upstream: { type: 'string' },
       'upstream-key': { type: 'string' },
       'upstream-poll-s': { type: 'string' },
+      'upstream-failed': { type: 'string' },
       services: { type: 'string' },
       'metrics-key': { type: 'string' },
       notify: { type: 'string', multiple: true },
@@ -160,6 +162,14 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
     throw new Error(
       '--upstream-poll-s goes with --upstream; in a services file, give pollSeconds per service',
     );
+  const failedWords = values['upstream-failed'] ?? env.PIPELINE_UPSTREAM_FAILED;
+  if (failedWords !== undefined && upstream === undefined)
+    throw new Error(
+      '--upstream-failed goes with --upstream; in a services file, give failedStatuses per service',
+    );
+  const failedStatuses = failedWords?.split(',').map((word) => word.trim());
+  if (failedStatuses?.some((word) => !/^[^\s,]{1,32}$/.test(word)))
+    throw new Error('--upstream-failed: status words of 1 to 32 characters, comma-separated');
   if (upstream !== undefined && servicesFile !== undefined)
     throw new Error(
       '--upstream and --services exclude each other: list the one service in the file',
@@ -175,6 +185,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
               pollSeconds === undefined
                 ? undefined
                 : integer('--upstream-poll-s', pollSeconds, 1, 3600),
+              failedStatuses,
             ),
           ]
         : undefined;

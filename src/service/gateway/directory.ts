@@ -1,4 +1,5 @@
 import type { RequestIndex } from '../db/index/request-index.ts';
+import type { FailedRequest } from '../db/index/request-index.ts';
 import { IndexPoller } from './poller.ts';
 import type { ServiceEntry } from './services.ts';
 import { Upstream } from './upstream.ts';
@@ -35,6 +36,8 @@ export interface IndexOptions {
   /** False in tests that drive the rounds themselves. */
   readonly scheduled?: boolean;
   readonly log?: (message: string) => void;
+  /** Told of each request an upstream's index sees failing (notifications). */
+  readonly onFailed?: (service: string, request: FailedRequest & { message: string }) => void;
 }
 
 export const DEFAULT_POLL_SECONDS = 5;
@@ -75,6 +78,8 @@ export class ServiceDirectory {
           now,
           log: indexing.log,
           scheduled: indexing.scheduled,
+          failedStatuses: e.failedStatuses,
+          onFailed: indexing.onFailed && ((request) => indexing.onFailed?.(e.id, request)),
         });
       return { id: e.id, upstream };
     });

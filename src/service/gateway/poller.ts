@@ -1,5 +1,10 @@
 import type { TreeObject, TreeValue } from '../../kit/index.ts';
-import type { IndexFilter, ListedRequest, RequestIndex } from '../db/index/request-index.ts';
+import type {
+  FailedRequest,
+  IndexFilter,
+  ListedRequest,
+  RequestIndex,
+} from '../db/index/request-index.ts';
 import {
   upstreamRequestCounts,
   upstreamRequestStats,
@@ -29,6 +34,10 @@ export interface PollerOptions {
   readonly log?: (message: string) => void;
   /** Tests drive rounds themselves with pollNow(). */
   readonly scheduled?: boolean;
+  /** The service's words for a request that ended failing (contract's `Error` by default). */
+  readonly failedStatuses?: readonly string[];
+  /** Told once a round of each request seen failing since the round before (notifications). */
+  readonly onFailed?: (request: FailedRequest & { message: string }) => void;
 }
 
 export interface PollerState {
@@ -248,6 +257,8 @@ export class IndexPoller {
       const offset = added > 0 && newest ? offsetFrom(newest.beginDate, started) : undefined;
       this.index.markIndexed(this.service, day, started, offset);
       this.error = null;
+      // The first round of a new index sees the day as it stands: nothing to tell of then.
+      if (before.indexedAt !== null) await this.tellFailed(Date.parse(before.indexedAt));
       const took = this.options.now().getTime() - startedMs;
       // Slow answers mean a busy upstream: wait longer, up to the bound, until it recovers.
       this.delayMs = took > interval ? Math.min(this.delayMs * 2, maxDelay) : interval;
@@ -301,6 +312,41 @@ export class IndexPoller {
       if (gap) complete = false;
     }
     return complete;
+  }
+
+  /**
+   * Each request seen failing since `sinceMs`, with the last line of its application log
+   * (for a few per round; the rest are told without it). The notifier's claims keep a request and
+   * state from being told twice, whatever the rounds overlap.
+   */
+  private async tellFailed(sinceMs: number): Promise<void> {
+    const { onFailed, failedStatuses = ['Error'] } = this.options;
+    if (!onFailed) return;
+    const failed = this.index.failedSince(this.service, sinceMs, failedStatuses);
+    for (const [i, request] of failed.entries()) {
+      let message = '';
+      if (i < DETAILS_PER_ROUND && !this.stopped) {
+        try {
+          // interfaces.md's detail has no message of its own: the application log's last
+          // line is the service's latest word on the request.
+          const detail = element(
+            (
+              await this.upstream.call('requestdetail', {
+                requestid: request.requestId,
+                applog: 'true',
+              })
+            ).RequestDetail,
+          );
+          const logs = element(detail.AppLog).Log;
+          const lines =
+            logs === undefined || logs === '' ? [] : Array.isArray(logs) ? logs : [logs];
+          message = text(element(lines.at(-1)).Message);
+        } catch {
+          // Told without its message: the upstream's answer is not worth holding it back.
+        }
+      }
+      onFailed({ ...request, message });
+    }
   }
 
   private async detail(requestId: string): Promise<void> {

@@ -13,6 +13,8 @@ export interface UpstreamEntry {
   readonly pollSeconds?: number | undefined;
   /** Receivers of this service's notifications, beside --notify's (contract section 9). */
   readonly notify?: readonly string[] | undefined;
+  /** The service's words for a request that ended failing (notified); `Error` by default. */
+  readonly failedStatuses?: readonly string[] | undefined;
   readonly embedded?: false;
 }
 
@@ -59,16 +61,38 @@ function receivers(node: unknown, where: string): string[] | undefined {
   });
 }
 
+/** `failedStatuses:` of a service: one status word or a list of them. */
+function statusWords(node: unknown, where: string): string[] | undefined {
+  if (node === undefined || node === null) return undefined;
+  const items = isSeq(node) ? node.items : [node];
+  return items.map((item) => {
+    const text = (item as { value?: unknown } | null)?.value;
+    if (typeof text !== 'string' || !/^[^\s,]{1,32}$/.test(text))
+      throw new ServicesFileError(
+        `${where}: failedStatuses must be status words of 1 to 32 characters without spaces`,
+      );
+    return text;
+  });
+}
+
 /** `--upstream URL --upstream-key KEY`: one service, reached at plain /pipelineapi. */
 export function singleUpstream(
   url: string,
   apiKey: string | undefined,
   pollSeconds?: number,
+  failedStatuses?: readonly string[],
 ): UpstreamEntry {
   const base = httpUrl(url);
   if (!base) throw new Error(`--upstream must be an http or https URL, not ${JSON.stringify(url)}`);
   if (!apiKey) throw new Error('--upstream needs --upstream-key (or PIPELINE_UPSTREAM_KEY)');
-  return { id: 'upstream', name: new URL(base).host, url: base, apiKey, pollSeconds };
+  return {
+    id: 'upstream',
+    name: new URL(base).host,
+    url: base,
+    apiKey,
+    pollSeconds,
+    failedStatuses,
+  };
 }
 
 /**
@@ -121,6 +145,7 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
       'embedded',
       'pollSeconds',
       'notify',
+      'failedStatuses',
     ]);
     for (const pair of item.items) {
       const key = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
@@ -166,7 +191,18 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
     if (poll !== undefined && !(/^\d+$/.test(poll) && Number(poll) >= 1 && Number(poll) <= 3600))
       throw new ServicesFileError(`${where}: pollSeconds must be a whole number from 1 to 3600`);
     const pollSeconds = poll === undefined ? undefined : Number(poll);
-    entries.push({ id, name: value('name') ?? id, url, apiKey, label, color, pollSeconds, notify });
+    const failedStatuses = statusWords(item.get('failedStatuses', true), where);
+    entries.push({
+      id,
+      name: value('name') ?? id,
+      url,
+      apiKey,
+      label,
+      color,
+      pollSeconds,
+      notify,
+      failedStatuses,
+    });
   }
   if (entries.length === 0) throw new ServicesFileError(`${path}: lists no services`);
   if (entries.filter((e) => e.embedded).length > 1)

@@ -74,9 +74,15 @@ export class Notifier {
     return [...new Set([...this.options.targets, ...own])];
   }
 
-  requestEnded(ended: EndedRequest, service: string, pipelineName: string): void {
+  /** `failing`: the caller knows the status to be a failure (an upstream's own word). */
+  requestEnded(
+    ended: EndedRequest,
+    service: string,
+    pipelineName: string,
+    failing = FAILING.has(ended.status),
+  ): void {
     const targets = this.targetsOf(service);
-    if (!FAILING.has(ended.status) || targets.length === 0) return;
+    if (!failing || targets.length === 0) return;
     const link = `${this.options.publicUrl ?? ''}/requests/${encodeURIComponent(ended.requestId)}`;
     const payload = {
       text: `Request ${ended.requestId} of ${pipelineName || ended.pipelineId} ended ${ended.status} in ${ended.stage}: ${ended.message}`,

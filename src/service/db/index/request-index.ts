@@ -8,6 +8,15 @@ import { indexMigrations } from './migrations.ts';
 // than an upstream answers at once when first seen is marked incomplete.
 
 /** A request as an upstream's requestlist shows it (interfaces.md's fields). */
+/** A request an upstream reports failing, as the index last saw it. */
+export interface FailedRequest {
+  readonly requestId: string;
+  readonly pipelineId: string;
+  readonly name: string;
+  readonly status: string;
+  readonly stage: string;
+}
+
 export interface ListedRequest {
   readonly requestId: string;
   readonly pipelineId: string;
@@ -279,6 +288,19 @@ export class RequestIndex {
       service,
       requestId,
     );
+  }
+
+  /**
+   * Requests of a service that changed (or appeared) after `sinceMs` into one of
+   * `statuses`: those seen failing since a round began (that round told of its own).
+   */
+  failedSince(service: string, sinceMs: number, statuses: readonly string[]): FailedRequest[] {
+    return prepared(
+      this.db,
+      `SELECT request_id AS requestId, pipeline_id AS pipelineId, name, status, stage
+       FROM indexed_request WHERE service = ? AND changed_ms > ?
+         AND status IN (SELECT value FROM json_each(?))`,
+    ).all(service, sinceMs, JSON.stringify(statuses)) as FailedRequest[];
   }
 
   /** A request this server just retried or cancelled: ask about it again. */
