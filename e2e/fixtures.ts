@@ -5,6 +5,7 @@ import { test as base, expect, type BrowserContext, type Page } from '@playwrigh
 import { PipelineClient } from '../src/kit/index.ts';
 import { buildApp, DIST_DIR, type App } from '../src/service/app.ts';
 import { addUser } from '../src/service/auth/users.ts';
+import { ConformanceGuard } from './conformance.ts';
 import type { ServiceEntry } from '../src/service/gateway/services.ts';
 import {
   startVendorService,
@@ -99,7 +100,10 @@ async function watchCsp(context: BrowserContext, guard: CspGuard): Promise<void>
  * The real service, in this worker's process, on an ephemeral port with a temporary data
  * folder and the demo, serving the built dashboard.
  */
-export const test = base.extend<{ csp: CspGuard }, { service: RunningService }>({
+export const test = base.extend<
+  { csp: CspGuard; openApi: ConformanceGuard },
+  { service: RunningService }
+>({
   // Every test fails if the page broke the served Content Security Policy (an inline script
   // or style, an eval, a resource from elsewhere), unless it allowed that violation.
   csp: [
@@ -111,8 +115,19 @@ export const test = base.extend<{ csp: CspGuard }, { service: RunningService }>(
     },
     { auto: true },
   ],
-  context: async ({ context, csp }, use) => {
+  // Every answer of our server the page got must conform to the server's /openapi.json.
+  openApi: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
+    async ({}, use) => {
+      const guard = new ConformanceGuard();
+      await use(guard);
+      expect(await guard.settled(), 'answers not conforming to /openapi.json').toEqual([]);
+    },
+    { auto: true },
+  ],
+  context: async ({ context, csp, openApi }, use) => {
     await watchCsp(context, csp);
+    openApi.watch(context);
     await use(context);
   },
   service: [

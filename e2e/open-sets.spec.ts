@@ -14,7 +14,8 @@ async function rewrite(page: Page, pattern: string, change: (body: Json, url: UR
       const response = await route.fetch();
       const body = (await response.json()) as Json;
       change(body, new URL(route.request().url()));
-      await route.fulfill({ response, json: body });
+      // The service's own media type kept: only the body is rewritten.
+      await route.fulfill({ response, body: JSON.stringify(body) });
     }),
   );
 }

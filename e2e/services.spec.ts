@@ -75,7 +75,8 @@ test('switching service changes the URL, the header and where every Part C call 
         since: '',
         message: '',
       });
-      await route.fulfill({ response, json: body });
+      // The service's own media type kept: only the body is rewritten.
+      await route.fulfill({ response, body: JSON.stringify(body) });
     }),
   );
   const staging: string[] = [];

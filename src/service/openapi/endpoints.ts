@@ -88,18 +88,24 @@ const auditEntry = exactly({
   requestId: nullableText,
 });
 
-const serviceState = exactly({
-  id: text,
-  name: text,
-  label: nullableText,
-  color: nullableText,
-  embedded: { type: 'boolean' },
-  reachable: { type: 'boolean' },
-  version: nullableText,
-  checkedAt: nullableText,
-  since: nullableText,
-  message: nullableText,
-});
+const serviceState = exactly(
+  {
+    id: text,
+    name: text,
+    label: nullableText,
+    color: nullableText,
+    embedded: { type: 'boolean' },
+    reachable: { type: 'boolean' },
+    version: nullableText,
+    checkedAt: nullableText,
+    since: nullableText,
+    message: nullableText,
+    // An upstream's request index: as of when, and why its last round failed.
+    indexedAt: nullableText,
+    indexError: nullableText,
+  },
+  ['indexedAt', 'indexError'],
+);
 
 const notification = exactly({
   time: isoTime,

@@ -1,0 +1,70 @@
+import type { BrowserContext, Response as PageResponse } from '@playwright/test';
+import { VERSION } from '../src/service/app.ts';
+import { Conformance } from '../src/service/openapi/conformance.ts';
+import { openApiDocument } from '../src/service/openapi/document.ts';
+
+/*
+ * Every answer the dashboard gets from our server during an e2e test, held to the server's
+ * own /openapi.json (issue 16: the suites check the running server against its document).
+ * Paths the document does not describe (the dashboard's files) are left alone.
+ */
+
+const conformance = new Conformance(openApiDocument(VERSION));
+
+/** Document path templates as patterns, most literal first (`/mcapi/audit` before `{x}`). */
+const TEMPLATES = Object.keys(conformance.document.paths)
+  .map((template) => ({
+    template,
+    pattern: new RegExp(
+      `^${template
+        .split(/(\{\w+\})/)
+        .map((part) =>
+          /^\{\w+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'),
+        )
+        .join('')}$`,
+    ),
+    literal: template.replace(/\{\w+\}/g, '').length,
+  }))
+  .sort((a, b) => b.literal - a.literal);
+
+function templateOf(path: string): string | undefined {
+  return TEMPLATES.find((t) => t.pattern.test(path))?.template;
+}
+
+export class ConformanceGuard {
+  readonly problems: string[] = [];
+  private readonly checks: Promise<void>[] = [];
+
+  watch(context: BrowserContext): void {
+    context.on('response', (response) => this.checks.push(this.check(response)));
+  }
+
+  private async check(response: PageResponse): Promise<void> {
+    const url = new URL(response.url());
+    // Our servers listen on loopback; the browser reaches nothing else the document covers.
+    if (url.hostname !== '127.0.0.1') return;
+    const template = templateOf(url.pathname);
+    if (!template) return;
+    const method = response.request().method();
+    let body: string;
+    try {
+      body = await response.text();
+    } catch {
+      // A page that navigated away took the body with it: nothing to hold.
+      return;
+    }
+    const headers = await response.allHeaders();
+    const bodiless = [101, 204, 205, 304].includes(response.status());
+    const answer = new Response(bodiless ? null : body, {
+      status: response.status(),
+      headers: { 'content-type': headers['content-type'] ?? '' },
+    });
+    this.problems.push(...(await conformance.problems({ method, template }, answer)));
+  }
+
+  /** Problems of every answer seen, once the checks under way have ended. */
+  async settled(): Promise<string[]> {
+    await Promise.all(this.checks);
+    return this.problems;
+  }
+}
