@@ -84,7 +84,13 @@ function rootOf(tree: TreeObject, root: string): TreeObject {
 
 export interface PipelineArg {
   readonly name: string;
+  /** The default value. */
   readonly value: string;
+  /** Declared rules (contract section 10); absent when the definition declares none. */
+  readonly type?: string;
+  readonly required?: boolean;
+  readonly pattern?: string;
+  readonly choices?: readonly string[];
 }
 
 export interface Pipeline {
@@ -116,7 +122,17 @@ export function decodePipelineList(tree: TreeObject): Pipeline[] {
       description: text(p, 'Description'),
       args: args.map((a) => {
         const item = object(a, 'Item');
-        return { name: text(item, 'Name'), value: text(item, 'Value') };
+        const choices = list(item.Choice).map((c) => (typeof c === 'string' ? c : String(c)));
+        return {
+          name: text(item, 'Name'),
+          value: text(item, 'Value'),
+          ...(item.Type !== undefined ? { type: text(item, 'Type') } : {}),
+          ...(item.Required !== undefined
+            ? { required: item.Required === true || item.Required === 'true' }
+            : {}),
+          ...(item.Pattern !== undefined ? { pattern: text(item, 'Pattern') } : {}),
+          ...(item.Choice !== undefined ? { choices } : {}),
+        };
       }),
     };
   });
@@ -282,6 +298,22 @@ export function decodeExecuteResponse(tree: TreeObject): ExecuteResult {
     rowCount: optionalNumber(r, 'RowCount'),
     code: optionalNumber(r, 'Code'),
   };
+}
+
+/** A file of the inbox that exec may name (contract section 10). */
+export interface InboxFile {
+  readonly name: string;
+  /** Bytes. */
+  readonly size: number;
+  /** `yyyy-mm-dd hh:mm:ss` in the service's zone. */
+  readonly modified: string;
+}
+
+export function decodeInbox(tree: TreeObject): InboxFile[] {
+  return list(rootOf(tree, 'Inbox').File).map((value) => {
+    const f = object(value, 'File');
+    return { name: text(f, 'Name'), size: number(f, 'Size'), modified: text(f, 'Modified') };
+  });
 }
 
 export function decodeVersion(tree: TreeObject): string {

@@ -58,6 +58,10 @@ export const ELEMENTS = {
   Args: { type: 'group', holds: 'Item', html: 'omitted' },
   Item: { type: 'cell', repeated: true, alsoGroup: true },
   Value: string,
+  // An Arg Item's declared rules (contract section 10); its Type is the shared Type below.
+  Required: boolean,
+  Pattern: string,
+  Choice: { type: 'string', repeated: true },
   // RequestList and RequestDetail
   Request: records,
   RequestId: string,
@@ -95,6 +99,10 @@ export const ELEMENTS = {
   Header: { type: 'group', holds: 'Item' },
   Record: { type: 'group', repeated: true, holds: 'Item' },
   Key: string,
+  // Inbox (contract section 10)
+  File: records,
+  Size: number,
+  Modified: string,
 } as const satisfies Readonly<Record<string, ElementSpec>>;
 export type ElementName = keyof typeof ELEMENTS;
 
@@ -147,6 +155,7 @@ export const ROOTS = {
   Response: {},
   Result: { record: 'Record', header: 'Header' },
   RequestStats: { parts: ['Pipeline', 'Hour'] },
+  Inbox: { record: 'File' },
 } as const satisfies Readonly<Record<string, RootSpec>>;
 export type RootName = keyof typeof ROOTS;
 

@@ -96,6 +96,23 @@ const exec: UpstreamOperation = async (upstream, params) => {
       });
 };
 
+/** An Arg as the upstream lists it, with the rules it declares (our own services do). */
+function argItem(a: TreeObject): Tree {
+  const choices = a.Choice === undefined ? undefined : elementsText(a.Choice);
+  return {
+    Name: text(a.Name),
+    Value: text(a.Value),
+    ...(a.Type !== undefined ? { Type: text(a.Type) } : {}),
+    ...(a.Required !== undefined ? { Required: text(a.Required) === 'true' } : {}),
+    ...(a.Pattern !== undefined ? { Pattern: text(a.Pattern) } : {}),
+    ...(choices !== undefined ? { Choice: choices } : {}),
+  };
+}
+
+function elementsText(value: TreeValue): string[] {
+  return (Array.isArray(value) ? value : [value]).map(text);
+}
+
 const list: UpstreamOperation = async (upstream) => {
   const tree = await (upstream.poller?.sharedCall('list') ?? upstream.call('list', {}));
   return {
@@ -110,9 +127,7 @@ const list: UpstreamOperation = async (upstream) => {
           Createdate: text(p.Createdate),
           Updatedate: text(p.Updatedate),
           Description: text(p.Description),
-          ...(args.length > 0
-            ? { Args: { Item: args.map((a) => ({ Name: text(a.Name), Value: text(a.Value) })) } }
-            : {}),
+          ...(args.length > 0 ? { Args: { Item: args.map(argItem) } } : {}),
         };
       }),
     },
@@ -355,6 +370,41 @@ export const upstreamOperations: Readonly<Record<OperationName, UpstreamOperatio
         .map(([id, name]) => ({ id, name })),
       watched.counts,
     );
+  },
+  // Only a service that has an inbox list answers one: one without the extension (a vendor
+  // service) is said to have none, never given a list made up from its requests' files.
+  inbox: async (upstream) => {
+    let tree: TreeObject;
+    try {
+      tree = await upstream.call('inbox', {});
+    } catch (error) {
+      // The call has no parameters to be wrong: a refusal, as a 404 or inside a 200's
+      // envelope (vendor services word "unknown API" either way), is a service without it.
+      if (error instanceof ApiError && (error.httpStatus === 404 || error.httpStatus === 400)) {
+        throw new ApiError(
+          404,
+          ErrorCode.UnknownApi,
+          `Service ${upstream.name} has no inbox list (its pipeline API does not answer inbox); give the file name as it is in its inbox.`,
+        );
+      }
+      throw error;
+    }
+    return {
+      root: 'Inbox',
+      body: {
+        File: elements(element(tree.Inbox).File).map((f) => {
+          const size = text(f.Size);
+          if (!/^\d{1,15}$/.test(size)) {
+            throw new ApiError(
+              502,
+              ErrorCode.UpstreamFailed,
+              `Service ${upstream.name} answered an inbox file size that is not a number of bytes.`,
+            );
+          }
+          return { Name: text(f.Name), Size: Number(size), Modified: text(f.Modified) };
+        }),
+      },
+    };
   },
   requestretry: change('requestretry', (p) => ({ requestid: requestId(p) })),
   requestcancel: change('requestcancel', (p) => ({ requestid: requestId(p) })),
