@@ -77,6 +77,22 @@ function optionalNumber(record: TreeObject, name: string): number | undefined {
   return record[name] === undefined || record[name] === '' ? undefined : number(record, name);
 }
 
+/** The rows per stage a request detail states; none of them when it states none. */
+function rowCounts(d: TreeObject): {
+  sensorRows?: number;
+  filterKept?: number;
+  jointRows?: number;
+} {
+  const sensorRows = optionalNumber(d, 'SensorRows');
+  const filterKept = optionalNumber(d, 'FilterKept');
+  const jointRows = optionalNumber(d, 'JointRows');
+  return {
+    ...(sensorRows !== undefined ? { sensorRows } : {}),
+    ...(filterKept !== undefined ? { filterKept } : {}),
+    ...(jointRows !== undefined ? { jointRows } : {}),
+  };
+}
+
 function rootOf(tree: TreeObject, root: string): TreeObject {
   if (!(root in tree)) fail(`expected ${root}, got ${Object.keys(tree).join(', ') || 'nothing'}`);
   return object(tree[root], root);
@@ -235,6 +251,10 @@ export interface RequestDetail {
   readonly jointTime: string;
   readonly sensorFile: string;
   readonly fileSize: string;
+  /** Rows read by the Sensor, kept by the Filter, written by the Joint (contract section 10); undefined while unknown or from a service that does not say. */
+  readonly sensorRows?: number;
+  readonly filterKept?: number;
+  readonly jointRows?: number;
   /** Present when asked for with requestLog. */
   readonly requestLog: readonly RequestLogEntry[] | undefined;
   /** Present when asked for with appLog. */
@@ -262,6 +282,7 @@ export function decodeRequestDetail(tree: TreeObject): RequestDetail {
     jointTime: text(d, 'JointTime'),
     sensorFile: text(d, 'SensorFile'),
     fileSize: text(d, 'FileSize'),
+    ...rowCounts(d),
     requestLog: logs('RequestLog')?.map((l) => ({
       date: text(l, 'Date'),
       stage: text(l, 'Stage'),

@@ -84,6 +84,10 @@ export const ELEMENTS = {
   JointTime: string,
   SensorFile: string,
   FileSize: string,
+  // Rows per stage (contract section 10): absent while unknown.
+  SensorRows: number,
+  FilterKept: number,
+  JointRows: number,
   RequestLog: logs,
   AppLog: logs,
   Log: records,

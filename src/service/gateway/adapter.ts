@@ -113,6 +113,11 @@ function elementsText(value: TreeValue): string[] {
   return (Array.isArray(value) ? value : [value]).map(text);
 }
 
+function rowCount(name: string, value: TreeValue | undefined): Tree {
+  const digits = text(value);
+  return /^\d{1,15}$/.test(digits) ? { [name]: Number(digits) } : {};
+}
+
 const list: UpstreamOperation = async (upstream) => {
   const tree = await (upstream.poller?.sharedCall('list') ?? upstream.call('list', {}));
   return {
@@ -267,6 +272,10 @@ const requestdetail: UpstreamOperation = async (upstream, params) => {
       JointTime: text(d.JointTime),
       SensorFile: new CData(text(d.SensorFile)),
       FileSize: text(d.FileSize),
+      // Our own services state rows per stage; a vendor service does not, and none is made up.
+      ...rowCount('SensorRows', d.SensorRows),
+      ...rowCount('FilterKept', d.FilterKept),
+      ...rowCount('JointRows', d.JointRows),
       ...(requestLog
         ? {
             RequestLog: logs(d.RequestLog, [

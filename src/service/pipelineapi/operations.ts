@@ -184,6 +184,9 @@ const requestdetail: Operation = (ctx, params) => {
     JointTime: formatDuration(request.jointMs),
     SensorFile: new CData(request.sensorFile ?? request.filename),
     FileSize: formatFileSize(request.fileSize),
+    ...(request.sensorRows !== null ? { SensorRows: request.sensorRows } : {}),
+    ...(request.filterKept !== null ? { FilterKept: request.filterKept } : {}),
+    ...(request.jointRows !== null ? { JointRows: request.jointRows } : {}),
   };
   if (withRequestLog) {
     body.RequestLog = {
