@@ -1,3 +1,5 @@
+// Over 400 lines: one decoder per Part C answer, all sharing this file's reading helpers;
+// split, each file would re-declare them or they would become exported API.
 import { ParseError } from './errors.ts';
 import type { TreeObject, TreeValue } from './tree.ts';
 import type { RequestStage, RequestStatus } from './wire.ts';

@@ -7,7 +7,6 @@ import {
   REQUEST_ID_PATTERN,
   REQUEST_ID_SHAPE,
   type OperationName,
-  type TreeObject,
   type TreeValue,
 } from '../../kit/index.ts';
 import { ApiError, badParameter, missingParameter } from '../errors.ts';
@@ -16,6 +15,7 @@ import { pageInfo } from '../pipelineapi/paging.ts';
 import { requestStatsDocument } from '../pipelineapi/request-stats.ts';
 import type { Params } from '../pipelineapi/params.ts';
 import { CData, type Document, type Leaf, type Tree } from '../render/document.ts';
+import { argItem, element, elements, rowCount, text, upstreamInbox } from './extensions.ts';
 import { listedRequests } from './poller.ts';
 import { UPSTREAM_PAGE_BOUND, type Upstream } from './upstream.ts';
 
@@ -28,19 +28,6 @@ import { UPSTREAM_PAGE_BOUND, type Upstream } from './upstream.ts';
 export { UPSTREAM_PAGE_BOUND };
 
 export type UpstreamOperation = (upstream: Upstream, params: Params) => Promise<Document>;
-
-function element(value: TreeValue | undefined): TreeObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
-}
-
-function elements(value: TreeValue | undefined): TreeObject[] {
-  if (value === undefined || value === null || value === '') return [];
-  return (Array.isArray(value) ? value : [value]).map(element);
-}
-
-function text(value: TreeValue | undefined): string {
-  return value === undefined || value === null || typeof value === 'object' ? '' : String(value);
-}
 
 function cell(value: TreeValue | undefined): Leaf {
   return value === null ? null : text(value);
@@ -95,28 +82,6 @@ const exec: UpstreamOperation = async (upstream, params) => {
         Message: `Success; service ${upstream.name} did not say which request it started`,
       });
 };
-
-/** An Arg as the upstream lists it, with the rules it declares (our own services do). */
-function argItem(a: TreeObject): Tree {
-  const choices = a.Choice === undefined ? undefined : elementsText(a.Choice);
-  return {
-    Name: text(a.Name),
-    Value: text(a.Value),
-    ...(a.Type !== undefined ? { Type: text(a.Type) } : {}),
-    ...(a.Required !== undefined ? { Required: text(a.Required) === 'true' } : {}),
-    ...(a.Pattern !== undefined ? { Pattern: text(a.Pattern) } : {}),
-    ...(choices !== undefined ? { Choice: choices } : {}),
-  };
-}
-
-function elementsText(value: TreeValue): string[] {
-  return (Array.isArray(value) ? value : [value]).map(text);
-}
-
-function rowCount(name: string, value: TreeValue | undefined): Tree {
-  const digits = text(value);
-  return /^\d{1,15}$/.test(digits) ? { [name]: Number(digits) } : {};
-}
 
 const list: UpstreamOperation = async (upstream) => {
   const tree = await (upstream.poller?.sharedCall('list') ?? upstream.call('list', {}));
@@ -380,41 +345,7 @@ export const upstreamOperations: Readonly<Record<OperationName, UpstreamOperatio
       watched.counts,
     );
   },
-  // Only a service that has an inbox list answers one: one without the extension (a vendor
-  // service) is said to have none, never given a list made up from its requests' files.
-  inbox: async (upstream) => {
-    let tree: TreeObject;
-    try {
-      tree = await upstream.call('inbox', {});
-    } catch (error) {
-      // The call has no parameters to be wrong: a refusal, as a 404 or inside a 200's
-      // envelope (vendor services word "unknown API" either way), is a service without it.
-      if (error instanceof ApiError && (error.httpStatus === 404 || error.httpStatus === 400)) {
-        throw new ApiError(
-          404,
-          ErrorCode.UnknownApi,
-          `Service ${upstream.name} has no inbox list (its pipeline API does not answer inbox); give the file name as it is in its inbox.`,
-        );
-      }
-      throw error;
-    }
-    return {
-      root: 'Inbox',
-      body: {
-        File: elements(element(tree.Inbox).File).map((f) => {
-          const size = text(f.Size);
-          if (!/^\d{1,15}$/.test(size)) {
-            throw new ApiError(
-              502,
-              ErrorCode.UpstreamFailed,
-              `Service ${upstream.name} answered an inbox file size that is not a number of bytes.`,
-            );
-          }
-          return { Name: text(f.Name), Size: Number(size), Modified: text(f.Modified) };
-        }),
-      },
-    };
-  },
+  inbox: upstreamInbox,
   requestretry: change('requestretry', (p) => ({ requestid: requestId(p) })),
   requestcancel: change('requestcancel', (p) => ({ requestid: requestId(p) })),
   resume: change('resume', (p) => ({ pipelineid: pipelineId(p) })),

@@ -9,6 +9,7 @@ import {
   xmlToTree,
   type TreeObject,
 } from '../../kit/index.ts';
+import { run } from '../../kit/cli/pipelinectl.ts';
 import { addUser } from '../auth/users.ts';
 import { parseDefinitions } from '../pipelines/definition.ts';
 import { TEST_PIPELINES } from '../testing/pipelines.ts';
@@ -112,6 +113,19 @@ describe('inbox', () => {
     const after = await service.client.inbox('xml');
     expect(after.map((f) => f.name)).toEqual([...before.map((f) => f.name), 'late.csv'].sort());
     expect(after.find((f) => f.name === 'late.csv')?.size).toBe(3);
+  });
+
+  it('is listed by pipelinectl inbox, as a table and as JSON', async () => {
+    let text = '';
+    const args = ['inbox', '--url', service.url, '--key', TEST_API_KEY];
+    expect(await run(args, {}, (t) => (text += t))).toBe(0);
+    expect(text.split('\n')[0]).toMatch(/^Name\s+Size\s+Modified$/);
+    expect(text).toMatch(/orders\.csv\s+28\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+    let json = '';
+    expect(await run([...args, '--json', '--wire', 'xml'], {}, (t) => (json += t))).toBe(0);
+    expect((JSON.parse(json) as { name: string; size: number }[]).map((f) => f.name)).toContain(
+      'b events.jsonl',
+    );
   });
 
   it('refuses an unknown response type and a method other than GET', async () => {
@@ -266,6 +280,22 @@ describe('inbox through the gateway', () => {
     expect(text).toContain('<Required>true</Required>');
   });
 
+  it("passes on our own upstream's rows per stage in requestdetail", async () => {
+    const ours = new PipelineClient({
+      baseUrl: `${gateway.url}/services/ours`,
+      apiKey: TEST_API_KEY,
+    });
+    const { requestId } = await ours.exec('pl_1', 'orders.csv');
+    await upstream.app.engine.whenIdle();
+    // One row, amount 20 >= 10: read, kept and written.
+    expect(await ours.requestDetail(requestId as string)).toMatchObject({
+      status: 'Finish',
+      sensorRows: 1,
+      filterKept: 1,
+      jointRows: 1,
+    });
+  });
+
   it('says that a vendor service has no inbox list, and invents none', async () => {
     const cases = vendors.flatMap((v, i) =>
       ['xml', 'json', 'htm'].map((type) => ({ i, type, name: v.variant.name })),
@@ -285,5 +315,28 @@ describe('inbox through the gateway', () => {
         apiKey: TEST_API_KEY,
       }).inbox(),
     ).rejects.toBeInstanceOf(HttpError);
+  });
+});
+
+describe('the demo pipelines', () => {
+  it('type the Orders ingest Args, so that minAmount=abc is refused before any run', async () => {
+    const demo = await startService({ demo: true });
+    try {
+      const orders = (await demo.client.listPipelines()).find((p) => p.id === 'pl_1');
+      expect(orders?.args).toEqual([
+        { name: 'minAmount', value: '10', type: 'integer', required: true },
+        { name: 'region', value: 'EU', choices: ['EU', 'US', 'APAC'] },
+      ]);
+      const before = (await demo.client.requestList({ id: 'pl_1' })).info.total;
+      const error = await demo.client
+        .exec('pl_1', 'orders.csv', { minAmount: 'abc' })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(HttpError);
+      expect((error as HttpError).message).toContain('minAmount');
+      expect((await demo.client.requestList({ id: 'pl_1' })).info.total).toBe(before);
+      await demo.app.engine.whenIdle();
+    } finally {
+      await demo.close();
+    }
   });
 });
