@@ -14,6 +14,8 @@ import {
   decodeRequestDetail,
   decodeRequestList,
   decodeRequestStats,
+  decodeInbox,
+  type InboxFile,
   decodeTableList,
   decodeTablePage,
   decodeVersion,
@@ -280,6 +282,15 @@ export class PipelineClient {
   /** @example await client.suspend('pl_1') */
   suspend(pipelineId: string, format: Format = 'json'): Promise<ExecuteResult> {
     return this.call('suspend', format, { pipelineid: pipelineId }, decodeExecuteResponse);
+  }
+
+  /**
+   * The inbox's files exec may name (contract section 10; an extension of our server). A
+   * service behind a gateway without such a list answers 404 (code 1204).
+   * @example (await client.inbox()).map((f) => f.name)
+   */
+  inbox(format: Format = 'json'): Promise<InboxFile[]> {
+    return this.call('inbox', format, undefined, decodeInbox);
   }
 
   /** @example const version = await client.version(); */

@@ -56,6 +56,7 @@ export {
   type ServiceDate,
   type TableList,
   type TablePage,
+  type InboxFile,
 } from './records.ts';
 export { BulkClient } from './bulk.ts';
 export type {

@@ -1,3 +1,5 @@
+// Over 400 lines: one decoder per Part C answer, all sharing this file's reading helpers;
+// split, each file would re-declare them or they would become exported API.
 import { ParseError } from './errors.ts';
 import type { TreeObject, TreeValue } from './tree.ts';
 import type { RequestStage, RequestStatus } from './wire.ts';
@@ -77,6 +79,22 @@ function optionalNumber(record: TreeObject, name: string): number | undefined {
   return record[name] === undefined || record[name] === '' ? undefined : number(record, name);
 }
 
+/** The rows per stage a request detail states; none of them when it states none. */
+function rowCounts(d: TreeObject): {
+  sensorRows?: number;
+  filterKept?: number;
+  jointRows?: number;
+} {
+  const sensorRows = optionalNumber(d, 'SensorRows');
+  const filterKept = optionalNumber(d, 'FilterKept');
+  const jointRows = optionalNumber(d, 'JointRows');
+  return {
+    ...(sensorRows !== undefined ? { sensorRows } : {}),
+    ...(filterKept !== undefined ? { filterKept } : {}),
+    ...(jointRows !== undefined ? { jointRows } : {}),
+  };
+}
+
 function rootOf(tree: TreeObject, root: string): TreeObject {
   if (!(root in tree)) fail(`expected ${root}, got ${Object.keys(tree).join(', ') || 'nothing'}`);
   return object(tree[root], root);
@@ -84,7 +102,13 @@ function rootOf(tree: TreeObject, root: string): TreeObject {
 
 export interface PipelineArg {
   readonly name: string;
+  /** The default value. */
   readonly value: string;
+  /** Declared rules (contract section 10); absent when the definition declares none. */
+  readonly type?: string;
+  readonly required?: boolean;
+  readonly pattern?: string;
+  readonly choices?: readonly string[];
 }
 
 export interface Pipeline {
@@ -116,7 +140,17 @@ export function decodePipelineList(tree: TreeObject): Pipeline[] {
       description: text(p, 'Description'),
       args: args.map((a) => {
         const item = object(a, 'Item');
-        return { name: text(item, 'Name'), value: text(item, 'Value') };
+        const choices = list(item.Choice).map((c) => (typeof c === 'string' ? c : String(c)));
+        return {
+          name: text(item, 'Name'),
+          value: text(item, 'Value'),
+          ...(item.Type !== undefined ? { type: text(item, 'Type') } : {}),
+          ...(item.Required !== undefined
+            ? { required: item.Required === true || item.Required === 'true' }
+            : {}),
+          ...(item.Pattern !== undefined ? { pattern: text(item, 'Pattern') } : {}),
+          ...(item.Choice !== undefined ? { choices } : {}),
+        };
       }),
     };
   });
@@ -219,6 +253,10 @@ export interface RequestDetail {
   readonly jointTime: string;
   readonly sensorFile: string;
   readonly fileSize: string;
+  /** Rows read by the Sensor, kept by the Filter, written by the Joint (contract section 10); undefined while unknown or from a service that does not say. */
+  readonly sensorRows?: number;
+  readonly filterKept?: number;
+  readonly jointRows?: number;
   /** Present when asked for with requestLog. */
   readonly requestLog: readonly RequestLogEntry[] | undefined;
   /** Present when asked for with appLog. */
@@ -246,6 +284,7 @@ export function decodeRequestDetail(tree: TreeObject): RequestDetail {
     jointTime: text(d, 'JointTime'),
     sensorFile: text(d, 'SensorFile'),
     fileSize: text(d, 'FileSize'),
+    ...rowCounts(d),
     requestLog: logs('RequestLog')?.map((l) => ({
       date: text(l, 'Date'),
       stage: text(l, 'Stage'),
@@ -282,6 +321,22 @@ export function decodeExecuteResponse(tree: TreeObject): ExecuteResult {
     rowCount: optionalNumber(r, 'RowCount'),
     code: optionalNumber(r, 'Code'),
   };
+}
+
+/** A file of the inbox that exec may name (contract section 10). */
+export interface InboxFile {
+  readonly name: string;
+  /** Bytes. */
+  readonly size: number;
+  /** `yyyy-mm-dd hh:mm:ss` in the service's zone. */
+  readonly modified: string;
+}
+
+export function decodeInbox(tree: TreeObject): InboxFile[] {
+  return list(rootOf(tree, 'Inbox').File).map((value) => {
+    const f = object(value, 'File');
+    return { name: text(f, 'Name'), size: number(f, 'Size'), modified: text(f, 'Modified') };
+  });
 }
 
 export function decodeVersion(tree: TreeObject): string {

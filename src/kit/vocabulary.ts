@@ -58,6 +58,10 @@ export const ELEMENTS = {
   Args: { type: 'group', holds: 'Item', html: 'omitted' },
   Item: { type: 'cell', repeated: true, alsoGroup: true },
   Value: string,
+  // An Arg Item's declared rules (contract section 10); its Type is the shared Type below.
+  Required: boolean,
+  Pattern: string,
+  Choice: { type: 'string', repeated: true },
   // RequestList and RequestDetail
   Request: records,
   RequestId: string,
@@ -80,6 +84,10 @@ export const ELEMENTS = {
   JointTime: string,
   SensorFile: string,
   FileSize: string,
+  // Rows per stage (contract section 10): absent while unknown.
+  SensorRows: number,
+  FilterKept: number,
+  JointRows: number,
   RequestLog: logs,
   AppLog: logs,
   Log: records,
@@ -95,6 +103,10 @@ export const ELEMENTS = {
   Header: { type: 'group', holds: 'Item' },
   Record: { type: 'group', repeated: true, holds: 'Item' },
   Key: string,
+  // Inbox (contract section 10)
+  File: records,
+  Size: number,
+  Modified: string,
 } as const satisfies Readonly<Record<string, ElementSpec>>;
 export type ElementName = keyof typeof ELEMENTS;
 
@@ -147,6 +159,7 @@ export const ROOTS = {
   Response: {},
   Result: { record: 'Record', header: 'Header' },
   RequestStats: { parts: ['Pipeline', 'Hour'] },
+  Inbox: { record: 'File' },
 } as const satisfies Readonly<Record<string, RootSpec>>;
 export type RootName = keyof typeof ROOTS;
 

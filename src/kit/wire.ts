@@ -32,6 +32,8 @@ export const OPERATIONS = {
   requestdetail: 'GET',
   /** A day's exact counts per pipeline, hour and status (contract section 8, extension). */
   requeststats: 'GET',
+  /** The inbox's files that exec may name (contract section 10, extension). */
+  inbox: 'GET',
   requestretry: 'PUT',
   requestcancel: 'DELETE',
   resume: 'PUT',

@@ -27,6 +27,7 @@ Commands:
   retry <requestid>                      run a request in Error or Stop again
   cancel <requestid>                     stop a waiting or running request
   resume <pipeline> | suspend <pipeline> set a pipeline's Runmode
+  inbox                                  the inbox's files exec may name (extension)
   version                                the service's version
   db <system|status|action> [table] [--index n] [--page-size n]
                                          tables of a database, or a page of one
@@ -286,6 +287,16 @@ export async function run(
     case 'suspend':
       done(await client.suspend(need(target, 'a pipeline id'), wire));
       return 0;
+    case 'inbox': {
+      const files = await client.inbox(wire);
+      out(files, () =>
+        table(
+          files.map((f) => ({ Name: f.name, Size: f.size, Modified: f.modified })),
+          ['Name', 'Size', 'Modified'],
+        ),
+      );
+      return 0;
+    }
     case 'version': {
       const version = await client.version(wire);
       out({ version }, () => `${version}\n`);

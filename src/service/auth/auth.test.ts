@@ -360,6 +360,7 @@ describe('roles on the pipeline API', () => {
         'requestlist',
         'requestdetail',
         'requeststats',
+        'inbox',
         'version',
         'systemdb',
         'statusdb',

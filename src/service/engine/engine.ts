@@ -225,6 +225,12 @@ export class Engine implements EngineControl {
     error: unknown,
   ): Promise<void> {
     const { requestId } = request;
+    try {
+      // How far the rows got, before the failure or the stop is told.
+      progress.flush();
+    } catch (unsaved) {
+      this.options.log?.(`request ${requestId}: its row counts could not be written`, unsaved);
+    }
     if (error instanceof Cancelled) {
       // Stopped mid-pass, a request resumes from its earliest unfinished stage.
       const stage = progress.current;

@@ -15,7 +15,7 @@ import {
 import { JointWriteFailure, type JointThread } from './joint-thread.ts';
 import type { Progress } from './progress.ts';
 import type { LogLine, RequestRecorder } from './recorder.ts';
-import type { EncodedRows } from './stage-wire.ts';
+import { rowCount, type EncodedRows } from './stage-wire.ts';
 import { substitute } from './values.ts';
 
 export const PARTIAL_PREFIX = '.partial-';
@@ -173,16 +173,21 @@ export async function writeJoint(
   let written: number[];
   try {
     checkpoint(entry);
-    const inFlight: Promise<number>[] = [];
-    const settleOne = async (): Promise<void> =>
-      progress.spend('Joint', await (inFlight.shift() as Promise<number>));
+    const inFlight: { sent: Promise<number>; rows: number }[] = [];
+    const settleOne = async (): Promise<void> => {
+      const { sent, rows: written } = inFlight.shift() as (typeof inFlight)[number];
+      progress.spend('Joint', await sent);
+      progress.count('Joint', written);
+    };
     for await (const batch of rows) {
       checkpoint(entry);
       await start();
+      // Counted before sending: the batch's buffers are transferred to the thread.
+      const count = rowCount(batch);
       const sent = thread.rows(batch);
       // Awaited in order below; a failure must not count as unhandled meanwhile.
       sent.catch(() => undefined);
-      inFlight.push(sent);
+      inFlight.push({ sent, rows: count });
       if (inFlight.length >= IN_FLIGHT) await settleOne();
     }
     while (inFlight.length > 0) await settleOne();

@@ -140,11 +140,14 @@ export class StagePass {
     for await (const event of events) {
       if (event.kind === 'rows') {
         progress.spend('Sensor', event.sensorMs);
+        progress.count('Sensor', event.read);
         enterFilter();
         progress.spend('Filter', event.filterMs);
+        progress.count('Filter', rowCount(event.rows));
         if (rowCount(event.rows) > 0) yield event.rows;
       } else if (event.kind === 'sensorEnd') {
         progress.spend('Sensor', event.sensorMs);
+        progress.exact('Sensor', event.rows);
         const size = progress.bytes === undefined ? '' : ` (${progress.bytes} bytes)`;
         progress.leave(
           'Sensor',
@@ -152,6 +155,7 @@ export class StagePass {
         );
       } else {
         enterFilter();
+        progress.exact('Filter', event.kept);
         progress.leave(
           'Filter',
           `Filter kept ${event.kept} of ${event.read} rows`,
@@ -230,8 +234,10 @@ export class StagePass {
     const progress = new Progress(this.context.recorder, request, true);
     if (!existsSync(snapshot)) {
       const path = await this.inboxFile(request, progress);
+      // The whole input is read now: its row count is known even when the Filter failed
+      // before the Sensor's end was reported.
       for await (const event of this.events(this.job(request, path, snapshot, undefined), entry))
-        void event;
+        if (event.kind === 'sensorEnd') progress.record('Sensor', event.rows);
     }
     if (failed !== 'Joint' || cache.completion(action, requestId, 'Filter')) return;
     // The cache chunks go to the action database, as a Joint's rows do.

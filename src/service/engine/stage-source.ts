@@ -33,7 +33,7 @@ export interface StageJob {
 /** What a pass reports, in the order the stages reach it. */
 export type StageEvent =
   /** The Filter's output of one parsed batch (possibly empty), with the time each stage spent on it. */
-  | { kind: 'rows'; rows: Row[]; sensorMs: number; filterMs: number }
+  | { kind: 'rows'; rows: Row[]; read: number; sensorMs: number; filterMs: number }
   | { kind: 'sensorEnd'; rows: number; sensorMs: number }
   | { kind: 'filterEnd'; read: number; kept: number; filterMs: number };
 
@@ -130,7 +130,7 @@ export async function* stageEvents(
     }
     read += next.value.length;
     if (!job.filter) {
-      yield { kind: 'rows', rows: [], sensorMs, filterMs: 0 };
+      yield { kind: 'rows', rows: [], read: next.value.length, sensorMs, filterMs: 0 };
       continue;
     }
     started = performance.now();
@@ -143,7 +143,7 @@ export async function* stageEvents(
     const spent = performance.now() - started;
     filterMs += spent;
     kept += out.length;
-    yield { kind: 'rows', rows: out, sensorMs, filterMs: spent };
+    yield { kind: 'rows', rows: out, read: next.value.length, sensorMs, filterMs: spent };
   }
   yield { kind: 'filterEnd', read, kept, filterMs };
 }

@@ -31,7 +31,7 @@ export type ToWorker = { kind: 'job'; job: StageJob } | { kind: 'taken' };
 /** A StageEvent with its rows encoded, as it crosses threads. */
 export type EncodedEvent =
   | Exclude<StageEvent, { kind: 'rows' }>
-  | { kind: 'rows'; rows: EncodedRows; sensorMs: number; filterMs: number };
+  | { kind: 'rows'; rows: EncodedRows; read: number; sensorMs: number; filterMs: number };
 
 export type ToMain =
   | EncodedEvent

@@ -29,7 +29,7 @@ async function postEvent(event: StageEvent): Promise<void> {
   if (event.kind !== 'rows') return post(event);
   const rows = encodeRows(event.rows);
   post(
-    { kind: 'rows', rows, sensorMs: event.sensorMs, filterMs: event.filterMs },
+    { kind: 'rows', rows, read: event.read, sensorMs: event.sensorMs, filterMs: event.filterMs },
     transferables(rows),
   );
   inFlight++;

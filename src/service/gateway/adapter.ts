@@ -7,7 +7,6 @@ import {
   REQUEST_ID_PATTERN,
   REQUEST_ID_SHAPE,
   type OperationName,
-  type TreeObject,
   type TreeValue,
 } from '../../kit/index.ts';
 import { ApiError, badParameter, missingParameter } from '../errors.ts';
@@ -16,6 +15,7 @@ import { pageInfo } from '../pipelineapi/paging.ts';
 import { requestStatsDocument } from '../pipelineapi/request-stats.ts';
 import type { Params } from '../pipelineapi/params.ts';
 import { CData, type Document, type Leaf, type Tree } from '../render/document.ts';
+import { argItem, element, elements, rowCount, text, upstreamInbox } from './extensions.ts';
 import { listedRequests } from './poller.ts';
 import { UPSTREAM_PAGE_BOUND, type Upstream } from './upstream.ts';
 
@@ -28,19 +28,6 @@ import { UPSTREAM_PAGE_BOUND, type Upstream } from './upstream.ts';
 export { UPSTREAM_PAGE_BOUND };
 
 export type UpstreamOperation = (upstream: Upstream, params: Params) => Promise<Document>;
-
-function element(value: TreeValue | undefined): TreeObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
-}
-
-function elements(value: TreeValue | undefined): TreeObject[] {
-  if (value === undefined || value === null || value === '') return [];
-  return (Array.isArray(value) ? value : [value]).map(element);
-}
-
-function text(value: TreeValue | undefined): string {
-  return value === undefined || value === null || typeof value === 'object' ? '' : String(value);
-}
 
 function cell(value: TreeValue | undefined): Leaf {
   return value === null ? null : text(value);
@@ -110,9 +97,7 @@ const list: UpstreamOperation = async (upstream) => {
           Createdate: text(p.Createdate),
           Updatedate: text(p.Updatedate),
           Description: text(p.Description),
-          ...(args.length > 0
-            ? { Args: { Item: args.map((a) => ({ Name: text(a.Name), Value: text(a.Value) })) } }
-            : {}),
+          ...(args.length > 0 ? { Args: { Item: args.map(argItem) } } : {}),
         };
       }),
     },
@@ -252,6 +237,10 @@ const requestdetail: UpstreamOperation = async (upstream, params) => {
       JointTime: text(d.JointTime),
       SensorFile: new CData(text(d.SensorFile)),
       FileSize: text(d.FileSize),
+      // Our own services state rows per stage; a vendor service does not, and none is made up.
+      ...rowCount('SensorRows', d.SensorRows),
+      ...rowCount('FilterKept', d.FilterKept),
+      ...rowCount('JointRows', d.JointRows),
       ...(requestLog
         ? {
             RequestLog: logs(d.RequestLog, [
@@ -356,6 +345,7 @@ export const upstreamOperations: Readonly<Record<OperationName, UpstreamOperatio
       watched.counts,
     );
   },
+  inbox: upstreamInbox,
   requestretry: change('requestretry', (p) => ({ requestid: requestId(p) })),
   requestcancel: change('requestcancel', (p) => ({ requestid: requestId(p) })),
   resume: change('resume', (p) => ({ pipelineid: pipelineId(p) })),

@@ -25,7 +25,8 @@ const CHANGES = new Set<OperationName>(
 function notFoundCode(operation: OperationName): number {
   if (operation.startsWith('request')) return ErrorCode.RequestNotFound;
   if (operation.endsWith('db') || operation.endsWith('table')) return ErrorCode.TableNotFound;
-  if (operation === 'list' || operation === 'version') return ErrorCode.UnknownApi;
+  if (operation === 'list' || operation === 'version' || operation === 'inbox')
+    return ErrorCode.UnknownApi;
   return ErrorCode.PipelineNotFound;
 }
 

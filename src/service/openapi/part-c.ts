@@ -47,6 +47,12 @@ export interface PartCOperation {
 
 export const PART_C: Readonly<Record<OperationName, PartCOperation>> = {
   list: { summary: 'The pipelines', fields: [], root: 'PipelineList' },
+  inbox: {
+    summary:
+      'The inbox’s files that exec’s filename may name (no hidden, partial or nested ones), with size in bytes and modification time; a service behind the gateway that has no such list answers 404 (1204)',
+    fields: [],
+    root: 'Inbox',
+  },
   exec: {
     summary: 'Run a pipeline on an inbox file (and the pipeline’s Args by name)',
     fields: [

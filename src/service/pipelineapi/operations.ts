@@ -15,6 +15,8 @@ import { deleteAllRows, dropTable } from '../db/action/tables.ts';
 import { PageTooLargeError, readTablePage } from '../db/catalogue.ts';
 import { formatBytes } from '../limits.ts';
 import { listRequests } from '../db/status/request-list.ts';
+import { inbox, isPlainFileName } from './inbox.ts';
+import { argProblem } from '../pipelines/arg-rules.ts';
 import { requestFilter } from './request-filter.ts';
 import { requeststats } from './request-stats.ts';
 import { createRequest, getRequest, readAppLog, readRequestLog } from '../db/status/requests.ts';
@@ -50,10 +52,6 @@ function requestIdParam(params: Params): string {
   return params.matching('requestid', REQUEST_ID_PATTERN, REQUEST_ID_SHAPE, true);
 }
 
-/** A plain file name inside the inbox: no separators, no `..`, no control characters. */
-// eslint-disable-next-line no-control-regex
-const PLAIN_FILE_NAME = /^(?!.*\.\.)[^/\\\u0000-\u001f\u007f]{1,255}$/;
-
 /** `12.3 KB`: base 1024, one decimal; plain bytes without decimals. */
 export function formatFileSize(bytes: number | null): string {
   if (bytes === null) return '';
@@ -79,7 +77,18 @@ const list: Operation = (ctx) => ({
       Updatedate: ctx.time.pipelineDate(new Date(p.updated)),
       Description: p.description,
       ...(p.args.length > 0
-        ? { Args: { Item: p.args.map((a) => ({ Name: a.name, Value: a.defaultValue })) } }
+        ? {
+            Args: {
+              Item: p.args.map((a) => ({
+                Name: a.name,
+                Value: a.defaultValue,
+                ...(a.rules.type !== undefined ? { Type: a.rules.type } : {}),
+                ...(a.rules.required !== undefined ? { Required: a.rules.required } : {}),
+                ...(a.rules.pattern !== undefined ? { Pattern: a.rules.pattern } : {}),
+                ...(a.rules.choices !== undefined ? { Choice: [...a.rules.choices] } : {}),
+              })),
+            },
+          }
         : {}),
     })),
   },
@@ -88,7 +97,7 @@ const list: Operation = (ctx) => ({
 const exec: Operation = (ctx, params) => {
   const pipeline = pipelineParam(ctx, params, 'pipelineid');
   const filename = params.required('filename', 255);
-  if (!PLAIN_FILE_NAME.test(filename) || filename === '.' || filename.trim() === '') {
+  if (!isPlainFileName(filename)) {
     throw badParameter(
       'filename',
       'must be a plain file name inside the inbox folder (no /, \\, .. or control characters)',
@@ -96,7 +105,11 @@ const exec: Operation = (ctx, params) => {
   }
   const args: Record<string, string> = {};
   for (const arg of pipeline.args) {
-    args[arg.name] = params.optional(arg.name, 1024) ?? arg.defaultValue;
+    const value = params.optional(arg.name, 1024) ?? arg.defaultValue;
+    // Checked before the request exists: a bad value never becomes a run that keeps 0 rows.
+    const problem = argProblem(arg.rules, value);
+    if (problem !== undefined) throw badParameter(arg.name, problem);
+    args[arg.name] = value;
   }
   const now = ctx.clock.now();
   const requestId = createRequest(ctx.dbs.status, {
@@ -171,6 +184,9 @@ const requestdetail: Operation = (ctx, params) => {
     JointTime: formatDuration(request.jointMs),
     SensorFile: new CData(request.sensorFile ?? request.filename),
     FileSize: formatFileSize(request.fileSize),
+    ...(request.sensorRows !== null ? { SensorRows: request.sensorRows } : {}),
+    ...(request.filterKept !== null ? { FilterKept: request.filterKept } : {}),
+    ...(request.jointRows !== null ? { JointRows: request.jointRows } : {}),
   };
   if (withRequestLog) {
     body.RequestLog = {
@@ -365,4 +381,5 @@ export const operations: Readonly<Record<OperationName, Operation>> = {
   pipelinecache,
   deletetable: tableChange('delete'),
   droptable: tableChange('drop'),
+  inbox,
 };

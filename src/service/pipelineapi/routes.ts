@@ -338,8 +338,9 @@ export function pipelineApi(
       return reply;
     }
     authenticate(ctx, request, reply, target.operation, extraAuth);
-    if (route.upstream) {
-      // An upstream's data changes without this server knowing: never from the cache.
+    if (route.upstream || target.operation === 'inbox') {
+      // An upstream's data changes without this server knowing, and so do the inbox's
+      // files (no database changes when one arrives): never from the cache.
       const doc = await run(route, target.operation, new Params(request.query, request.body));
       void reply
         .code(200)

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { PIPELINE_ID_PATTERN, PIPELINE_ID_SHAPE } from '../../kit/wire.ts';
+import { ARG_TYPES, argProblem, wholeValuePattern } from './arg-rules.ts';
 import { ACTION_TABLE_NAME } from '../db/action/migrations.ts';
 import type { PipelineAction, PipelineDefinitionRecord } from '../db/system/pipelines.ts';
 
@@ -99,7 +100,11 @@ const pipeline = z.strictObject({
     .array(
       z.strictObject({
         name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/),
-        default: z.coerce.string(),
+        default: z.coerce.string().default(''),
+        type: z.enum(ARG_TYPES).optional(),
+        required: z.boolean().optional(),
+        pattern: z.string().min(1).max(500).optional(),
+        choices: z.array(z.coerce.string()).min(1).max(200).optional(),
       }),
     )
     .default([]),
@@ -148,6 +153,20 @@ export function parseDefinitions(text: string, source = 'definition'): PipelineD
       if (argNames.has(arg.name))
         throw new Error(`${source}: ${def.id}: arg ${arg.name} is defined twice`);
       argNames.add(arg.name);
+      if (arg.pattern !== undefined) {
+        try {
+          wholeValuePattern(arg.pattern);
+        } catch (error) {
+          throw new Error(
+            `${source}: ${def.id}: arg ${arg.name}: pattern is not a regular expression: ${(error as Error).message}`,
+          );
+        }
+      }
+      // Only a given default is checked: an empty one of a required Arg means "ask".
+      const problem = arg.default === '' ? undefined : argProblem(arg, arg.default);
+      if (problem !== undefined) {
+        throw new Error(`${source}: ${def.id}: arg ${arg.name}: default ${problem}`);
+      }
     }
     if (def.args.some((a) => ['pipelineid', 'filename'].includes(a.name.toLowerCase()))) {
       throw new Error(`${source}: ${def.id}: pipelineid and filename are not usable as arg names`);
@@ -173,7 +192,16 @@ export function toRecord(def: PipelineDefinition): PipelineDefinitionRecord {
     name: def.name,
     description: def.description,
     runmode: def.runmode,
-    args: def.args.map((a) => ({ name: a.name, defaultValue: a.default })),
+    args: def.args.map((a) => ({
+      name: a.name,
+      defaultValue: a.default,
+      rules: {
+        ...(a.type !== undefined ? { type: a.type } : {}),
+        ...(a.required !== undefined ? { required: a.required } : {}),
+        ...(a.pattern !== undefined ? { pattern: a.pattern } : {}),
+        ...(a.choices !== undefined ? { choices: a.choices } : {}),
+      },
+    })),
     actions,
   };
 }

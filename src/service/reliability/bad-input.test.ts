@@ -63,6 +63,7 @@ const WEIRD = [
 /** Parameters of each operation with a valid-looking value, to break one at a time. */
 const VALID: Record<OperationName, Record<string, string>> = {
   list: {},
+  inbox: {},
   version: {},
   exec: { pipelineid: 'pl_1', filename: 'orders.csv' },
   requestlist: { id: 'pl_1', date: '20261121', index: '0', pagesize: '10' },

@@ -27,7 +27,7 @@ import { ApiError } from '../errors.ts';
 import { operations } from '../pipelineapi/operations.ts';
 import { Params } from '../pipelineapi/params.ts';
 import { errorDocument } from '../pipelineapi/routes.ts';
-import { ordersCsv, writeTestPipelines } from '../testing/pipelines.ts';
+import { ordersCsv, TEST_PIPELINES } from '../testing/pipelines.ts';
 import { startService, type TestService } from '../testing/service.ts';
 import type { Document } from './document.ts';
 import { renderHtml, renderJson, renderXml } from './render.ts';
@@ -77,9 +77,23 @@ function withoutHtmlOmitted(value: TreeValue): TreeValue {
 }
 
 beforeAll(async () => {
-  service = await startService({
-    pipelinesFile: writeTestPipelines(mkdtempSync(join(tmpdir(), 'vocabulary-defs-'))),
-  });
+  // The test pipelines and one whose Args declare rules (Type, Required, Pattern, Choice).
+  const definitions = join(mkdtempSync(join(tmpdir(), 'vocabulary-defs-')), 'defs.yaml');
+  writeFileSync(
+    definitions,
+    `${TEST_PIPELINES}
+  - id: pl_7
+    name: Typed
+    args:
+      - { name: minAmount, default: '10', type: integer, required: true }
+      - { name: code, pattern: '[A-Z]{3}' }
+      - { name: region, default: EU, choices: [EU, US] }
+      - { name: only, default: A, choices: [A] }
+    joint:
+      - file: { name: 'typed.csv', format: csv }
+`,
+  );
+  service = await startService({ pipelinesFile: definitions });
   const inbox = join(service.dataDir, 'inbox');
   writeFileSync(join(inbox, 'orders.csv'), ordersCsv(12));
   writeFileSync(join(inbox, 'events.jsonl'), '{"kind":"a","n":1}\n{"kind":"b"}\n');
@@ -90,7 +104,8 @@ beforeAll(async () => {
   const day = dayOfRequestId(finished) as string;
 
   // Reads first, while every table is there.
-  await answer('list: pl_1 with Args, pl_2 and pl_3 without', 'list');
+  await answer('list: pl_1 with Args, pl_2 and pl_3 without, pl_7 with rules', 'list');
+  await answer('inbox with two files', 'inbox');
   await answer('requestlist of a day, with Total', 'requestlist', { date: day });
   await answer('requestlist of one record', 'requestlist', { date: day, id: 'pl_2' });
   await answer('requestlist of an empty day', 'requestlist', { date: '20000101' });

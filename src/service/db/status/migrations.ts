@@ -81,4 +81,16 @@ export const statusMigrations: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 4,
+    up(db) {
+      // Rows per stage (contract section 10): read by the Sensor, kept by the Filter,
+      // written by the Joint; NULL while unknown.
+      db.exec(`
+        ALTER TABLE REQUEST ADD COLUMN SENSORROWS INTEGER;
+        ALTER TABLE REQUEST ADD COLUMN FILTERKEPT INTEGER;
+        ALTER TABLE REQUEST ADD COLUMN JOINTROWS INTEGER;
+      `);
+    },
+  },
 ];

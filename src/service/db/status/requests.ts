@@ -98,6 +98,10 @@ export interface RequestRow {
   readonly sensorFile: string | null;
   readonly fileSize: number | null;
   readonly attempt: number;
+  /** Rows read by the Sensor, kept by the Filter, written by the Joint; null while unknown. */
+  readonly sensorRows: number | null;
+  readonly filterKept: number | null;
+  readonly jointRows: number | null;
 }
 
 interface RawRequest {
@@ -119,6 +123,9 @@ interface RawRequest {
   SENSORFILE: string | null;
   FILESIZE: number | null;
   ATTEMPT: number;
+  SENSORROWS: number | null;
+  FILTERKEPT: number | null;
+  JOINTROWS: number | null;
 }
 
 export function getRequest(db: Db, requestId: string): RequestRow | undefined {
@@ -151,6 +158,9 @@ export function getRequest(db: Db, requestId: string): RequestRow | undefined {
     sensorFile: raw.SENSORFILE,
     fileSize: raw.FILESIZE,
     attempt: raw.ATTEMPT,
+    sensorRows: raw.SENSORROWS,
+    filterKept: raw.FILTERKEPT,
+    jointRows: raw.JOINTROWS,
   };
 }
 
@@ -190,6 +200,9 @@ export interface RequestTimes {
   readonly sensorFile?: string | null;
   readonly fileSize?: number | null;
   readonly attempt?: number;
+  readonly sensorRows?: number | null;
+  readonly filterKept?: number | null;
+  readonly jointRows?: number | null;
 }
 
 const TIME_COLUMNS: Record<keyof RequestTimes, string> = {
@@ -201,6 +214,9 @@ const TIME_COLUMNS: Record<keyof RequestTimes, string> = {
   sensorFile: 'SENSORFILE',
   fileSize: 'FILESIZE',
   attempt: 'ATTEMPT',
+  sensorRows: 'SENSORROWS',
+  filterKept: 'FILTERKEPT',
+  jointRows: 'JOINTROWS',
 };
 
 export function setRequestTimes(db: Db, requestId: string, times: RequestTimes): void {

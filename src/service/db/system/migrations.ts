@@ -151,6 +151,13 @@ export const systemMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 6,
+    up(db) {
+      // Typed Args (contract section 10): the rules a definition declares, as JSON.
+      db.exec("ALTER TABLE PIPELINE_ARG ADD COLUMN RULES VARCHAR NOT NULL DEFAULT '{}'");
+    },
+  },
 ];
 
 /**

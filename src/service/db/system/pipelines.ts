@@ -1,3 +1,4 @@
+import type { ArgRules } from '../../pipelines/arg-rules.ts';
 import { prepared, type Db } from '../sqlite.ts';
 
 export type Runmode = 'run' | 'stop';
@@ -6,6 +7,8 @@ export type StageName = 'Sensor' | 'Filter' | 'Joint';
 export interface PipelineArg {
   readonly name: string;
   readonly defaultValue: string;
+  /** Type, required, pattern, choices as the definition declares them (none: any text). */
+  readonly rules: ArgRules;
 }
 
 export interface PipelineAction {
@@ -41,9 +44,13 @@ function argsOf(db: Db, id: string): PipelineArg[] {
   return (
     prepared(
       db,
-      'SELECT NAME, DEFAULTVALUE FROM PIPELINE_ARG WHERE PIPELINEID = ? ORDER BY POSITION',
-    ).all(id) as { NAME: string; DEFAULTVALUE: string }[]
-  ).map((r) => ({ name: r.NAME, defaultValue: r.DEFAULTVALUE }));
+      'SELECT NAME, DEFAULTVALUE, RULES FROM PIPELINE_ARG WHERE PIPELINEID = ? ORDER BY POSITION',
+    ).all(id) as { NAME: string; DEFAULTVALUE: string; RULES: string }[]
+  ).map((r) => ({
+    name: r.NAME,
+    defaultValue: r.DEFAULTVALUE,
+    rules: JSON.parse(r.RULES) as ArgRules,
+  }));
 }
 
 function toRow(db: Db, raw: RawPipeline): PipelineRow {
@@ -147,8 +154,8 @@ export function upsertPipeline(db: Db, def: PipelineDefinitionRecord, now: strin
     def.args.forEach((arg, position) => {
       prepared(
         db,
-        'INSERT INTO PIPELINE_ARG (PIPELINEID, POSITION, NAME, DEFAULTVALUE) VALUES (?, ?, ?, ?)',
-      ).run(def.id, position + 1, arg.name, arg.defaultValue);
+        'INSERT INTO PIPELINE_ARG (PIPELINEID, POSITION, NAME, DEFAULTVALUE, RULES) VALUES (?, ?, ?, ?, ?)',
+      ).run(def.id, position + 1, arg.name, arg.defaultValue, JSON.stringify(arg.rules));
     });
     for (const action of def.actions) {
       prepared(

@@ -1,0 +1,79 @@
+import { ErrorCode, type TreeObject, type TreeValue } from '../../kit/index.ts';
+import { ApiError } from '../errors.ts';
+import type { Tree } from '../render/document.ts';
+import type { UpstreamOperation } from './adapter.ts';
+
+// Reading an upstream's XML tree, and what our contract's section 10 adds for a service
+// behind the gateway: the inbox list, an Arg's rules, the rows per stage. Each is passed on
+// only when the upstream states it (our own services do; a vendor service does not).
+
+export function element(value: TreeValue | undefined): TreeObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+}
+
+export function elements(value: TreeValue | undefined): TreeObject[] {
+  if (value === undefined || value === null || value === '') return [];
+  return (Array.isArray(value) ? value : [value]).map(element);
+}
+
+export function text(value: TreeValue | undefined): string {
+  return value === undefined || value === null || typeof value === 'object' ? '' : String(value);
+}
+
+/** An Arg as the upstream lists it, with the rules it declares (our own services do). */
+export function argItem(a: TreeObject): Tree {
+  const choices = a.Choice === undefined ? undefined : elementsText(a.Choice);
+  return {
+    Name: text(a.Name),
+    Value: text(a.Value),
+    ...(a.Type !== undefined ? { Type: text(a.Type) } : {}),
+    ...(a.Required !== undefined ? { Required: text(a.Required) === 'true' } : {}),
+    ...(a.Pattern !== undefined ? { Pattern: text(a.Pattern) } : {}),
+    ...(choices !== undefined ? { Choice: choices } : {}),
+  };
+}
+
+export function elementsText(value: TreeValue): string[] {
+  return (Array.isArray(value) ? value : [value]).map(text);
+}
+
+export function rowCount(name: string, value: TreeValue | undefined): Tree {
+  const digits = text(value);
+  return /^\d{1,15}$/.test(digits) ? { [name]: Number(digits) } : {};
+}
+
+// Only a service that has an inbox list answers one: one without the extension (a vendor
+// service) is said to have none, never given a list made up from its requests' files.
+export const upstreamInbox: UpstreamOperation = async (upstream) => {
+  let tree: TreeObject;
+  try {
+    tree = await upstream.call('inbox', {});
+  } catch (error) {
+    // The call has no parameters to be wrong: a refusal, as a 404 or inside a 200's
+    // envelope (vendor services word "unknown API" either way), is a service without it.
+    if (error instanceof ApiError && (error.httpStatus === 404 || error.httpStatus === 400)) {
+      throw new ApiError(
+        404,
+        ErrorCode.UnknownApi,
+        `Service ${upstream.name} has no inbox list (its pipeline API does not answer inbox); give the file name as it is in its inbox.`,
+      );
+    }
+    throw error;
+  }
+  return {
+    root: 'Inbox',
+    body: {
+      File: elements(element(tree.Inbox).File).map((f) => {
+        const size = text(f.Size);
+        if (!/^\d{1,15}$/.test(size)) {
+          throw new ApiError(
+            502,
+            ErrorCode.UpstreamFailed,
+            `Service ${upstream.name} answered an inbox file size that is not a number of bytes.`,
+          );
+        }
+        return { Name: text(f.Name), Size: Number(size), Modified: text(f.Modified) };
+      }),
+    },
+  };
+};
