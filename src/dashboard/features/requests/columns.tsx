@@ -64,7 +64,10 @@ export function requestColumns({
       cellClassName: 'py-0',
       cell: (row) => (
         <>
-          {row.name} <span className="font-mono text-xs text-slate-500">{row.pipelineId}</span>
+          {row.name}{' '}
+          <span className="font-mono text-xs text-slate-500 dark:text-slate-400">
+            {row.pipelineId}
+          </span>
         </>
       ),
     },
