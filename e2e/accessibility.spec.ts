@@ -178,6 +178,11 @@ test('on a 390 px phone an operator finds a failure, reads why, and retries it, 
     await page.goto(`${service.url}${path}`);
     await noSidewaysScroll(page, state);
   }
+  // Execute is in view, not behind a scroll of the pipelines table.
+  await page.goto(`${service.url}/pipelines`);
+  const execute = page.locator('[data-pipeline="pl_1"]').getByRole('button', { name: 'Execute' });
+  const box = await execute.boundingBox();
+  expect(box && box.x + box.width, 'right edge of Execute').toBeLessThanOrEqual(PHONE.width);
 });
 
 test('a refused action says why to keyboard and touch users, not only on hover', async ({

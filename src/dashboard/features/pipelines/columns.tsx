@@ -63,7 +63,14 @@ export function pipelineColumns({
   onClearCache: (pipeline: Pipeline) => void;
 }): ColumnDef<Pipeline>[] {
   const columns: ColumnDef<Pipeline>[] = [
-    { id: 'id', header: strings.columns.id, cellClassName: 'font-mono text-xs', cell: (p) => p.id },
+    // On a phone: name, Runmode switch and actions; the rest waits for a wider screen.
+    {
+      id: 'id',
+      header: strings.columns.id,
+      cellClassName: 'font-mono text-xs',
+      priority: 'medium',
+      cell: (p) => p.id,
+    },
     { id: 'name', header: strings.columns.name, cellClassName: 'font-medium', cell: (p) => p.name },
     {
       id: 'runmode',
@@ -71,7 +78,9 @@ export function pipelineColumns({
       cell: (p) => (
         <div className="flex items-center gap-2">
           <RunmodeSwitch pipeline={p} />
-          <RunmodeBadge runmode={p.runmode} />
+          <span className="hidden sm:inline">
+            <RunmodeBadge runmode={p.runmode} />
+          </span>
         </div>
       ),
     },
@@ -93,12 +102,14 @@ export function pipelineColumns({
       id: 'description',
       header: strings.columns.description,
       cellClassName: 'max-w-md text-slate-700 dark:text-slate-300',
+      priority: 'medium',
       cell: (p) => p.description,
     },
     {
       id: 'args',
       header: strings.columns.args,
       cellClassName: 'font-mono text-xs whitespace-nowrap',
+      priority: 'medium',
       cell: (p) =>
         p.args.length === 0
           ? strings.noArgs
