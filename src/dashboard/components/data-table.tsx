@@ -21,8 +21,11 @@ export interface ColumnDef<Row> {
   readonly cellProps?: (row: Row) => TdHTMLAttributes<HTMLTableCellElement> & DataAttributes;
   /** The cells draw their own padding: a link that fills its cell, say. */
   readonly flush?: boolean;
-  /** 'low' columns are left out on narrow screens, so the rest keep their room. */
-  readonly priority?: 'high' | 'low';
+  /**
+   * 'low' columns are left out below 1024 px, 'medium' ones on phones (below 640 px), so
+   * the rest keep their room.
+   */
+  readonly priority?: 'high' | 'medium' | 'low';
 }
 
 export interface VirtualOptions {
@@ -38,14 +41,14 @@ const DENSITY = {
   compact: { th: 'px-2 py-1.5', td: 'px-2' },
 } as const;
 
-const LOW_PRIORITY = 'hidden lg:table-cell';
+const PRIORITY = { low: 'hidden lg:table-cell', medium: 'hidden sm:table-cell' } as const;
 
 const cx = (...classes: (string | false | undefined)[]) => classes.filter(Boolean).join(' ');
 
 /** The classes of a column's header or cell, from its definition. */
 export function columnClasses<Row>(column: ColumnDef<Row>, part: 'header' | 'cell'): string {
   return cx(
-    column.priority === 'low' && LOW_PRIORITY,
+    column.priority !== undefined && column.priority !== 'high' && PRIORITY[column.priority],
     column.className,
     part === 'header' ? column.headerClassName : column.cellClassName,
   );
@@ -90,7 +93,9 @@ export function DataTable<Row>({
   const pad = DENSITY[density];
 
   const table = (
-    <table className={cx('w-full', className)} data-testid={testId}>
+    // Relative: the screen-reader-only texts in its cells (position absolute) are placed
+    // within it, not beyond a scrolling wrapper where they would widen the page.
+    <table className={cx('relative w-full', className)} data-testid={testId}>
       <thead
         className={cx(
           'border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-800',

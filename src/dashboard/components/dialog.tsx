@@ -1,9 +1,17 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
- * A modal built on the native <dialog>: the browser traps focus, closes on Escape and
- * restores focus to the opener.
+ * A modal built on the native <dialog>: the browser traps focus and closes on Escape. The
+ * browser's own return of focus is lost when a page unmounts the dialog as it closes (most
+ * do), so the opener is remembered here and focused again on close and on unmount.
  */
+function returnFocus(opener: { current: HTMLElement | null }): void {
+  const element = opener.current;
+  opener.current = null;
+  // After the dialog's own DOM work: focus set during it would be taken back.
+  if (element?.isConnected) queueMicrotask(() => element.focus());
+}
+
 export function Dialog({
   open,
   title,
@@ -21,12 +29,18 @@ export function Dialog({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const opener = useRef<HTMLElement | null>(null);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      if (document.activeElement instanceof HTMLElement) opener.current = document.activeElement;
+      dialog.showModal();
+    }
     if (!open && dialog.open) dialog.close();
+    if (!open) returnFocus(opener);
   }, [open]);
+  useEffect(() => () => returnFocus(opener), []);
   return (
     <dialog
       ref={ref}

@@ -81,7 +81,9 @@ export function ActionDialog({
               className="flex flex-wrap items-baseline justify-between gap-2 font-mono text-xs"
             >
               <span>{id}</span>
-              {outcome?.state === 'pending' ? <span className="text-slate-500">…</span> : null}
+              {outcome?.state === 'pending' ? (
+                <span className="text-slate-500 dark:text-slate-400">…</span>
+              ) : null}
               {outcome?.state === 'ok' ? (
                 <span className="font-sans text-emerald-700 dark:text-emerald-400">
                   ✓ {strings.confirm.ok}

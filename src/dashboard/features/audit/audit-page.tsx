@@ -31,7 +31,9 @@ const columns: ColumnDef<AuditEntry>[] = [
     cell: (e) => (
       <span>
         {e.userName}
-        {e.via ? <span className="ml-1 text-xs text-slate-500">({e.via})</span> : null}
+        {e.via ? (
+          <span className="ml-1 text-xs text-slate-500 dark:text-slate-400">({e.via})</span>
+        ) : null}
       </span>
     ),
   },

@@ -27,7 +27,10 @@ export function CellValue({
   }
   if (value === '') {
     return (
-      <span className="font-sans text-[10px] text-slate-400 italic" aria-label={strings.emptyValue}>
+      <span
+        className="font-sans text-[10px] text-slate-500 italic dark:text-slate-400"
+        aria-label={strings.emptyValue}
+      >
         ∅ {strings.emptyValue}
       </span>
     );

@@ -85,7 +85,9 @@ export function DatabasesPage() {
               onPage={(listIndex) => setList({ listIndex })}
             />
           ) : null}
-          <p className="text-xs text-slate-500">{strings.tablesPerPage(TABLES_PER_PAGE)}</p>
+          <p className="text-xs text-slate-500 dark:text-slate-400">
+            {strings.tablesPerPage(TABLES_PER_PAGE)}
+          </p>
         </aside>
         <section aria-label={table ?? strings.pickTable} className="min-w-0">
           {table ? (
@@ -104,7 +106,7 @@ export function DatabasesPage() {
               onChanged={() => void navigate(paths.database(database, undefined, {}, list))}
             />
           ) : (
-            <p className="rounded-lg border border-dashed border-slate-300 p-8 text-center text-sm text-slate-500 dark:border-slate-700">
+            <p className="rounded-lg border border-dashed border-slate-300 p-8 text-center text-sm text-slate-500 dark:text-slate-400 dark:border-slate-700">
               {strings.pickTable}
             </p>
           )}

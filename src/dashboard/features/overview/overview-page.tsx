@@ -41,7 +41,7 @@ function ErrorRow({ request, onRetry }: { request: RequestSummary; onRetry: () =
         >
           {request.requestId}
         </Link>
-        <span className="ml-2 text-xs text-slate-500">
+        <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">
           {request.name} · {request.stage} · {request.beginDate}
         </span>
         <p className="mt-0.5 text-sm break-words text-red-800 dark:text-red-300">
@@ -149,7 +149,10 @@ export function OverviewPage() {
                 />
               </div>
               {day.data.exact ? (
-                <p className="mt-2 text-xs text-slate-500" data-testid="day-total">
+                <p
+                  className="mt-2 text-xs text-slate-500 dark:text-slate-400"
+                  data-testid="day-total"
+                >
                   {strings.dayTotal(day.data.total)}
                 </p>
               ) : (
@@ -165,7 +168,7 @@ export function OverviewPage() {
             <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <h2 className="mb-1 text-sm font-semibold">{strings.latestErrors}</h2>
               {summary.errors === 0 ? (
-                <p className="text-sm text-slate-500">{strings.noErrors}</p>
+                <p className="text-sm text-slate-500 dark:text-slate-400">{strings.noErrors}</p>
               ) : (
                 <ul data-testid="latest-errors">
                   {(latestErrors.data ?? []).map((r) => (
@@ -181,7 +184,9 @@ export function OverviewPage() {
             <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <h2 className="mb-1 text-sm font-semibold">{strings.suspended}</h2>
               {suspended.length === 0 ? (
-                <p className="text-sm text-slate-500">{strings.noneSuspended}</p>
+                <p className="text-sm text-slate-500 dark:text-slate-400">
+                  {strings.noneSuspended}
+                </p>
               ) : (
                 <ul data-testid="suspended">
                   {suspended.map((p) => (
@@ -190,7 +195,10 @@ export function OverviewPage() {
                       className="flex items-center justify-between gap-2 border-b border-slate-100 py-2 last:border-0 dark:border-slate-800"
                     >
                       <span>
-                        {p.name} <span className="font-mono text-xs text-slate-500">{p.id}</span>
+                        {p.name}{' '}
+                        <span className="font-mono text-xs text-slate-500 dark:text-slate-400">
+                          {p.id}
+                        </span>
                       </span>
                       <Button
                         size="sm"

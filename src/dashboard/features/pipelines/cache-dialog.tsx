@@ -33,8 +33,8 @@ export function CacheDialog({ pipeline, onClose }: { pipeline: Pipeline; onClose
           <Button onClick={onClose}>{strings.cancel}</Button>
           <Button
             variant="danger"
-            disabled={!chosen || clear.isPending}
-            title={chosen ? undefined : strings.cache.pickOne}
+            disabled={clear.isPending}
+            disabledReason={chosen ? undefined : strings.cache.pickOne}
             onClick={() =>
               clear.mutate(
                 { id: pipeline.id, stages },

@@ -1,4 +1,6 @@
+import { useId } from 'react';
 import { Link } from 'react-router';
+import { notify } from '../../app/notices.ts';
 import type { Pipeline } from '../../../kit/index.ts';
 import { forbiddenReason, useAuth } from '../../app/auth.ts';
 import { RunmodeBadge } from '../../components/badge.tsx';
@@ -13,23 +15,36 @@ function RunmodeSwitch({ pipeline }: { pipeline: Pipeline }) {
   const setRunmode = useSetRunmode();
   const running = pipeline.runmode === 'run';
   const reason = forbiddenReason(auth, running ? 'suspend' : 'resume');
+  const reasonId = useId();
   return (
-    <button
-      type="button"
-      role="switch"
-      aria-checked={running}
-      aria-label={strings.toggle(pipeline.name, running)}
-      title={reason ?? strings.toggle(pipeline.name, running)}
-      disabled={reason !== undefined}
-      onClick={() => setRunmode.mutate({ id: pipeline.id, run: !running })}
-      className={`relative inline-flex h-5 w-9 shrink-0 items-center rounded-full transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-600 disabled:cursor-not-allowed disabled:opacity-50 ${
-        running ? 'bg-emerald-600' : 'bg-slate-400 dark:bg-slate-600'
-      }`}
-    >
-      <span
-        className={`inline-block size-4 rounded-full bg-white shadow transition-transform ${running ? 'translate-x-4.5' : 'translate-x-0.5'}`}
-      />
-    </button>
+    <>
+      <button
+        type="button"
+        role="switch"
+        aria-checked={running}
+        aria-label={strings.toggle(pipeline.name, running)}
+        title={reason ?? strings.toggle(pipeline.name, running)}
+        // Focusable while refused, so that keyboard users reach the reason it is described by.
+        aria-disabled={reason !== undefined}
+        aria-describedby={reason === undefined ? undefined : reasonId}
+        onClick={() => {
+          if (reason === undefined) setRunmode.mutate({ id: pipeline.id, run: !running });
+          else notify({ kind: 'info', text: reason });
+        }}
+        className={`relative inline-flex h-5 w-9 shrink-0 items-center rounded-full transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-600 aria-disabled:cursor-not-allowed aria-disabled:opacity-50 ${
+          running ? 'bg-emerald-600' : 'bg-slate-400 dark:bg-slate-600'
+        }`}
+      >
+        <span
+          className={`inline-block size-4 rounded-full bg-white shadow transition-transform ${running ? 'translate-x-4.5' : 'translate-x-0.5'}`}
+        />
+      </button>
+      {reason === undefined ? null : (
+        <span id={reasonId} className="sr-only">
+          {reason}
+        </span>
+      )}
+    </>
   );
 }
 
@@ -48,7 +63,14 @@ export function pipelineColumns({
   onClearCache: (pipeline: Pipeline) => void;
 }): ColumnDef<Pipeline>[] {
   const columns: ColumnDef<Pipeline>[] = [
-    { id: 'id', header: strings.columns.id, cellClassName: 'font-mono text-xs', cell: (p) => p.id },
+    // On a phone: name, Runmode switch and actions; the rest waits for a wider screen.
+    {
+      id: 'id',
+      header: strings.columns.id,
+      cellClassName: 'font-mono text-xs',
+      priority: 'medium',
+      cell: (p) => p.id,
+    },
     { id: 'name', header: strings.columns.name, cellClassName: 'font-medium', cell: (p) => p.name },
     {
       id: 'runmode',
@@ -56,7 +78,9 @@ export function pipelineColumns({
       cell: (p) => (
         <div className="flex items-center gap-2">
           <RunmodeSwitch pipeline={p} />
-          <RunmodeBadge runmode={p.runmode} />
+          <span className="hidden sm:inline">
+            <RunmodeBadge runmode={p.runmode} />
+          </span>
         </div>
       ),
     },
@@ -78,12 +102,14 @@ export function pipelineColumns({
       id: 'description',
       header: strings.columns.description,
       cellClassName: 'max-w-md text-slate-700 dark:text-slate-300',
+      priority: 'medium',
       cell: (p) => p.description,
     },
     {
       id: 'args',
       header: strings.columns.args,
       cellClassName: 'font-mono text-xs whitespace-nowrap',
+      priority: 'medium',
       cell: (p) =>
         p.args.length === 0
           ? strings.noArgs

@@ -203,6 +203,9 @@ export function LogView({
         ref={scroller}
         onScroll={onScroll}
         role="table"
+        aria-label={strings.log.region}
+        // Focusable so that keyboard users can scroll it (WCAG 2.1.1).
+        tabIndex={0}
         aria-rowcount={shown.length}
         className="h-[28rem] overflow-auto rounded-lg border border-slate-200 bg-white font-mono text-xs dark:border-slate-800 dark:bg-slate-900"
       >
@@ -218,7 +221,7 @@ export function LogView({
           ))}
         </div>
         {shown.length === 0 ? (
-          <p className="p-4 font-sans text-slate-500">{strings.log.empty}</p>
+          <p className="p-4 font-sans text-slate-500 dark:text-slate-400">{strings.log.empty}</p>
         ) : null}
         <div
           style={{

@@ -50,6 +50,10 @@ export function RawView({ requestId }: { requestId: string }) {
       </div>
       <pre
         data-testid="curl"
+        // Scroll regions take focus so keyboard users can scroll them (WCAG 2.1.1).
+        tabIndex={0}
+        role="region"
+        aria-label={strings.raw.curlRegion}
         className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100"
       >
         {curl}
@@ -60,6 +64,9 @@ export function RawView({ requestId }: { requestId: string }) {
       ) : (
         <pre
           data-testid="raw"
+          tabIndex={0}
+          role="region"
+          aria-label={strings.raw.region}
           className="max-h-[32rem] overflow-auto rounded-md border border-slate-200 bg-white p-3 text-xs whitespace-pre-wrap dark:border-slate-800 dark:bg-slate-900"
         >
           {format === 'json' && raw.data ? JSON.stringify(JSON.parse(raw.data), null, 2) : raw.data}

@@ -75,7 +75,9 @@ function Summary({ detail }: { detail: RequestDetail }) {
         strings.fields.pipeline,
         <>
           {detail.name}{' '}
-          <span className="font-mono text-xs text-slate-500">{detail.pipelineId}</span>
+          <span className="font-mono text-xs text-slate-500 dark:text-slate-400">
+            {detail.pipelineId}
+          </span>
         </>,
       )}
       {item(strings.fields.status, <StatusBadge status={detail.status} />)}

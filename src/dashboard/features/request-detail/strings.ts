@@ -20,6 +20,8 @@ export const strings = {
   /** The service's names of its stages. */
   stages: { sensor: 'Sensor', filter: 'Filter', joint: 'Joint' },
   log: {
+    /** Names the scrolling list of lines, which takes focus so keys can scroll it. */
+    region: 'Log lines',
     // The service's field names; they head the copied and downloaded logs too.
     requestColumns: {
       date: 'Date',
@@ -50,6 +52,8 @@ export const strings = {
       shown === total ? `${total} lines` : `${shown} of ${total} lines`,
   },
   raw: {
+    curlRegion: 'curl command',
+    region: 'Raw response text',
     format: 'Format',
     curl: 'Copy as curl',
     curlCopied: 'curl command copied.',

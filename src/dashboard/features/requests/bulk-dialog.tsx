@@ -9,8 +9,8 @@ import { useBulkJob, useBulkPreview, useStartBulk } from './bulk.ts';
 import { strings } from './strings.ts';
 
 const OUTCOME_STYLE: Record<BulkOutcome, string> = {
-  pending: 'text-slate-500',
-  started: 'text-slate-500',
+  pending: 'text-slate-500 dark:text-slate-400',
+  started: 'text-slate-500 dark:text-slate-400',
   ok: 'text-emerald-700 dark:text-emerald-400',
   refused: 'text-amber-800 dark:text-amber-300',
   failed: 'text-red-700 dark:text-red-400',
@@ -93,7 +93,7 @@ export function BulkDialog({
                 <li key={id}>{id}</li>
               ))}
               {preview.data.total > preview.data.requestIds.length ? (
-                <li className="font-sans text-slate-500">
+                <li className="font-sans text-slate-500 dark:text-slate-400">
                   {text.more(preview.data.total - preview.data.requestIds.length)}
                 </li>
               ) : null}
@@ -114,7 +114,7 @@ export function BulkDialog({
               onChange={(e) => setReason(e.target.value)}
               className="rounded-md border border-slate-300 px-2.5 py-1.5 dark:border-slate-600 dark:bg-slate-800"
             />
-            <span className="text-xs text-slate-500">{text.reasonHint}</span>
+            <span className="text-xs text-slate-500 dark:text-slate-400">{text.reasonHint}</span>
           </label>
         </>
       ) : !job.data ? (
@@ -165,7 +165,7 @@ export function BulkDialog({
             ))}
           </ul>
           {(job.data.itemTotal ?? 0) > job.data.items.length ? (
-            <p className="mt-1 text-xs text-slate-500">
+            <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
               {text.firstItems(job.data.items.length, job.data.itemTotal ?? 0)}
             </p>
           ) : null}

@@ -48,7 +48,8 @@ export function requestColumns({
     {
       id: 'id',
       header: strings.columns.id,
-      cellClassName: 'py-0 font-mono text-xs whitespace-nowrap',
+      // Wrapped on a phone, so that the status and actions stay on screen.
+      cellClassName: 'py-0 font-mono text-xs break-all sm:break-normal sm:whitespace-nowrap',
       cell: (row) => (
         <Link
           to={paths.request(row.requestId)}
@@ -62,9 +63,14 @@ export function requestColumns({
       id: 'pipeline',
       header: strings.columns.pipeline,
       cellClassName: 'py-0',
+      // The request id starts with the pipeline's id: a phone can do without this column.
+      priority: 'medium',
       cell: (row) => (
         <>
-          {row.name} <span className="font-mono text-xs text-slate-500">{row.pipelineId}</span>
+          {row.name}{' '}
+          <span className="font-mono text-xs text-slate-500 dark:text-slate-400">
+            {row.pipelineId}
+          </span>
         </>
       ),
     },

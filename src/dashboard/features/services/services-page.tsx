@@ -21,7 +21,9 @@ function columns(first: string | undefined, current: string): ColumnDef<ServiceI
       cell: (s) => (
         <span className="flex flex-wrap items-center gap-2">
           <ServiceMark service={s} />
-          {s.embedded ? <span className="text-xs text-slate-500">({strings.embedded})</span> : null}
+          {s.embedded ? (
+            <span className="text-xs text-slate-500 dark:text-slate-400">({strings.embedded})</span>
+          ) : null}
           {s.id === current ? (
             <span className="text-xs text-teal-700 dark:text-teal-400">· {strings.current}</span>
           ) : null}

@@ -77,7 +77,7 @@ function ApiSettings() {
             </Button>
           </div>
         ) : (
-          <span className="text-slate-500">{strings.noKey}</span>
+          <span className="text-slate-500 dark:text-slate-400">{strings.noKey}</span>
         )}
       </Row>
       {confirm ? (
