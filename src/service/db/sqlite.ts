@@ -69,3 +69,6 @@ export function prepared(db: Db, sql: string): Statement {
 export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
+
+/** `text` as a LIKE pattern (with `ESCAPE '\\'`) matching it literally anywhere. */
+export const containing = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

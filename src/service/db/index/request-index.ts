@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { openDatabase, prepared, type Db } from '../sqlite.ts';
+import { containing, openDatabase, prepared, type Db } from '../sqlite.ts';
 import { indexMigrations } from './migrations.ts';
 
 // The gateway's index of its upstreams' requests (contract section 8), filled by one
@@ -77,9 +77,6 @@ function hourOf(request: ListedRequest): number {
   const hour = Number(fromDate ?? fromId ?? 0);
   return hour >= 0 && hour < 24 ? hour : 0;
 }
-
-/** `text` as a LIKE pattern matching it literally anywhere. */
-const containing = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export class RequestIndex {
   constructor(readonly db: Db) {}

@@ -1,5 +1,5 @@
 import type { RequestStage, RequestStatus } from '../../../kit/wire.ts';
-import { prepared, quoteIdentifier, type Db } from '../sqlite.ts';
+import { containing, prepared, quoteIdentifier, type Db } from '../sqlite.ts';
 import { dayTableExists, statusTableName } from './requests.ts';
 
 // Reading a day's requests as lists and counts; the writes are in requests.ts.
@@ -26,9 +26,6 @@ export interface RequestFilter {
   /** Only requests changed at or after this stamp (`YYYY-MM-DD hh:mm:ss`, service zone). */
   readonly since?: string | undefined;
 }
-
-/** `text` as a LIKE pattern that matches it literally anywhere. */
-const containing = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** A page of a day's requests, newest first. */
 export function listRequests(
