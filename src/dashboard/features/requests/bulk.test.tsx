@@ -37,7 +37,10 @@ describe('BulkBar', () => {
       </QueryClientProvider>,
     );
     expect(html).toContain('Retry all 39 requests in Error of pl_2 on 2026-11-22…');
-    expect(html).toMatch(/<button[^>]*disabled=""[^>]*>Retry all 39/);
+    // Disabled for acting, still focusable, its reason named to assistive technology.
+    expect(html).toMatch(
+      /<button[^>]*aria-disabled="true" aria-describedby="[^"]+"[^>]*>Retry all 39/,
+    );
     expect(html).toContain('Bulk actions: The viewer role may not retry requests.');
   });
 });
