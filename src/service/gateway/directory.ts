@@ -59,6 +59,8 @@ export class ServiceDirectory {
   readonly routes: readonly ServiceRoute[];
   private readonly states = new Map<string, ServiceState>();
   private timer: NodeJS.Timeout | undefined;
+  private checking: Promise<void> | undefined;
+  private stopped = false;
 
   constructor(
     private readonly entries: readonly ServiceEntry[],
@@ -131,12 +133,21 @@ export class ServiceDirectory {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    // A check under way ends before the databases its callbacks read are closed.
+    await this.checking;
     for (const poller of this.pollers()) poller.stop();
     await Promise.all(this.pollers().map((p) => p.settled()));
   }
 
-  async checkAll(): Promise<void> {
+  checkAll(): Promise<void> {
+    const run = this.checkEach();
+    this.checking = run;
+    return run;
+  }
+
+  private async checkEach(): Promise<void> {
     await Promise.all(
       this.routes.map(async ({ id, upstream }) => {
         if (!upstream) return;
@@ -154,6 +165,7 @@ export class ServiceDirectory {
         } catch (error) {
           result = { reachable: false, version: before.version, message: (error as Error).message };
         }
+        if (this.stopped) return;
         this.onCheck?.(id, (performance.now() - started) / 1000, result.reachable);
         const at = this.now().toISOString();
         this.states.set(id, {
