@@ -5,6 +5,7 @@ import { RouterProvider } from 'react-router';
 import { createQueryClient } from './app/query-client.ts';
 import { router } from './app/router.tsx';
 import { useThemeClass } from './app/theme.ts';
+import './i18n/index.ts';
 import './index.css';
 
 const queryClient = createQueryClient();

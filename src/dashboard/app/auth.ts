@@ -1,4 +1,7 @@
+import type { TFunction } from 'i18next';
 import { useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../i18n/index.ts';
 import {
   ManagementConsoleClient,
   PipelineClient,
@@ -152,20 +155,44 @@ export function can(auth: Auth | null, operation: OperationName): boolean {
   return auth.kind === 'apiKey' || ROLE_OPERATIONS[auth.role].has(operation);
 }
 
-const DOING: Partial<Record<OperationName, string>> = {
-  exec: 'execute pipelines',
-  pipelinecache: 'clear caches',
-  deletetable: 'delete the rows of action tables',
-  droptable: 'drop action tables',
-  resume: 'resume pipelines',
-  suspend: 'suspend pipelines',
-  requestretry: 'retry requests',
-  requestcancel: 'cancel requests',
-};
-
-/** Why a control is disabled for this user, for its tooltip. */
-export function forbiddenReason(auth: Auth | null, operation: OperationName): string | undefined {
+/** Why a control is disabled for this user, in the catalogue's words (undefined: allowed). */
+export function forbiddenReason(
+  auth: Auth | null,
+  operation: OperationName,
+  t: TFunction<'common'> = i18n.t,
+): string | undefined {
   if (can(auth, operation)) return undefined;
-  const role = auth?.kind === 'session' ? auth.role : 'this sign-in';
-  return `The ${role} role may not ${DOING[operation] ?? `call ${operation}`}.`;
+  const role = auth?.kind === 'session' ? t(`roles.${auth.role}`) : t('roles.thisSignIn');
+  return isKnownRefusal(operation)
+    ? t(`forbidden.${operation}`, { role })
+    : t('forbidden.other', { role, operation });
+}
+
+const KNOWN_REFUSALS: ReadonlySet<string> = new Set([
+  'exec',
+  'pipelinecache',
+  'deletetable',
+  'droptable',
+  'resume',
+  'suspend',
+  'requestretry',
+  'requestcancel',
+] as const satisfies readonly OperationName[]);
+type KnownRefusal =
+  | 'exec'
+  | 'pipelinecache'
+  | 'deletetable'
+  | 'droptable'
+  | 'resume'
+  | 'suspend'
+  | 'requestretry'
+  | 'requestcancel';
+const isKnownRefusal = (operation: OperationName): operation is KnownRefusal =>
+  KNOWN_REFUSALS.has(operation);
+
+/** forbiddenReason in the language shown now, re-rendering when it changes. */
+export function useForbidden(): (operation: OperationName) => string | undefined {
+  const { t } = useTranslation();
+  const auth = useAuth();
+  return (operation) => forbiddenReason(auth, operation, t);
 }

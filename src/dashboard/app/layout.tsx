@@ -19,49 +19,111 @@ import { isAdministrator } from '../shared/audit.ts';
 import { signOut, useAuth } from './auth.ts';
 import { useUnreachable } from './connection.ts';
 import { dismiss, useNotices } from './notices.ts';
-import { usePreference, type Theme } from './preferences.ts';
-import { strings } from './strings.ts';
+import { usePreference, type Theme, type ZoneChoice } from './preferences.ts';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { LANGUAGES, type Language } from '../i18n/resources.ts';
 
 /** Built as the layout renders, so that every link carries the service being looked at. */
-function navItems(administrator: boolean) {
+function navItems(t: TFunction<'common'>, administrator: boolean) {
   return [
-    { to: paths.overview(), label: strings.nav.overview, end: true, match: undefined },
-    { to: paths.pipelines(), label: strings.nav.pipelines, end: false, match: undefined },
-    { to: paths.requests(), label: strings.nav.requests, end: false, match: undefined },
+    { to: paths.overview(), label: t('nav.overview'), end: true, match: undefined },
+    { to: paths.pipelines(), label: t('nav.pipelines'), end: false, match: undefined },
+    { to: paths.requests(), label: t('nav.requests'), end: false, match: undefined },
     {
       to: paths.database('system'),
-      label: strings.nav.databases,
+      label: t('nav.databases'),
       end: false,
       match: '/databases',
     },
-    { to: paths.settings(), label: strings.nav.settings, end: false, match: undefined },
-    { to: paths.services(), label: strings.nav.services, end: false, match: undefined },
+    { to: paths.settings(), label: t('nav.settings'), end: false, match: undefined },
+    { to: paths.services(), label: t('nav.services'), end: false, match: undefined },
     // Only administrators may read the audit log, so only they see its link.
     ...(administrator
-      ? [{ to: paths.audit(), label: strings.nav.audit, end: false, match: undefined }]
+      ? [{ to: paths.audit(), label: t('nav.audit'), end: false, match: undefined }]
       : []),
   ];
 }
 
-function ThemeSwitch() {
-  const [theme, setTheme] = usePreference('theme');
+const PICKER =
+  'rounded border border-slate-600 bg-slate-800 px-1 py-0.5 text-xs text-slate-100 focus-visible:outline-2 focus-visible:outline-teal-400';
+
+/** A labelled select of the header; the label is read aloud always, shown from sm up. */
+function HeaderPicker<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: T;
+  options: readonly { value: T; label: string; lang?: string }[];
+  onChange: (value: T) => void;
+  testId: string;
+}) {
   return (
     <label className="flex items-center gap-1 text-xs text-slate-300">
-      <span className="sr-only sm:not-sr-only">{strings.theme.label}</span>
+      <span className="sr-only sm:not-sr-only">{label}</span>
       <select
-        value={theme}
-        onChange={(event) => setTheme(event.target.value as Theme)}
-        className="rounded border border-slate-600 bg-slate-800 px-1 py-0.5 text-xs text-slate-100 focus-visible:outline-2 focus-visible:outline-teal-400"
+        value={value}
+        data-testid={testId}
+        onChange={(event) => onChange(event.target.value as T)}
+        className={PICKER}
       >
-        <option value="system">{strings.theme.system}</option>
-        <option value="light">{strings.theme.light}</option>
-        <option value="dark">{strings.theme.dark}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value} lang={o.lang}>
+            {o.label}
+          </option>
+        ))}
       </select>
     </label>
   );
 }
 
+function ViewPickers() {
+  const { t, i18n } = useTranslation();
+  const [theme, setTheme] = usePreference('theme');
+  const [zone, setZone] = usePreference('timeZone');
+  const language = (LANGUAGES as readonly string[]).includes(i18n.resolvedLanguage ?? '')
+    ? (i18n.resolvedLanguage as Language)
+    : 'en';
+  return (
+    <>
+      <HeaderPicker<Language>
+        label={t('language.label')}
+        value={language}
+        testId="language-picker"
+        // Each language named in itself, so that whoever cannot read the current one finds theirs.
+        options={LANGUAGES.map((l) => ({ value: l, label: t(`language.${l}`), lang: l }))}
+        onChange={(l) => void i18n.changeLanguage(l)}
+      />
+      <HeaderPicker<ZoneChoice>
+        label={t('zone.label')}
+        value={zone}
+        testId="zone-picker"
+        options={(['service', 'browser', 'utc'] as const).map((z) => ({
+          value: z,
+          label: t(`zone.${z}`),
+        }))}
+        onChange={setZone}
+      />
+      <HeaderPicker<Theme>
+        label={t('theme.label')}
+        value={theme}
+        testId="theme-picker"
+        options={(['system', 'light', 'dark'] as const).map((v) => ({
+          value: v,
+          label: t(`theme.${v}`),
+        }))}
+        onChange={setTheme}
+      />
+    </>
+  );
+}
+
 function Notices() {
+  const { t } = useTranslation();
   const notices = useNotices();
   return (
     <div aria-live="polite" className="fixed right-4 bottom-4 z-50 flex w-80 flex-col gap-2">
@@ -81,7 +143,7 @@ function Notices() {
           </span>
           <button
             type="button"
-            aria-label={strings.dismiss}
+            aria-label={t('dismiss')}
             onClick={() => dismiss(n.id)}
             className="text-xs opacity-70 hover:opacity-100"
           >
@@ -94,6 +156,7 @@ function Notices() {
 }
 
 function Identity() {
+  const { t } = useTranslation();
   const auth = useAuth();
   const version = useVersion();
   const queryClient = useQueryClient();
@@ -112,22 +175,22 @@ function Identity() {
             <span className="font-semibold text-white">{auth.userName}</span> · {auth.role}
           </>
         ) : (
-          <span className="font-semibold text-white">{strings.apiKeyUser}</span>
+          <span className="font-semibold text-white">{t('apiKeyUser')}</span>
         )}
       </span>
-      <span title={strings.serverTitle}>
+      <span title={t('serverTitle')}>
         {auth.kind === 'session' ? auth.serverName : window.location.host}
       </span>
-      <span title={strings.versionTitle} data-testid="service-version">
-        v{version.data ?? '…'}
+      <span title={t('versionTitle')} data-testid="service-version">
+        {t('version', { version: version.data ?? '…' })}
       </span>
-      <ThemeSwitch />
+      <ViewPickers />
       <button
         type="button"
         onClick={() => void leave()}
         className="rounded border border-slate-600 px-2 py-0.5 text-slate-100 hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-teal-400"
       >
-        {strings.signOut}
+        {t('signOut')}
       </button>
     </div>
   );
@@ -135,6 +198,7 @@ function Identity() {
 
 /** The frame of every signed-in page: navigation, identity, banners. */
 export function Layout() {
+  const { t } = useTranslation();
   const auth = useAuth();
   const location = useLocation();
   const unreachable = useUnreachable();
@@ -157,18 +221,18 @@ export function Layout() {
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900"
       >
-        {strings.skipToContent}
+        {t('skipToContent')}
       </a>
       <header className="bg-slate-900 text-white dark:border-b dark:border-slate-800">
         <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center justify-between gap-3 px-4 py-2">
           <div className="flex flex-wrap items-center gap-4">
             <span className="flex items-center gap-2 font-semibold">
               <img src="/favicon.svg" alt="" className="size-6" />
-              {strings.productName}
+              {t('productName')}
             </span>
             {chosen ? <ServiceSwitcher services={services.services} current={chosen} /> : null}
-            <nav aria-label={strings.nav.label} className="flex flex-wrap gap-1">
-              {navItems(isAdministrator(auth)).map((item) => (
+            <nav aria-label={t('nav.label')} className="flex flex-wrap gap-1">
+              {navItems(t, isAdministrator(auth)).map((item) => (
                 <NavLink
                   key={item.label}
                   to={item.to}
@@ -194,7 +258,7 @@ export function Layout() {
           role="alert"
           className="bg-amber-100 px-4 py-2 text-center text-sm text-amber-900 dark:bg-amber-900 dark:text-amber-100"
         >
-          {strings.unreachable}
+          {t('unreachable')}
         </div>
       ) : null}
       <main id="main" className="mx-auto max-w-screen-2xl px-4 py-5">
@@ -204,9 +268,9 @@ export function Layout() {
           </Suspense>
         ) : (
           <p role="alert" className="text-sm">
-            {strings.service.unknown(wanted ?? '')}{' '}
+            {t('service.unknown', { id: wanted ?? '' })}{' '}
             <Link to={inService(paths.services(), undefined)} className="text-teal-700 underline">
-              {strings.service.toServices}
+              {t('service.toServices')}
             </Link>
           </p>
         )}

@@ -27,6 +27,12 @@ export interface ServiceInfo {
   readonly indexedAt: string;
   /** Why the index's last refresh failed, or ''. */
   readonly indexError: string;
+  /** The service's zone as an IANA name (e.g. Asia/Tokyo), or '' when the server does not know it. */
+  readonly timeZone: string;
+  /** The service's offset from UTC in minutes, when only that is known (told by its answers). */
+  readonly utcOffsetMinutes: number | undefined;
+  /** The zone's name as the service writes it in its own dates (e.g. JST), or ''. */
+  readonly zoneName: string;
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
@@ -52,6 +58,12 @@ export function decodeServices(data: Record<string, unknown>): ServiceInfo[] {
         message: str(s.message),
         indexedAt: str(s.indexedAt),
         indexError: str(s.indexError),
+        timeZone: str(s.timeZone),
+        utcOffsetMinutes:
+          typeof s.utcOffsetMinutes === 'number' && Number.isFinite(s.utcOffsetMinutes)
+            ? s.utcOffsetMinutes
+            : undefined,
+        zoneName: str(s.zoneName),
       },
     ];
   });
@@ -72,5 +84,8 @@ export const EMBEDDED_ONLY: readonly ServiceInfo[] = [
     message: '',
     indexedAt: '',
     indexError: '',
+    timeZone: '',
+    utcOffsetMinutes: undefined,
+    zoneName: '',
   },
 ];

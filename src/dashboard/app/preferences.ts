@@ -6,12 +6,18 @@ import { readStored, writeStored } from './storage.ts';
 export const REFRESH_CHOICES = [0, 2, 5, 15, 60] as const;
 export type RefreshSeconds = (typeof REFRESH_CHOICES)[number];
 export type Theme = 'system' | 'light' | 'dark';
+/** Whose clock timestamps are shown on: the service's (its own day), the browser's, or UTC. */
+export type ZoneChoice = 'service' | 'browser' | 'utc';
+/** `auto` follows the language (24-hour in Japanese, 12-hour in English). */
+export type ClockChoice = 'auto' | 'h23' | 'h12';
 
 export interface Preferences {
   readonly refreshSeconds: RefreshSeconds;
   readonly pageSize: number;
   readonly wrapLogs: boolean;
   readonly theme: Theme;
+  readonly timeZone: ZoneChoice;
+  readonly clock: ClockChoice;
 }
 
 const KEY = 'pipeline-dashboard.preferences';
@@ -20,6 +26,8 @@ const DEFAULTS: Preferences = {
   pageSize: 100,
   wrapLogs: false,
   theme: 'system',
+  timeZone: 'service',
+  clock: 'auto',
 };
 
 function isPreferences(value: unknown): value is Partial<Preferences> {

@@ -4,6 +4,7 @@ import { HttpError, NetworkError, TimeoutError } from '../../kit/index.ts';
 import { expireAuth } from './auth.ts';
 import { markReachable } from './connection.ts';
 import { notify } from './notices.ts';
+import { i18n } from '../i18n/index.ts';
 
 function onError(error: unknown): void {
   if (error instanceof NetworkError || error instanceof TimeoutError) {
@@ -15,7 +16,7 @@ function onError(error: unknown): void {
   else if (error instanceof HttpError && error.status === 403) {
     notify({
       kind: 'error',
-      text: error.serviceMessage ?? 'You may not do this.',
+      text: error.serviceMessage ?? i18n.t('error.forbidden'),
       code: error.code,
     });
   }

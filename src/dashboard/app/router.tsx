@@ -1,14 +1,23 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import { SignInPage } from '../features/sign-in/sign-in-page.tsx';
 import { PipelinesPage } from '../features/pipelines/pipelines-page.tsx';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '../components/spinner.tsx';
 import { Layout } from './layout.tsx';
-import { strings } from './strings.ts';
+
+function NotFound() {
+  const { t } = useTranslation();
+  return <p className="text-sm text-slate-600 dark:text-slate-300">{t('notFound')}</p>;
+}
 
 // Sign-in and pipelines ship in the first bundle; every other page loads when first opened.
 export const router = createBrowserRouter([
   { path: '/sign-in', element: <SignInPage /> },
   {
     element: <Layout />,
+    // The first page may be a lazy one: without this, React Router warns on every load
+    // that it has nothing to show while that page's code arrives.
+    hydrateFallbackElement: <Spinner />,
     children: [
       {
         index: true,
@@ -55,7 +64,7 @@ export const router = createBrowserRouter([
           Component: (await import('../features/audit/audit-page.tsx')).AuditPage,
         }),
       },
-      { path: '*', element: <p className="text-sm text-slate-600">{strings.notFound}</p> },
+      { path: '*', element: <NotFound /> },
     ],
   },
 ]);

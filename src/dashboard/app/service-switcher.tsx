@@ -1,7 +1,7 @@
 import { useLocation, useNavigate } from 'react-router';
 import type { ServiceInfo } from './mcapi.ts';
 import { inService } from '../paths.ts';
-import { strings } from './strings.ts';
+import { useTranslation } from 'react-i18next';
 
 /** Colours a services file may name, as classes (the CSP allows no inline style). */
 const STRIPS: Readonly<Record<string, string>> = {
@@ -47,6 +47,7 @@ export function ServiceSwitcher({
   services: readonly ServiceInfo[];
   current: ServiceInfo;
 }) {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
   const first = services[0];
@@ -63,7 +64,7 @@ export function ServiceSwitcher({
       <ServiceMark service={current} />
       {services.length > 1 ? (
         <label className="flex items-center gap-1 text-xs text-slate-300">
-          <span className="sr-only">{strings.service.choose}</span>
+          <span className="sr-only">{t('service.choose')}</span>
           <select
             value={current.id}
             onChange={(e) => go(e.target.value)}
@@ -73,7 +74,7 @@ export function ServiceSwitcher({
               <option key={s.id} value={s.id}>
                 {s.name}
                 {s.label ? ` (${s.label})` : ''}
-                {s.reachable ? '' : ` · ${strings.service.unreachable}`}
+                {s.reachable ? '' : ` · ${t('service.unreachable')}`}
               </option>
             ))}
           </select>

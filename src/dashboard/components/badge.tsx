@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 const TONES = {
   slate:
     'bg-slate-100 text-slate-700 ring-slate-300 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-600',
@@ -76,9 +77,10 @@ export function StageBadge({ stage }: { stage: string }) {
 }
 
 export function RunmodeBadge({ runmode }: { runmode: string }) {
+  const { t } = useTranslation();
   return (
     <Badge tone={runmode === 'run' ? 'green' : 'amber'} symbol={SYMBOLS[runmode]}>
-      {runmode === 'run' ? 'Running' : runmode === 'stop' ? 'Suspended' : runmode}
+      {runmode === 'run' || runmode === 'stop' ? t(`runmode.${runmode}`) : runmode}
     </Badge>
   );
 }

@@ -1,31 +1,38 @@
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { HttpError, NetworkError, PipelineKitError, TimeoutError } from '../../kit/index.ts';
+import { i18n } from '../i18n/index.ts';
 
 /** The parts of an error worth showing: the service's Code and Message when it sent them. */
-export function describeError(error: unknown): {
+export function describeError(
+  error: unknown,
+  t: TFunction<'common'> = i18n.t,
+): {
   title: string;
   code?: number | undefined;
   message: string;
 } {
   if (error instanceof HttpError) {
     return {
-      title: `HTTP ${error.status}`,
+      title: t('error.http', { status: error.status }),
       code: error.code,
       message: error.serviceMessage ?? error.message,
     };
   }
   if (error instanceof NetworkError)
     return {
-      title: 'Service unreachable',
-      message: 'The pipeline service did not answer. Is it running?',
+      title: t('error.unreachableTitle'),
+      message: t('error.unreachable'),
     };
-  if (error instanceof TimeoutError) return { title: 'No answer in time', message: error.message };
+  if (error instanceof TimeoutError) return { title: t('error.timeout'), message: error.message };
   if (error instanceof PipelineKitError || error instanceof Error)
-    return { title: 'Error', message: error.message };
-  return { title: 'Error', message: String(error) };
+    return { title: t('error.generic'), message: error.message };
+  return { title: t('error.generic'), message: String(error) };
 }
 
 export function ErrorView({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
-  const { title, code, message } = describeError(error);
+  const { t } = useTranslation();
+  const { title, code, message } = describeError(error, t);
   return (
     <div
       role="alert"
@@ -33,12 +40,14 @@ export function ErrorView({ error, onRetry }: { error: unknown; onRetry?: () => 
     >
       <p className="font-semibold">
         {title}
-        {code !== undefined ? <span className="ml-2 font-mono">Code {code}</span> : null}
+        {code !== undefined ? (
+          <span className="ml-2 font-mono">{t('error.code', { code })}</span>
+        ) : null}
       </p>
       <p className="mt-1">{message}</p>
       {onRetry ? (
         <button type="button" onClick={onRetry} className="mt-2 text-sm font-medium underline">
-          Try again
+          {t('error.tryAgain')}
         </button>
       ) : null}
     </div>

@@ -1,5 +1,5 @@
 import type { PageInfo } from '../../kit/index.ts';
-import { strings } from '../shared/strings.ts';
+import { useTranslation } from 'react-i18next';
 import { Button } from './button.tsx';
 import { lastPageIndex, pagerState } from './pager-state.ts';
 
@@ -29,6 +29,7 @@ export function Pager({
   pageSize?: number;
   className?: string;
 }) {
+  const { t } = useTranslation();
   const state = pagerState(info);
   const last = lastPageIndex(info, pageSize);
   if (hideWhenSingle && !state.paged) return null;
@@ -39,16 +40,18 @@ export function Pager({
     >
       <span data-testid={testId}>
         {state.range
-          ? strings.pager.range(state.range.from, state.range.to, state.total)
-          : strings.pager.empty}
+          ? state.total === undefined
+            ? t('pager.range', { from: state.range.from, to: state.range.to })
+            : t('pager.rangeOf', { from: state.range.from, to: state.range.to, total: state.total })
+          : t('pager.empty')}
       </span>
       {last !== undefined ? (
         <Button
           size="sm"
           disabled={info.index === 0}
           onClick={() => onPage(0)}
-          aria-label={strings.pager.first}
-          title={strings.pager.first}
+          aria-label={t('pager.first')}
+          title={t('pager.first')}
         >
           «
         </Button>
@@ -57,25 +60,25 @@ export function Pager({
         size="sm"
         disabled={state.previous === undefined}
         onClick={() => state.previous !== undefined && onPage(state.previous)}
-        aria-label={strings.pager.previous}
+        aria-label={t('pager.previous')}
       >
-        ‹ {strings.pager.previous}
+        ‹ {t('pager.previous')}
       </Button>
       <Button
         size="sm"
         disabled={state.next === undefined}
         onClick={() => state.next !== undefined && onPage(state.next)}
-        aria-label={strings.pager.next}
+        aria-label={t('pager.next')}
       >
-        {strings.pager.next} ›
+        {t('pager.next')} ›
       </Button>
       {last !== undefined ? (
         <Button
           size="sm"
           disabled={info.index >= last}
           onClick={() => onPage(last)}
-          aria-label={strings.pager.last}
-          title={strings.pager.last}
+          aria-label={t('pager.last')}
+          title={t('pager.last')}
         >
           »
         </Button>

@@ -1,4 +1,7 @@
-export function Spinner({ label = 'Loading…' }: { label?: string }) {
+import { useTranslation } from 'react-i18next';
+
+export function Spinner({ label }: { label?: string }) {
+  const { t } = useTranslation();
   return (
     <div
       role="status"
@@ -8,7 +11,7 @@ export function Spinner({ label = 'Loading…' }: { label?: string }) {
         className="size-4 animate-spin rounded-full border-2 border-slate-300 border-t-teal-600"
         aria-hidden="true"
       />
-      {label}
+      {label ?? t('loading')}
     </div>
   );
 }

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES, resources } from './resources.ts';
+
+type Tree = { readonly [key: string]: string | Tree };
+
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+
+function leaves(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') out.set(path, value);
+    else for (const [k, v] of leaves(value, path)) out.set(k, v);
+  }
+  return out;
+}
+
+const variables = (text: string) => [...text.matchAll(/\{\{\s*([\w.]+)/g)].map((m) => m[1]).sort();
+
+const catalogue = (language: (typeof LANGUAGES)[number], ns: string) =>
+  leaves((resources[language] as Record<string, Tree>)[ns] ?? {});
+
+const namespaces = Object.keys(resources.en);
+
+describe('the catalogues', () => {
+  it('have the same namespaces in every language', () => {
+    for (const language of LANGUAGES)
+      expect(Object.keys(resources[language]).sort()).toEqual([...namespaces].sort());
+  });
+
+  for (const ns of namespaces) {
+    it(`${ns}: every key in every language, with the plural forms the language needs`, () => {
+      const keysOf = (language: (typeof LANGUAGES)[number]) =>
+        new Set([...catalogue(language, ns).keys()].map((k) => k.replace(PLURAL_SUFFIX, '')));
+      const english = keysOf('en');
+      for (const language of LANGUAGES) {
+        const keys = keysOf(language);
+        expect(
+          [...english].filter((k) => !keys.has(k)),
+          `missing in ${language}`,
+        ).toEqual([]);
+        expect(
+          [...keys].filter((k) => !english.has(k)),
+          `only in ${language}`,
+        ).toEqual([]);
+        // A pluralised key needs each category the language's rules can pick.
+        const leavesOf = catalogue(language, ns);
+        const categories = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
+        for (const key of leavesOf.keys()) {
+          const base = key.replace(PLURAL_SUFFIX, '');
+          if (base === key) continue;
+          for (const category of categories)
+            expect(leavesOf.has(`${base}_${category}`), `${language} ${base}_${category}`).toBe(
+              true,
+            );
+        }
+      }
+    });
+
+    it(`${ns}: the same placeholders in every language, and no empty text`, () => {
+      const english = catalogue('en', ns);
+      for (const language of LANGUAGES) {
+        for (const [key, text] of catalogue(language, ns)) {
+          expect(text.trim(), `${language} ${key} is empty`).not.toBe('');
+          const base = key.replace(PLURAL_SUFFIX, '');
+          const counterpart =
+            english.get(key) ?? english.get(`${base}_other`) ?? english.get(base) ?? '';
+          // Plural forms may leave out {{count}} ("one request"), nothing else.
+          const own = variables(text).filter((v) => v !== 'count');
+          const theirs = variables(counterpart).filter((v) => v !== 'count');
+          expect(new Set(own), `${language} ${key}`).toEqual(new Set(theirs));
+        }
+      }
+    });
+  }
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { i18n } from './index.ts';
+import { formatInstant, formatServiceStamp, stampInstant, type TimeSettings } from './time.ts';
+
+const tokyo = { timeZone: 'Asia/Tokyo', utcOffsetMinutes: undefined, zoneName: 'JST' };
+const settings = (over: Partial<TimeSettings> = {}): TimeSettings => ({
+  language: 'en',
+  choice: 'service',
+  clock: 'h23',
+  service: tokyo,
+  unknownZoneLabel: 'service time',
+  ...over,
+});
+
+describe('timestamps with their zone', () => {
+  it('reads a service stamp on its own clock with the zone the service writes', () => {
+    expect(formatServiceStamp('2026-11-22 09:04:05', settings())).toBe('2026-11-22 09:04:05 JST');
+  });
+
+  it('moves a service stamp to UTC and to another clock, across the day boundary', () => {
+    expect(formatServiceStamp('2026-11-22 08:04:05', settings({ choice: 'utc' }))).toBe(
+      '2026-11-21 23:04:05 UTC',
+    );
+    expect(stampInstant('2026-11-22 08:04:05', tokyo)?.toISOString()).toBe(
+      '2026-11-21T23:04:05.000Z',
+    );
+  });
+
+  it('keeps a zone known only by its offset (an upstream that told no zone name)', () => {
+    const pacific = { timeZone: '', utcOffsetMinutes: -480, zoneName: '' };
+    expect(
+      formatServiceStamp('2026-11-22 16:00:00', settings({ service: pacific, choice: 'utc' })),
+    ).toBe('2026-11-23 00:00:00 UTC');
+    expect(formatInstant('2026-11-23T00:00:00Z', settings({ service: pacific }))).toBe(
+      '2026-11-22 16:00:00 UTC-08:00',
+    );
+  });
+
+  it('says "service time" rather than pretend a zone nobody told', () => {
+    const unknown = { timeZone: '', utcOffsetMinutes: undefined, zoneName: '' };
+    expect(
+      formatServiceStamp('2026-11-22 16:00:00', settings({ service: unknown, choice: 'utc' })),
+    ).toBe('2026-11-22 16:00:00 service time');
+  });
+
+  it('writes the 12-hour clock in English and the 24-hour clock in Japanese by default', () => {
+    expect(formatServiceStamp('2026-11-22 15:04:05', settings({ clock: 'auto' }))).toBe(
+      '2026-11-22 3:04:05 PM JST',
+    );
+    expect(
+      formatServiceStamp('2026-11-22 15:04:05', settings({ clock: 'auto', language: 'ja' })),
+    ).toBe('2026-11-22 15:04:05 JST');
+  });
+
+  it('leaves what is not a stamp as it is', () => {
+    expect(formatServiceStamp('soon', settings())).toBe('soon');
+    expect(formatInstant('', settings())).toBe('');
+  });
+});
+
+describe('the catalogue in Node (unit tests render components)', () => {
+  it('is initialised with English', () => {
+    expect(i18n.t('nav.overview')).toBe('Overview');
+    expect(i18n.getFixedT('ja')('nav.overview')).toBe('概要');
+  });
+});
