@@ -205,3 +205,98 @@ export async function overviewAtScale(
     rmSync(folder, { recursive: true, force: true });
   }
 }
+
+export interface RequestsPageAtScale {
+  readonly requests: number;
+  /** The page as first read (100 rows), bytes over the wire: what a refresh read before. */
+  readonly pageBytes: number;
+  /** A quiet refresh (nothing changed): the `since` answer, bytes over the wire, median. */
+  readonly refreshBytes: number;
+  /** The same with the status filter "Error" on. */
+  readonly filteredPageBytes: number;
+  readonly filteredRefreshBytes: number;
+  /** Refreshes measured per view, and how many of them read the whole page again. */
+  readonly refreshes: number;
+  readonly pageRereads: number;
+}
+
+/**
+ * The requests page on a day of `count` requests (issue 14, "cheap refresh"): what one
+ * auto-refresh downloads now that it asks only for what changed since the page's AsOf,
+ * against the page itself, which every refresh read before. Same run, same service.
+ */
+export async function requestsPageAtScale(
+  count = 100_006,
+  refreshes = 4,
+): Promise<RequestsPageAtScale> {
+  if (!existsSync(join(DIST_DIR, 'index.html')))
+    throw new Error('build the dashboard first: npm run build');
+  const folder = mkdtempSync(join(tmpdir(), 'bench-requests-'));
+  const data = join(folder, 'data');
+  const { day } = seedRequests(data, count, 'pl_2');
+  const dbs = openDatabases(data);
+  dbs.status
+    .prepare(
+      `UPDATE ${quoteIdentifier(statusTableName(day))} SET STATUS = 'Error', ERRORMSG = 'disk full' WHERE rowid <= 39`,
+    )
+    .run();
+  dbs.close();
+  const child = await startBenchService(data);
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const median = (values: number[]) =>
+    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await withApiKey(context);
+    // The shortest auto-refresh the dashboard offers, so that the run stays short.
+    await context.addInitScript(() =>
+      (
+        Reflect.get(globalThis, 'localStorage') as { setItem(name: string, value: string): void }
+      ).setItem(
+        'pipeline-dashboard.preferences',
+        JSON.stringify({ refreshSeconds: 2, pageSize: 100 }),
+      ),
+    );
+    let pageRereads = 0;
+    const view = async (query: string) => {
+      const page = await context.newPage();
+      const calls: { since: boolean; bytes: number }[] = [];
+      page.on('requestfinished', (request) => {
+        if (!request.url().includes('/pipelineapi/requestlist/')) return;
+        const params = new URL(request.url()).searchParams;
+        // The page's own reads, not the one-row read of the service's today.
+        if (!params.has('since') && params.get('pagesize') !== '100') return;
+        const since = params.has('since');
+        void request
+          .sizes()
+          .then((sizes) =>
+            calls.push({ since, bytes: sizes.responseBodySize + sizes.responseHeadersSize }),
+          );
+      });
+      await page.goto(`${child.url}/requests?date=${day}${query}`);
+      while (calls.filter((c) => c.since).length < refreshes) await page.waitForTimeout(250);
+      await page.close();
+      const first = calls.find((c) => !c.since)?.bytes ?? NaN;
+      const sinceCalls = calls.filter((c) => c.since);
+      // A full read after the first one is a refresh that could not merge.
+      pageRereads += calls.filter((c) => !c.since).length - 1;
+      return { first, refresh: median(sinceCalls.map((c) => c.bytes)) };
+    };
+    const all = await view('');
+    const errors = await view('&status=Error');
+    return {
+      requests: count,
+      pageBytes: all.first,
+      refreshBytes: all.refresh,
+      filteredPageBytes: errors.first,
+      filteredRefreshBytes: errors.refresh,
+      refreshes,
+      pageRereads,
+    };
+  } finally {
+    await browser.close();
+    child.process.kill('SIGTERM');
+    await child.exited;
+    rmSync(folder, { recursive: true, force: true });
+  }
+}

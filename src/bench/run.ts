@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIST_DIR, REPO_ROOT } from '../service/app.ts';
 import { benchApi, benchLatency, LOAD_GENERATOR } from './api.ts';
-import { bundleSizes, dashboardTimes, overviewAtScale } from './dashboard.ts';
+import { bundleSizes, dashboardTimes, overviewAtScale, requestsPageAtScale } from './dashboard.ts';
 import { benchCsvShapes } from './csv-shapes.ts';
 import { benchFanIn } from './fan-in.ts';
 import { benchIngest } from './ingest.ts';
@@ -159,6 +159,11 @@ if (runs('dashboard')) {
       .join(
         ', ',
       )} (goal: at most 20 KB), against ${(scale.pagedBytes / 1024).toFixed(0)} KB for the 20 pages of 1,000 it read before (ratio ${(scale.pagedBytes / Math.max(1, scale.bytesPerRefresh)).toFixed(0)}×).`,
+  );
+  const list = await requestsPageAtScale();
+  const ratio = (a: number, b: number) => (a / Math.max(1, b)).toFixed(1);
+  console.log(
+    `Requests page of that day, 100 rows: a quiet auto-refresh downloads ${list.refreshBytes} B (only what changed since the page's AsOf) against ${list.pageBytes} B for the page it read again before (${ratio(list.pageBytes, list.refreshBytes)}× less); filtered to Error, ${list.filteredRefreshBytes} B against ${list.filteredPageBytes} B (${ratio(list.filteredPageBytes, list.filteredRefreshBytes)}×); ${list.pageRereads} of ${list.refreshes * 2} refreshes read the page again.`,
   );
 }
 

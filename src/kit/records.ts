@@ -163,6 +163,11 @@ export interface PageInfo {
   readonly count: number;
   /** Total matching records (an extension of the embedded service; absent elsewhere). */
   readonly total: number | undefined;
+  /**
+   * The service time this answer is as of (yyyymmddhhmmss): send it back as `since` to read
+   * only what changed after it. Our server's extension; absent elsewhere.
+   */
+  readonly asOf?: string;
 }
 
 function decodePageInfo(value: TreeValue | undefined): PageInfo {
@@ -173,6 +178,7 @@ function decodePageInfo(value: TreeValue | undefined): PageInfo {
     next: number(info, 'Next'),
     count: number(info, 'Count'),
     total: optionalNumber(info, 'Total'),
+    ...(text(info, 'AsOf') ? { asOf: text(info, 'AsOf') } : {}),
   };
 }
 

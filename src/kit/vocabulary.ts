@@ -75,6 +75,9 @@ export const ELEMENTS = {
   Next: number,
   Count: number,
   Total: number,
+  // RequestList Info (contract section 8, ours): the service time the answer is as of,
+  // yyyymmddhhmmss, to send back as `since` for what changed after it.
+  AsOf: string,
   Error: boolean,
   Date: string,
   BeginTime: string,

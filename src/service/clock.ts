@@ -100,6 +100,12 @@ export class ServiceTime {
     return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}.${p.millis}`;
   }
 
+  /** `yyyymmddhhmmss`, the shape `since` takes (contract section 8). */
+  sinceForm(date: Date): string {
+    const p = this.local(date);
+    return `${p.year}${p.month}${p.day}${p.hour}${p.minute}${p.second}`;
+  }
+
   /** `hh:mm:ss`, the application log's date shape. */
   clockTime(date: Date): string {
     const p = this.local(date);

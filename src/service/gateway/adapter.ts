@@ -117,6 +117,8 @@ function requestListDocument(
   paging: ReturnType<typeof pageInfo>,
   date: string,
   id: string | undefined,
+  /** Only where `since` can be answered: a day the index watches. */
+  asOf?: string,
 ): Document {
   return {
     root: 'RequestList',
@@ -138,6 +140,7 @@ function requestListDocument(
         Date: date,
         Id: id ?? '',
         Total: paging.Total,
+        ...(asOf === undefined ? {} : { AsOf: asOf }),
       },
     },
   };
@@ -169,6 +172,7 @@ const requestlist: UpstreamOperation = async (upstream, params) => {
       pageInfo(index, pageSize, indexed.rows.length, indexed.total),
       indexed.day,
       id,
+      poller?.asOf(),
     );
   // Other days (before the index began) are asked of the upstream. interfaces.md shows no
   // filters and no change time: status and text are applied here to what it returned.

@@ -12,6 +12,7 @@ import {
   type RequestStats,
 } from '../db/index/request-stats.ts';
 import { ApiError } from '../errors.ts';
+import { AS_OF_MARGIN_MS } from '../pipelineapi/request-filter.ts';
 import { UPSTREAM_PAGE_BOUND, type Upstream } from './upstream.ts';
 
 // One poller per upstream service keeps the gateway's index of its requests (contract
@@ -99,6 +100,8 @@ export class IndexPoller {
   private stopped = false;
   /** A change was made through this server during a round. */
   private again = false;
+  /** When the round under way began (our clock), while one is. */
+  private roundStartedMs: number | undefined;
   private readonly shared = new Map<string, { at: number; answer: Promise<TreeObject> }>();
 
   constructor(
@@ -214,6 +217,20 @@ export class IndexPoller {
       : undefined;
   }
 
+  /**
+   * The `since` (yyyymmddhhmmss, the service's zone) a list read now is as of. A round
+   * stamps what it learns with the time it began, so while one is under way nothing it
+   * writes is later than its start: AsOf goes back to it, and a little more (the
+   * embedded service's margin), so that a change is read twice rather than never.
+   */
+  asOf(): string {
+    const now = this.options.now().getTime();
+    const from = Math.min(now, this.roundStartedMs ?? now) - AS_OF_MARGIN_MS;
+    const offset = this.index.state(this.service).offsetMinutes ?? 0;
+    const local = new Date(from + offset * 60_000).toISOString();
+    return local.slice(0, 19).replace(/\D/g, '');
+  }
+
   /** A `since` stamp of the service's zone (`YYYY-MM-DD hh:mm:ss`) on our clock. */
   sinceMs(stamp: string): number {
     const offset = this.index.state(this.service).offsetMinutes ?? 0;
@@ -236,6 +253,16 @@ export class IndexPoller {
 
   private async round(): Promise<void> {
     const started = this.options.now();
+    const startedMs = started.getTime();
+    this.roundStartedMs = startedMs;
+    try {
+      await this.roundFrom(started);
+    } finally {
+      this.roundStartedMs = undefined;
+    }
+  }
+
+  private async roundFrom(started: Date): Promise<void> {
     const startedMs = started.getTime();
     const interval = this.options.intervalMs;
     const maxDelay = this.options.maxDelayMs ?? Math.max(60_000, interval * 12);

@@ -17,7 +17,7 @@ import { formatBytes } from '../limits.ts';
 import { listRequests } from '../db/status/request-list.ts';
 import { inbox, isPlainFileName } from './inbox.ts';
 import { argProblem } from '../pipelines/arg-rules.ts';
-import { requestFilter } from './request-filter.ts';
+import { AS_OF_MARGIN_MS, requestFilter } from './request-filter.ts';
 import { requeststats } from './request-stats.ts';
 import { createRequest, getRequest, readAppLog, readRequestLog } from '../db/status/requests.ts';
 import {
@@ -134,6 +134,8 @@ const requestlist: Operation = (ctx, params) => {
   if (!isCalendarDay(date)) throw badParameter('date', `must be a calendar day as ${DAY_SHAPE}`);
   const index = params.integer('index', 0, 0, 1_000_000_000);
   const pageSize = params.integer('pagesize', 100, 1, 1000);
+  // Taken before the read: whatever changes after it is at or after AsOf.
+  const asOf = ctx.time.sinceForm(new Date(ctx.clock.now().getTime() - AS_OF_MARGIN_MS));
   const page = listRequests(ctx.dbs.status, date, id, index, pageSize, requestFilter(params));
   const names = pipelineNames(ctx.dbs.system);
   return {
@@ -153,6 +155,7 @@ const requestlist: Operation = (ctx, params) => {
         Date: date,
         Id: id ?? '',
         Total: page.total,
+        AsOf: asOf,
       },
     },
   };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTestPipelines } from '../testing/pipelines.ts';
-import { startService, type TestService } from '../testing/service.ts';
+import { eventually, startService, type TestService } from '../testing/service.ts';
 import { startVendorService, type VendorService } from '../testing/vendor/vendor-service.ts';
 
 // requestlist's filters (contract section 8): status, q and since, on the server, with
@@ -13,7 +13,10 @@ let service: TestService;
 const ids: Record<string, string> = {};
 
 interface ListAnswer {
-  RequestList: { Request: { RequestId: string; Status: string }[]; Info: { Total: number } };
+  RequestList: {
+    Request: { RequestId: string; Status: string }[];
+    Info: { Total: number; AsOf?: string };
+  };
 }
 
 async function list(query: string): Promise<{ status: number; body: ListAnswer; text: string }> {
@@ -66,6 +69,26 @@ describe('requestlist filters', () => {
   it('lists what changed since a time', async () => {
     expect((await list('since=20000101000000')).body.RequestList.Info.Total).toBe(3);
     expect((await list('since=29991231235959')).body.RequestList.Info.Total).toBe(0);
+  });
+
+  it('says what time it is as of, which sent back as since reads only what changed after', async () => {
+    // Each with its own page size: an answer from the read cache keeps the AsOf it had (true
+    // still, as nothing changed since), and this wants the clock to move on.
+    let pageSize = 1000;
+    const asOfNow = async () =>
+      (await list(`pagesize=${pageSize--}`)).body.RequestList.Info.AsOf ?? '';
+    expect(await asOfNow()).toMatch(/^\d{14}$/);
+    // AsOf overlaps the last seconds (a change may be read twice, never missed): once they
+    // have passed, it reads nothing of the quiet day.
+    const asOf = await eventually(async () => {
+      const stamp = await asOfNow();
+      return (await list(`since=${stamp}`)).body.RequestList.Info.Total === 0 ? stamp : undefined;
+    }, 'an AsOf after every change so far');
+    expect((await service.client.retry(ids.failed as string)).status).toBe('OK');
+    await service.app.engine.whenIdle();
+    const after = await list(`since=${asOf}`);
+    expect(after.body.RequestList.Request.map((r) => r.RequestId)).toEqual([ids.failed]);
+    expect(after.body.RequestList.Info.Total).toBe(1);
   });
 
   it('refuses a bad filter with 400/1002 naming it', async () => {
@@ -123,6 +146,15 @@ describe('requestlist filters behind the gateway', () => {
     expect(old.RequestList.Info.Total).toBe(6);
     const future = (await (await get('since=29991231000000')).json()) as ListAnswer;
     expect(future.RequestList.Info.Total).toBe(0);
+    // AsOf is on the upstream's clock (JST here), before the round that filled the index:
+    // sent back, it reads no more than the index learned since, and a later round's news.
+    const asOf = waiting.RequestList.Info.AsOf ?? '';
+    expect(asOf).toMatch(/^\d{14}$/);
+    const sinceAsOf = (await (await get(`since=${asOf}`)).json()) as ListAnswer;
+    expect(sinceAsOf.RequestList.Info.Total).toBeLessThanOrEqual(6);
+    expect((await (await get('date=20200101')).json()) as ListAnswer).not.toHaveProperty(
+      'RequestList.Info.AsOf',
+    );
     // A day before the index began is asked of the upstream, which tells no change times.
     const since = await get('date=20200101&since=20200101000000');
     expect(since.status).toBe(400);

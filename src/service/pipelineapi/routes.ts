@@ -349,7 +349,8 @@ export function pipelineApi(
       return reply;
     }
     // Reads are answered from the cache while no database has changed since; an answer
-    // that depends on "today" keeps the day in its key.
+    // that depends on "today" keeps the day in its key. A request list's AsOf stays true in
+    // a cached answer: nothing has changed after it.
     const byDay = target.operation === 'requestlist' || target.operation === 'requeststats';
     const key = `${request.url}|${byDay ? ctx.time.day(ctx.clock.now()) : ''}`;
     const version = ctx.dbs.version();

@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { PipelineClient, RequestList } from '../../../kit/index.ts';
+import type { PipelineClient } from '../../../kit/index.ts';
 import { useClients } from '../../app/auth.ts';
 import { requestKeys, type RequestListParams } from '../../shared/queries.ts';
+import { CHANGES_BOUND, mergeChanges, type RefreshedList } from './refresh.ts';
 
 // Request keys, retry and cancel are shared with the overview and the request detail, so
 // they live in shared/queries.ts.
@@ -9,31 +10,43 @@ import { requestKeys, type RequestListParams } from '../../shared/queries.ts';
 /**
  * One page of a day's requests, filtered and searched by the service.
  *
- * A refresh asks again for this one page, not for what changed `since` the last read: the
- * page is at most `size` rows (50 by default, about 6 KB), and the changed rows alone cannot
- * keep it exact. A request that left the filtered status is not among the `since` answer of
- * that filter, new requests shift every row to later pages, and Total must stay the exact
- * count; each needs the page again anyway. `since` also takes a time on the service's
- * clock and in its zone, which no answer tells a browser, and the gateway refuses it for
- * vendor services (interfaces.md has no change time). So one page per refresh, only while
- * the tab is visible, is both the smaller and the exact choice.
+ * A refresh reads only what changed: the page's answer says what time it is as of (AsOf,
+ * our server's extension, on the service's clock), and the refresh asks for the requests of
+ * the day (same pipeline and search, any status) changed since then. Most refreshes find
+ * nothing new and cost a few hundred bytes instead of the page; mergeChanges puts what
+ * changed in place, and reads the page again only where that alone cannot keep it and its
+ * Total exact (see refresh.ts). A service that tells no AsOf (a vendor's, or a day the
+ * gateway's index did not watch) has its page read again on each refresh.
  */
 export const requestListQuery = (
   client: PipelineClient,
   params: RequestListParams,
   refreshSeconds: number,
 ) =>
-  queryOptions<RequestList>({
+  queryOptions<RefreshedList>({
     queryKey: requestKeys.list(params),
-    queryFn: () =>
-      client.requestList({
+    queryFn: async (context) => {
+      const page = (): Promise<RefreshedList> =>
+        client.requestList({
+          date: params.date,
+          id: params.id,
+          index: params.index,
+          pageSize: params.size,
+          status: params.status,
+          q: params.q,
+        });
+      const shown = context.client.getQueryData<RefreshedList>(context.queryKey);
+      const asOf = shown?.info.asOf;
+      if (!shown || !asOf) return page();
+      const changes = await client.requestList({
         date: params.date,
         id: params.id,
-        index: params.index,
-        pageSize: params.size,
-        status: params.status,
         q: params.q,
-      }),
+        since: asOf,
+        pageSize: CHANGES_BOUND,
+      });
+      return mergeChanges(shown, changes, params) ?? page();
+    },
     placeholderData: keepPreviousData,
     // Polls only while the tab is visible (react-query pauses intervals in the background).
     refetchInterval: refreshSeconds > 0 ? refreshSeconds * 1000 : false,
