@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense } from 'react';
+import { Suspense, useState } from 'react';
 import {
   Link,
   Navigate,
@@ -155,7 +155,7 @@ function Notices() {
   );
 }
 
-function Identity() {
+function Identity({ id, open }: { id: string; open: boolean }) {
   const { t } = useTranslation();
   const auth = useAuth();
   const version = useVersion();
@@ -168,11 +168,16 @@ function Identity() {
     await navigate(paths.signIn());
   };
   return (
-    <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-300">
+    // On a phone this is a panel the header's menu button opens; from sm up, always shown.
+    <div
+      id={id}
+      className={`${open ? 'flex' : 'hidden'} w-full flex-wrap items-center gap-x-4 gap-y-2 text-xs text-slate-300 sm:flex sm:w-auto sm:gap-y-1`}
+    >
       <span data-testid="identity">
         {auth.kind === 'session' ? (
           <>
-            <span className="font-semibold text-white">{auth.userName}</span> · {auth.role}
+            <span className="font-semibold text-white">{auth.userName}</span> ·{' '}
+            {t(`roles.${auth.role}`)}
           </>
         ) : (
           <span className="font-semibold text-white">{t('apiKeyUser')}</span>
@@ -199,6 +204,7 @@ function Identity() {
 /** The frame of every signed-in page: navigation, identity, banners. */
 export function Layout() {
   const { t } = useTranslation();
+  const [menuOpen, setMenuOpen] = useState(false);
   const auth = useAuth();
   const location = useLocation();
   const unreachable = useUnreachable();
@@ -224,21 +230,34 @@ export function Layout() {
         {t('skipToContent')}
       </a>
       <header className="bg-slate-900 text-white dark:border-b dark:border-slate-800">
-        <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center justify-between gap-3 px-4 py-2">
-          <div className="flex flex-wrap items-center gap-4">
+        <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center justify-between gap-x-3 gap-y-2 px-4 py-2">
+          <div className="flex w-full min-w-0 flex-wrap items-center gap-x-4 gap-y-2 sm:w-auto">
             <span className="flex items-center gap-2 font-semibold">
               <img src="/favicon.svg" alt="" className="size-6" />
-              {t('productName')}
+              {/* A phone keeps its one header line for the service and the menu. */}
+              <span className="sr-only sm:not-sr-only">{t('productName')}</span>
             </span>
             {chosen ? <ServiceSwitcher services={services.services} current={chosen} /> : null}
-            <nav aria-label={t('nav.label')} className="flex flex-wrap gap-1">
+            <button
+              type="button"
+              aria-expanded={menuOpen}
+              aria-controls="header-menu"
+              onClick={() => setMenuOpen((open) => !open)}
+              className="ml-auto rounded border border-slate-600 px-2 py-1 text-xs text-slate-100 hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-teal-400 sm:hidden"
+            >
+              {t('menu')}
+            </button>
+            <nav
+              aria-label={t('nav.label')}
+              className="-mx-1 flex w-full gap-1 overflow-x-auto px-1 sm:mx-0 sm:w-auto sm:flex-wrap sm:overflow-visible sm:px-0"
+            >
               {navItems(t, isAdministrator(auth)).map((item) => (
                 <NavLink
                   key={item.label}
                   to={item.to}
                   end={item.end}
                   className={({ isActive }) =>
-                    `rounded px-2.5 py-1 text-sm focus-visible:outline-2 focus-visible:outline-teal-400 ${
+                    `shrink-0 rounded px-2.5 py-1 text-sm focus-visible:outline-2 focus-visible:outline-teal-400 ${
                       isActive || (item.match && location.pathname.startsWith(item.match))
                         ? 'bg-slate-700 text-white'
                         : 'text-slate-300 hover:bg-slate-800 hover:text-white'
@@ -250,7 +269,7 @@ export function Layout() {
               ))}
             </nav>
           </div>
-          <Identity />
+          <Identity id="header-menu" open={menuOpen} />
         </div>
       </header>
       {unreachable ? (
