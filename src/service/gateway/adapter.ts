@@ -328,10 +328,14 @@ export const upstreamOperations: Readonly<Record<OperationName, UpstreamOperatio
     const pipelineId = params.matching('id', PIPELINE_ID_PATTERN, PIPELINE_ID_SHAPE, false);
     const watched = upstream.poller?.counts(day, pipelineId);
     if (!watched) {
+      const why =
+        upstream.poller?.dayState(day) === 'missed'
+          ? `the upstream listed more requests of that day than one answer holds, even per pipeline, so its request index missed some`
+          : 'its request index did not watch that day';
       throw new ApiError(
         404,
         ErrorCode.UnknownApi,
-        `Exact counts of ${day ?? 'this day'} are not available for service ${upstream.name}: its request index did not watch that day.`,
+        `Exact counts of ${day ?? 'this day'} are not available for service ${upstream.name}: ${why}.`,
       );
     }
     const pipelines = (await list(upstream, params)).body as { PipeLine: Tree[] };

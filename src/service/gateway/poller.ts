@@ -209,12 +209,25 @@ export class IndexPoller {
       : { day: asked, counts: upstreamRequestCounts(this.index, this.service, asked, pipelineId) };
   }
 
-  /** The day asked (the service's today when none is), if the index watched it. */
+  /**
+   * Whether the index holds every request of a day (the service's today when none is
+   * named): `missed` when an answer of the upstream was full even per pipeline, so that
+   * some of the day's requests were never listed.
+   */
+  dayState(day: string | undefined): 'complete' | 'missed' | 'unwatched' {
+    const asked = day ?? this.index.state(this.service).today ?? undefined;
+    const seen = asked === undefined ? undefined : this.index.day(this.service, asked);
+    return seen === undefined ? 'unwatched' : seen.complete ? 'complete' : 'missed';
+  }
+
+  /**
+   * The day asked (the service's today when none is), if the index holds all of it: a day
+   * it watched but could not list whole is answered as one it did not watch, because
+   * counts and totals from it would not be exact.
+   */
   private watched(day: string | undefined): string | undefined {
     const asked = day ?? this.index.state(this.service).today ?? undefined;
-    return asked !== undefined && this.index.day(this.service, asked) !== undefined
-      ? asked
-      : undefined;
+    return asked !== undefined && this.dayState(asked) === 'complete' ? asked : undefined;
   }
 
   /**

@@ -179,6 +179,11 @@ describe('the index of an upstream service', () => {
     vendor.addRequests('pl_1', 1200);
     await poller.pollNow();
     expect(poller.index.day('vendor', day)).toEqual({ complete: false });
+    // Counts of a day the index could not list whole would not be exact: refused, saying why.
+    expect(poller.stats(day)).toBeUndefined();
+    const refused = await gateway.keyed(`/pipelineapi/requeststats/json?date=${day}`);
+    expect(refused.status).toBe(404);
+    expect(await refused.text()).toContain('its request index missed some');
   });
 
   it('costs the upstream the same with one client as with five', async () => {
