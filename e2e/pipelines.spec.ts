@@ -45,7 +45,7 @@ test('executes a pipeline with its Args and follows the request to Finish', asyn
   await page.locator('tr[data-pipeline="pl_1"]').getByRole('button', { name: 'Execute' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByLabel('minAmount')).toHaveValue('10');
-  await dialog.getByLabel('File name').selectOption('orders.csv');
+  await dialog.getByLabel('File in the inbox').selectOption('orders.csv');
   await dialog.getByLabel('minAmount').fill('100');
   await dialog.getByRole('button', { name: 'Execute' }).click();
   const link = dialog.getByRole('link', { name: /^pl_1-/ });
