@@ -52,7 +52,9 @@ function RunmodeSwitch({ pipeline }: { pipeline: Pipeline }) {
   );
 }
 
-const DATE = 'text-xs whitespace-nowrap text-slate-600 dark:text-slate-400';
+// Dates may wrap (date, then time and zone): on one line the two of them pushed the
+// actions off a desktop screen.
+const DATE = 'min-w-24 text-xs break-keep text-slate-600 dark:text-slate-400';
 
 /** The pipelines table's columns; the dialogs they open belong to the page. */
 export function pipelineColumns({
@@ -77,14 +79,20 @@ export function pipelineColumns({
       priority: 'medium',
       cell: (p) => p.id,
     },
-    { id: 'name', header: t('columns.name'), cellClassName: 'font-medium', cell: (p) => p.name },
+    // A name may break anywhere: one long word must not push the actions off a phone.
+    {
+      id: 'name',
+      header: t('columns.name'),
+      cellClassName: 'font-medium wrap-anywhere',
+      cell: (p) => p.name,
+    },
     {
       id: 'runmode',
       header: t('columns.runmode'),
       cell: (p) => (
         <div className="flex items-center gap-2">
           <RunmodeSwitch pipeline={p} />
-          <span className="hidden sm:inline">
+          <span className="hidden whitespace-nowrap sm:inline">
             <RunmodeBadge runmode={p.runmode} />
           </span>
         </div>
@@ -138,7 +146,7 @@ export function pipelineColumns({
           </Button>
           <Link
             to={paths.requests({ pipeline: p.id })}
-            className="inline-flex items-center rounded-md px-2 py-1 text-xs font-medium text-teal-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-teal-400"
+            className="inline-flex items-center rounded-md px-2 py-1 text-xs font-medium whitespace-nowrap text-teal-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-teal-400"
           >
             {t('requestsToday')}
           </Link>
