@@ -27,6 +27,8 @@ test('suspends and resumes with the badge following', async ({ page, service }) 
   await expect(row.getByText('Running')).toBeVisible();
   await row.getByRole('switch').click();
   await expect(row.getByText('Suspended')).toBeVisible();
+  // What the service answered, not only that the switch moved.
+  await expect(page.getByText('pl_3 suspended. The service answered: OK — Success')).toBeVisible();
   await expect
     .poll(async () => (await service.client.listPipelines()).find((p) => p.id === 'pl_3')?.runmode)
     .toBe('stop');
@@ -75,7 +77,9 @@ test('clears a pipeline cache with the chosen stages', async ({ page, service })
   await expect(dialog.getByRole('button', { name: 'Clear' })).toBeDisabled();
   await dialog.getByLabel(/Sensor/).check();
   await dialog.getByRole('button', { name: 'Clear' }).click();
-  await expect(page.getByText('Cache of Sensor readings cleared.')).toBeVisible();
+  await expect(
+    page.getByText('Cache of Sensor readings cleared. The service answered: OK — Success'),
+  ).toBeVisible();
 });
 
 test('renders a hostile pipeline name and description as text', async ({ page, service }) => {
