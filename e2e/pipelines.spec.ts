@@ -77,9 +77,16 @@ test('clears a pipeline cache with the chosen stages', async ({ page, service })
   await expect(dialog.getByRole('button', { name: 'Clear' })).toBeDisabled();
   await dialog.getByLabel(/Sensor/).check();
   await dialog.getByRole('button', { name: 'Clear' }).click();
+  await expect(page.getByText('Cache of Sensor readings cleared.', { exact: true })).toBeVisible();
+  // The dialog stays with what the service answered, and gives focus back when closed.
+  await expect(dialog.getByTestId('cache-outcome')).toHaveText(
+    'Cache of Sensor readings cleared. The service answered: OK — Success',
+  );
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
   await expect(
-    page.getByText('Cache of Sensor readings cleared. The service answered: OK — Success'),
-  ).toBeVisible();
+    page.locator('tr[data-pipeline="pl_2"]').getByRole('button', { name: 'Clear cache' }),
+  ).toBeFocused();
 });
 
 test('renders a hostile pipeline name and description as text', async ({ page, service }) => {

@@ -32,39 +32,52 @@ export function CacheDialog({ pipeline, onClose }: { pipeline: Pipeline; onClose
       title={t('cache.title', { name: pipeline.name })}
       onClose={onClose}
       footer={
-        <>
-          <Button onClick={onClose}>{t('cancel')}</Button>
-          <Button
-            variant="danger"
-            disabled={clear.isPending}
-            disabledReason={chosen ? undefined : t('cache.pickOne')}
-            onClick={() =>
-              clear.mutate(
-                { id: pipeline.id, stages },
-                {
-                  // The service's own answer, not only that it accepted.
-                  onSuccess: (result) => {
-                    notify({
-                      kind: 'success',
-                      text: t('cache.done', {
-                        name: pipeline.name,
-                        status: result.status,
-                        message: result.message,
-                      }),
-                    });
-                    onClose();
-                  },
-                },
-              )
-            }
-          >
-            {clear.isPending ? t('cache.submitting') : t('cache.submit')}
+        clear.data ? (
+          <Button onClick={onClose} autoFocus>
+            {t('close')}
           </Button>
-        </>
+        ) : (
+          <>
+            <Button onClick={onClose}>{t('cancel')}</Button>
+            <Button
+              variant="danger"
+              disabled={clear.isPending}
+              disabledReason={chosen ? undefined : t('cache.pickOne')}
+              onClick={() =>
+                clear.mutate(
+                  { id: pipeline.id, stages },
+                  {
+                    onSuccess: () =>
+                      notify({
+                        kind: 'success',
+                        text: t('cache.cleared', { name: pipeline.name }),
+                      }),
+                  },
+                )
+              }
+            >
+              {clear.isPending ? t('cache.submitting') : t('cache.submit')}
+            </Button>
+          </>
+        )
       }
     >
-      <p className="mb-3 text-slate-600 dark:text-slate-300">{t('cache.intro')}</p>
-      <div className="flex flex-col gap-2">{STAGES.map(box)}</div>
+      {clear.data ? (
+        // What the service answered, beside the notice that the cache is cleared.
+        <p
+          role="status"
+          data-testid="cache-outcome"
+          className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100"
+        >
+          {t('cache.cleared', { name: pipeline.name })}{' '}
+          {t('cache.answer', { status: clear.data.status, message: clear.data.message })}
+        </p>
+      ) : (
+        <>
+          <p className="mb-3 text-slate-600 dark:text-slate-300">{t('cache.intro')}</p>
+          <div className="flex flex-col gap-2">{STAGES.map(box)}</div>
+        </>
+      )}
       {clear.error ? (
         <div className="mt-3">
           <ErrorView error={clear.error} />
