@@ -149,6 +149,15 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
     await expect(cache).toBeFocused();
+
+    await cache.click();
+    await dialog.getByLabel(/Sensor/).check();
+    await dialog.getByRole('button', { name: 'Clear' }).click();
+    await expect(dialog.getByTestId('cache-outcome')).toBeVisible();
+    found.push(...(await axe(page, 'cache dialog with the service’s answer')));
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(cache).toBeFocused();
     expect(found).toEqual([]);
   });
 }

@@ -23,7 +23,8 @@ export function FilePicker({
   const time = useTimeFormat();
   const inbox = useInbox();
   const problemId = useId();
-  const files = inbox.data ?? [];
+  // A list read earlier is not offered once the service refuses it.
+  const files = inbox.isError ? [] : (inbox.data ?? []);
   const listed = files.some((f) => f.name === file);
   const hint = inbox.isPending
     ? t('exec.inboxReading')
