@@ -69,8 +69,11 @@ export function CacheDialog({ pipeline, onClose }: { pipeline: Pipeline; onClose
           data-testid="cache-outcome"
           className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100"
         >
-          {t('cache.cleared', { name: pipeline.name })}{' '}
-          {t('cache.answer', { status: clear.data.status, message: clear.data.message })}
+          {t('cache.answer', {
+            name: pipeline.name,
+            status: clear.data.status,
+            message: clear.data.message,
+          })}
         </p>
       ) : (
         <>
