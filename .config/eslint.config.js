@@ -54,7 +54,6 @@ const NOT_YET_TRANSLATED = [
   'src/dashboard/features/audit/**',
   'src/dashboard/features/databases/**',
   'src/dashboard/features/overview/**',
-  'src/dashboard/features/pipelines/**',
   'src/dashboard/features/request-detail/**',
   'src/dashboard/features/requests/**',
   'src/dashboard/features/services/**',

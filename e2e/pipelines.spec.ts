@@ -11,7 +11,11 @@ test('lists every field of the list response, with Args as name = default', asyn
   await expect(row).toContainText('Orders ingest');
   await expect(row).toContainText('minAmount = 10');
   await expect(row).toContainText('region = EU');
-  await expect(row).toContainText(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3} \S+/);
+  // Createdate and Updatedate on the chosen clock, each naming its zone.
+  await expect(row.locator('time')).toHaveCount(2);
+  await expect(row.locator('time').first()).toHaveText(
+    /^\d{4}-\d{2}-\d{2} \d{1,2}:\d{2}:\d{2}\S* \S+/,
+  );
   await page.getByRole('searchbox').fill('archive');
   await expect(page.locator('tbody tr')).toHaveCount(1);
   await expect(page).toHaveURL(/q=archive/);
@@ -23,6 +27,8 @@ test('suspends and resumes with the badge following', async ({ page, service }) 
   await expect(row.getByText('Running')).toBeVisible();
   await row.getByRole('switch').click();
   await expect(row.getByText('Suspended')).toBeVisible();
+  // What the service answered, not only that the switch moved.
+  await expect(page.getByText('pl_3 suspended. The service answered: OK — Success')).toBeVisible();
   await expect
     .poll(async () => (await service.client.listPipelines()).find((p) => p.id === 'pl_3')?.runmode)
     .toBe('stop');
@@ -41,7 +47,7 @@ test('executes a pipeline with its Args and follows the request to Finish', asyn
   await page.locator('tr[data-pipeline="pl_1"]').getByRole('button', { name: 'Execute' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByLabel('minAmount')).toHaveValue('10');
-  await dialog.getByLabel('File name').fill('orders.csv');
+  await dialog.getByLabel('File in the inbox').selectOption('orders.csv');
   await dialog.getByLabel('minAmount').fill('100');
   await dialog.getByRole('button', { name: 'Execute' }).click();
   const link = dialog.getByRole('link', { name: /^pl_1-/ });
@@ -71,7 +77,16 @@ test('clears a pipeline cache with the chosen stages', async ({ page, service })
   await expect(dialog.getByRole('button', { name: 'Clear' })).toBeDisabled();
   await dialog.getByLabel(/Sensor/).check();
   await dialog.getByRole('button', { name: 'Clear' }).click();
-  await expect(page.getByText('Cache of Sensor readings cleared.')).toBeVisible();
+  await expect(page.getByText('Cache of Sensor readings cleared.', { exact: true })).toBeVisible();
+  // The dialog stays with what the service answered, and gives focus back when closed.
+  await expect(dialog.getByTestId('cache-outcome')).toHaveText(
+    'Cache of Sensor readings cleared. The service answered: OK — Success',
+  );
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(
+    page.locator('tr[data-pipeline="pl_2"]').getByRole('button', { name: 'Clear cache' }),
+  ).toBeFocused();
 });
 
 test('renders a hostile pipeline name and description as text', async ({ page, service }) => {

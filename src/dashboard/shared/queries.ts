@@ -3,7 +3,7 @@ import type { Pipeline, PipelineClient } from '../../kit/index.ts';
 import { useClients } from '../app/auth.ts';
 import { notify } from '../app/notices.ts';
 import { describeError } from '../components/error-view.tsx';
-import { strings } from './strings.ts';
+import { i18n } from '../i18n/index.ts';
 import { auditKeys } from './audit.ts';
 
 /**
@@ -87,10 +87,23 @@ export function useSetRunmode() {
       );
       return { previous };
     },
+    // What the service said, not only that the switch moved.
+    onSuccess: (result, { id, run }) => {
+      notify({
+        kind: 'success',
+        text: i18n.t(run ? 'runmodeDone.run' : 'runmodeDone.stop', {
+          ns: 'pipelines',
+          id,
+          status: result.status,
+          message: result.message,
+        }),
+      });
+    },
     onError: (error, { id }, context) => {
       if (context?.previous) queryClient.setQueryData(pipelineKeys.list(), context.previous);
       const { message, code } = describeError(error);
-      notify({ kind: 'error', text: `${strings.runmodeFailed(id)} ${message}`, code });
+      const failed = i18n.t('runmodeFailed', { ns: 'pipelines', id });
+      notify({ kind: 'error', text: `${failed} ${message}`, code });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: pipelineKeys.list() }),
   });

@@ -2,10 +2,13 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import type { Pipeline } from '../../../kit/index.ts';
+import { i18n } from '../../i18n/index.ts';
 import { pipelineColumns } from './columns.tsx';
 
 // auth.ts reads the browser's storage as it loads; the definitions need none of it.
-vi.mock('../../app/auth.ts', () => ({ useAuth: () => null, forbiddenReason: () => undefined }));
+vi.mock('../../app/auth.ts', () => ({ useAuth: () => null, useForbidden: () => () => undefined }));
+// The zone-aware clock reads the stored preferences; these cells show no time.
+vi.mock('../../components/time.tsx', () => ({ ServiceTime: () => null }));
 vi.mock('../../shared/queries.ts', () => ({ useSetRunmode: () => ({ mutate: vi.fn() }) }));
 
 const pipeline = {
@@ -22,6 +25,7 @@ const pipeline = {
 } as unknown as Pipeline;
 
 const columns = pipelineColumns({
+  t: i18n.getFixedT('en', 'pipelines'),
   execReason: undefined,
   cacheReason: 'Not for your role',
   onExec: vi.fn(),
@@ -48,7 +52,7 @@ describe('pipelineColumns', () => {
 
   it('shows Args as name = default, one a line, and says so when there are none', () => {
     expect(cell('args')).toBe('<div>minAmount = 10</div><div>region = EU</div>');
-    expect(cell('args', { ...pipeline, args: [] })).not.toContain('<div>');
+    expect(cell('args', { ...pipeline, args: [] })).toBe('none');
   });
 
   it('links to the pipeline’s requests of today', () => {

@@ -1,29 +1,33 @@
+import type { TFunction } from 'i18next';
 import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { notify } from '../../app/notices.ts';
 import type { Pipeline } from '../../../kit/index.ts';
-import { forbiddenReason, useAuth } from '../../app/auth.ts';
+import { useForbidden } from '../../app/auth.ts';
 import { RunmodeBadge } from '../../components/badge.tsx';
 import { Button } from '../../components/button.tsx';
 import type { ColumnDef } from '../../components/data-table.tsx';
+import { ServiceTime } from '../../components/time.tsx';
 import { paths } from '../../paths.ts';
 import { useSetRunmode } from '../../shared/queries.ts';
-import { strings } from './strings.ts';
 
 function RunmodeSwitch({ pipeline }: { pipeline: Pipeline }) {
-  const auth = useAuth();
+  const { t } = useTranslation('pipelines');
+  const forbidden = useForbidden();
   const setRunmode = useSetRunmode();
   const running = pipeline.runmode === 'run';
-  const reason = forbiddenReason(auth, running ? 'suspend' : 'resume');
+  const reason = forbidden(running ? 'suspend' : 'resume');
   const reasonId = useId();
+  const label = t(running ? 'toggle.suspend' : 'toggle.resume', { name: pipeline.name });
   return (
     <>
       <button
         type="button"
         role="switch"
         aria-checked={running}
-        aria-label={strings.toggle(pipeline.name, running)}
-        title={reason ?? strings.toggle(pipeline.name, running)}
+        aria-label={label}
+        title={reason ?? label}
         // Focusable while refused, so that keyboard users reach the reason it is described by.
         aria-disabled={reason !== undefined}
         aria-describedby={reason === undefined ? undefined : reasonId}
@@ -48,15 +52,19 @@ function RunmodeSwitch({ pipeline }: { pipeline: Pipeline }) {
   );
 }
 
-const DATE = 'text-xs whitespace-nowrap text-slate-600 dark:text-slate-400';
+// Dates may wrap (date, then time and zone): on one line the two of them pushed the
+// actions off a desktop screen.
+const DATE = 'min-w-24 text-xs break-keep text-slate-600 dark:text-slate-400';
 
 /** The pipelines table's columns; the dialogs they open belong to the page. */
 export function pipelineColumns({
+  t,
   execReason,
   cacheReason,
   onExec,
   onClearCache,
 }: {
+  t: TFunction<'pipelines'>;
   execReason: string | undefined;
   cacheReason: string | undefined;
   onExec: (pipeline: Pipeline) => void;
@@ -66,19 +74,25 @@ export function pipelineColumns({
     // On a phone: name, Runmode switch and actions; the rest waits for a wider screen.
     {
       id: 'id',
-      header: strings.columns.id,
+      header: t('columns.id'),
       cellClassName: 'font-mono text-xs',
       priority: 'medium',
       cell: (p) => p.id,
     },
-    { id: 'name', header: strings.columns.name, cellClassName: 'font-medium', cell: (p) => p.name },
+    // A name may break anywhere: one long word must not push the actions off a phone.
+    {
+      id: 'name',
+      header: t('columns.name'),
+      cellClassName: 'font-medium wrap-anywhere',
+      cell: (p) => p.name,
+    },
     {
       id: 'runmode',
-      header: strings.columns.runmode,
+      header: t('columns.runmode'),
       cell: (p) => (
         <div className="flex items-center gap-2">
           <RunmodeSwitch pipeline={p} />
-          <span className="hidden sm:inline">
+          <span className="hidden whitespace-nowrap sm:inline">
             <RunmodeBadge runmode={p.runmode} />
           </span>
         </div>
@@ -86,33 +100,33 @@ export function pipelineColumns({
     },
     {
       id: 'created',
-      header: strings.columns.created,
+      header: t('columns.created'),
       cellClassName: DATE,
       priority: 'low',
-      cell: (p) => p.createdate,
+      cell: (p) => <ServiceTime stamp={p.createdate} />,
     },
     {
       id: 'updated',
-      header: strings.columns.updated,
+      header: t('columns.updated'),
       cellClassName: DATE,
       priority: 'low',
-      cell: (p) => p.updatedate,
+      cell: (p) => <ServiceTime stamp={p.updatedate} />,
     },
     {
       id: 'description',
-      header: strings.columns.description,
+      header: t('columns.description'),
       cellClassName: 'max-w-md text-slate-700 dark:text-slate-300',
       priority: 'medium',
       cell: (p) => p.description,
     },
     {
       id: 'args',
-      header: strings.columns.args,
+      header: t('columns.args'),
       cellClassName: 'font-mono text-xs whitespace-nowrap',
       priority: 'medium',
       cell: (p) =>
         p.args.length === 0
-          ? strings.noArgs
+          ? t('noArgs')
           : p.args.map((a) => (
               <div key={a.name}>
                 {a.name} = {a.value}
@@ -121,20 +135,20 @@ export function pipelineColumns({
     },
     {
       id: 'actions',
-      header: strings.columns.actions,
+      header: t('columns.actions'),
       cell: (p) => (
         <div className="flex flex-wrap gap-1.5">
           <Button size="sm" variant="primary" disabledReason={execReason} onClick={() => onExec(p)}>
-            {strings.execute}
+            {t('execute')}
           </Button>
           <Button size="sm" disabledReason={cacheReason} onClick={() => onClearCache(p)}>
-            {strings.clearCache}
+            {t('clearCache')}
           </Button>
           <Link
             to={paths.requests({ pipeline: p.id })}
-            className="inline-flex items-center rounded-md px-2 py-1 text-xs font-medium text-teal-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-teal-400"
+            className="inline-flex items-center rounded-md px-2 py-1 text-xs font-medium whitespace-nowrap text-teal-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-teal-400"
           >
-            {strings.requestsToday}
+            {t('requestsToday')}
           </Link>
         </div>
       ),

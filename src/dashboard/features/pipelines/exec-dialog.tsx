@@ -1,82 +1,100 @@
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import type { Pipeline } from '../../../kit/index.ts';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { Field, TextInput } from '../../components/fields.tsx';
-import { paths } from '../../paths.ts';
+import { ArgField } from './arg-field.tsx';
+import { argProblem, argsToSend } from './args.ts';
+import { ExecOutcome } from './exec-outcome.tsx';
+import { FilePicker } from './file-picker.tsx';
 import { useExec } from './queries.ts';
-import { strings } from './strings.ts';
 
 export function ExecDialog({ pipeline, onClose }: { pipeline: Pipeline; onClose: () => void }) {
+  const { t } = useTranslation('pipelines');
   const exec = useExec();
   const [file, setFile] = useState('');
   const [args, setArgs] = useState<Record<string, string>>(() =>
     Object.fromEntries(pipeline.args.map((a) => [a.name, a.value])),
   );
+  // Problems are shown once the user has tried to run, then kept current as they type.
+  const [tried, setTried] = useState(false);
+  const fileProblem = file.trim() === '' ? t('exec.problem.file') : undefined;
+  const argProblems = Object.fromEntries(
+    pipeline.args.flatMap((arg) => {
+      const value = args[arg.name] ?? '';
+      const problem = argProblem(arg, value);
+      if (problem === undefined) return [];
+      const shown = value.trim() === '' ? arg.value : value.trim();
+      return [
+        [arg.name, t(`exec.problem.${problem.kind}`, { ...problem, name: arg.name, value: shown })],
+      ];
+    }),
+  );
+  const problems = [...(fileProblem ? [fileProblem] : []), ...Object.values(argProblems)];
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    exec.mutate({ id: pipeline.id, file: file.trim(), args });
+    setTried(true);
+    if (problems.length > 0) return;
+    exec.mutate({ id: pipeline.id, file: file.trim(), args: argsToSend(pipeline.args, args) });
   };
-  const started = exec.data?.requestId;
+  const result = exec.data;
   return (
     <Dialog
       open
-      title={strings.exec.title(pipeline.name)}
+      title={t('exec.title', { name: pipeline.name })}
       onClose={onClose}
       footer={
-        started ? (
-          <Button onClick={onClose}>{strings.exec.close}</Button>
+        result ? (
+          <Button onClick={onClose} autoFocus>
+            {t('close')}
+          </Button>
         ) : (
           <>
-            <Button onClick={onClose}>{strings.cancel}</Button>
-            <Button
-              type="submit"
-              form="exec-form"
-              variant="primary"
-              disabled={exec.isPending || file.trim() === ''}
-            >
-              {exec.isPending ? strings.exec.submitting : strings.exec.submit}
+            <Button onClick={onClose}>{t('cancel')}</Button>
+            <Button type="submit" form="exec-form" variant="primary" disabled={exec.isPending}>
+              {exec.isPending ? t('exec.submitting') : t('exec.submit')}
             </Button>
           </>
         )
       }
     >
-      {started ? (
-        <p role="status" className="text-sm">
-          {strings.exec.started}{' '}
-          <Link
-            to={paths.request(started)}
-            className="font-mono font-medium text-teal-700 underline dark:text-teal-400"
-          >
-            {started}
-          </Link>
+      {result?.requestId !== undefined ? (
+        <ExecOutcome requestId={result.requestId} />
+      ) : result ? (
+        // A vendor's service may accept without naming the request: nothing to follow.
+        <p role="status" data-testid="exec-outcome">
+          {t('exec.unfollowable', { status: result.status, message: result.message })}
         </p>
       ) : (
-        <form id="exec-form" onSubmit={submit} className="flex flex-col gap-3">
-          <Field label={strings.exec.file} hint={strings.exec.fileHint}>
-            <TextInput
-              name="filename"
-              required
-              value={file}
-              onChange={(e) => setFile(e.target.value)}
-              autoFocus
-            />
-          </Field>
+        <form id="exec-form" onSubmit={submit} noValidate className="flex flex-col gap-3">
+          {tried && problems.length > 0 ? (
+            <div
+              role="alert"
+              className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+            >
+              <p className="font-medium">{t('exec.problems')}</p>
+              <ul className="mt-1 list-disc pl-5">
+                {problems.map((problem) => (
+                  <li key={problem}>{problem}</li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          <FilePicker file={file} onChange={setFile} problem={tried ? fileProblem : undefined} />
           {pipeline.args.length > 0 ? (
             <fieldset className="flex flex-col gap-2">
               <legend className="mb-1 text-sm font-medium text-slate-700 dark:text-slate-200">
-                {strings.exec.args}
+                {t('exec.args')}
               </legend>
               {pipeline.args.map((arg) => (
-                <Field key={arg.name} label={arg.name} hint={`default: ${arg.value}`}>
-                  <TextInput
-                    name={`arg-${arg.name}`}
-                    value={args[arg.name] ?? ''}
-                    onChange={(e) => setArgs({ ...args, [arg.name]: e.target.value })}
-                  />
-                </Field>
+                <ArgField
+                  key={arg.name}
+                  arg={arg}
+                  value={args[arg.name] ?? ''}
+                  onChange={(value) => setArgs({ ...args, [arg.name]: value })}
+                  problem={tried ? argProblems[arg.name] : undefined}
+                />
               ))}
             </fieldset>
           ) : null}

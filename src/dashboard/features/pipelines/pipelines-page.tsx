@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { freshParams } from '../../shared/url-state.ts';
 import type { Pipeline } from '../../../kit/index.ts';
-import { forbiddenReason, useAuth } from '../../app/auth.ts';
+import { useForbidden } from '../../app/auth.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { PageHeader, TextInput } from '../../components/fields.tsx';
@@ -12,10 +13,10 @@ import { CacheDialog } from './cache-dialog.tsx';
 import { ExecDialog } from './exec-dialog.tsx';
 import { pipelineColumns } from './columns.tsx';
 import { matches } from './filter.ts';
-import { strings } from './strings.ts';
 
 export function PipelinesPage() {
-  const auth = useAuth();
+  const { t } = useTranslation('pipelines');
+  const forbidden = useForbidden();
   const pipelines = usePipelines();
   const [search, setSearch] = useSearchParams();
   const filter = search.get('q') ?? '';
@@ -26,21 +27,22 @@ export function PipelinesPage() {
     [pipelines.data, filter],
   );
   const columns = pipelineColumns({
-    execReason: forbiddenReason(auth, 'exec'),
-    cacheReason: forbiddenReason(auth, 'pipelinecache'),
+    t,
+    execReason: forbidden('exec'),
+    cacheReason: forbidden('pipelinecache'),
     onExec: setExecFor,
     onClearCache: setCacheFor,
   });
 
   return (
     <>
-      <PageHeader title={strings.title}>
+      <PageHeader title={t('title')}>
         <label className="flex items-center gap-2 text-sm">
-          <span className="font-medium">{strings.filter}</span>
+          <span className="font-medium">{t('filter')}</span>
           <TextInput
             type="search"
             value={filter}
-            placeholder={strings.filterPlaceholder}
+            placeholder={t('filterPlaceholder')}
             onChange={(e) =>
               setSearch(freshParams(search, { q: e.target.value }), { replace: true })
             }
@@ -61,7 +63,7 @@ export function PipelinesPage() {
             rowKey={(p) => p.id}
             rowProps={(p) => ({ 'data-pipeline': p.id })}
             testId="pipelines-table"
-            empty={strings.none}
+            empty={t('none')}
           />
         </div>
       )}

@@ -1,9 +1,24 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useClients } from '../../app/auth.ts';
 import { requestKeys } from '../../shared/queries.ts';
 
 // The pipeline list and resume/suspend are read by the overview and the requests page too,
 // so they live in shared/queries.ts; what only this page does is here.
+
+/**
+ * The inbox's files exec may name (contract section 10). A service without such a list
+ * (a vendor's, behind the gateway) refuses it: asked once, not retried, and the dialog
+ * falls back to a typed name.
+ */
+export function useInbox() {
+  const { pipeline } = useClients();
+  return useQuery({
+    queryKey: ['inbox'],
+    queryFn: () => pipeline.inbox(),
+    retry: false,
+    staleTime: 0,
+  });
+}
 
 export function useExec() {
   const { pipeline } = useClients();
