@@ -55,8 +55,6 @@ const NOT_YET_TRANSLATED = [
   'src/dashboard/features/databases/**',
   'src/dashboard/features/overview/**',
   'src/dashboard/features/pipelines/**',
-  'src/dashboard/features/request-detail/**',
-  'src/dashboard/features/requests/**',
   'src/dashboard/features/services/**',
   'src/dashboard/features/settings/**',
   'src/dashboard/features/sign-in/**',

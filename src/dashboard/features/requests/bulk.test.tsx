@@ -8,9 +8,10 @@ import { bulkSelectionOf } from './bulk.ts';
 vi.mock('../../app/auth.ts', () => ({
   useAuth: () => ({ kind: 'session', role: 'viewer' }),
   useClients: () => ({}),
-  forbiddenReason: (_auth: unknown, operation: string) =>
+  useForbidden: () => (operation: string) =>
     `The viewer role may not ${operation === 'requestretry' ? 'retry' : 'cancel'} requests.`,
 }));
+await import('../../i18n/index.ts');
 
 const { BulkBar } = await import('./bulk-bar.tsx');
 
