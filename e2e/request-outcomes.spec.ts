@@ -131,6 +131,10 @@ test('a failed request says why in its summary and which stages never ran; an un
     'Why it failedInput file why-missing.csv was not found in the inbox or cannot be read.',
   );
   const timeline = page.getByTestId('timeline');
+  // It ended in its Sensor; the stages after it never ran.
+  await expect(timeline.locator('[data-stage="Sensor"] [data-testid="stage-time"]')).toHaveText(
+    'ended here',
+  );
   for (const stage of ['Filter', 'Joint'])
     await expect(timeline.locator(`[data-stage="${stage}"] [data-testid="stage-time"]`)).toHaveText(
       'did not run',

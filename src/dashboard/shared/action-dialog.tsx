@@ -90,10 +90,15 @@ export function ActionDialog({
       }
     }
   };
+  const count = requestIds.length;
   const title =
     action === 'retry'
-      ? t('confirm.retryTitle', { count: requestIds.length })
-      : t('confirm.cancelTitle', { count: requestIds.length });
+      ? count === 1
+        ? t('confirm.retryThis')
+        : t('confirm.retryTitle', { count })
+      : count === 1
+        ? t('confirm.cancelThis')
+        : t('confirm.cancelTitle', { count });
   return (
     <Dialog
       open

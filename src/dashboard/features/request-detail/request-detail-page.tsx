@@ -21,7 +21,8 @@ type Tab = 'request' | 'app' | 'raw';
 
 // The service's field names: they head the copied and downloaded logs in every language.
 const REQUEST_COLUMNS = [
-  { name: 'Date', width: '13rem' },
+  // Wide enough for a stamp with its zone, "2026-11-22 6:35:37 PM service time".
+  { name: 'Date', width: '17rem' },
   { name: 'Stage', width: '5rem' },
   { name: 'Event', width: '4rem' },
   { name: 'Status', width: '5rem' },

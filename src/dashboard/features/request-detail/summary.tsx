@@ -11,10 +11,13 @@ function seconds(time: string): number | undefined {
   return m ? Number(m[1]) * 60 + Number(m[2]) : undefined;
 }
 
+const STAGE_ORDER: readonly string[] = ['Sensor', 'Filter', 'Joint'];
+
 /**
  * Each stage's time and its rows (read by the Sensor, kept by the Filter, written by the
  * Joint; contract section 10), updated while the request runs. A stage without a time says
- * "not yet" while the request may still reach it, and "did not run" once it has ended.
+ * "not yet" while the request may still reach it; once it has ended, the stage it ended in
+ * says so, and the stages after it "did not run".
  */
 export function Timeline({ detail }: { detail: RequestDetail }) {
   const { t } = useTranslation('requestDetail');
@@ -43,6 +46,14 @@ export function Timeline({ detail }: { detail: RequestDetail }) {
       color: 'bg-cyan-500',
     },
   ] as const;
+  const endedAt = STAGE_ORDER.indexOf(detail.stage);
+  const noTime = (name: string) => {
+    if (live) return t('notYet');
+    const at = STAGE_ORDER.indexOf(name);
+    if (endedAt >= 0 && at === endedAt && detail.status !== 'Finish') return t('endedHere');
+    if (endedAt >= 0 && at < endedAt) return t('noTime');
+    return t('didNotRun');
+  };
   const longest = Math.max(1, ...stages.map((s) => seconds(s.time) ?? 0));
   return (
     <ul className="grid gap-2 sm:grid-cols-3" data-testid="timeline">
@@ -60,7 +71,7 @@ export function Timeline({ detail }: { detail: RequestDetail }) {
                 className="font-mono text-xs text-slate-600 dark:text-slate-300"
                 data-testid="stage-time"
               >
-                {stage.time || (live ? t('notYet') : t('didNotRun'))}
+                {stage.time || noTime(stage.name)}
               </span>
             </div>
             <div className="mt-2 h-2 rounded bg-slate-100 dark:bg-slate-800" aria-hidden="true">
