@@ -101,3 +101,22 @@ test('the requests and request detail pages in Japanese', async ({ page, service
   await dialog.getByRole('button', { name: '閉じる' }).click();
   await expect(retry).toBeFocused();
 });
+
+test('at 390 px the Japanese requests page and a failed request need no sideways scrolling', async ({
+  page,
+  service,
+}) => {
+  const id = await failing(service, 'ja-phone-missing.csv');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, service, undefined, '/');
+  await page.evaluate(() => localStorage.setItem('pipeline-dashboard.language', 'ja'));
+  const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+  await page.goto(`${service.url}/requests?pipeline=pl_3`);
+  // The bulk buttons name their whole scope, which comes first in Japanese: they wrap.
+  await expect(page.getByRole('button', { name: /をすべて再実行…$/ })).toBeVisible();
+  await expect(page.locator(`tr[data-request="${id}"]`)).toBeVisible();
+  expect(await width()).toBeLessThanOrEqual(390);
+  await page.goto(`${service.url}/requests/${id}`);
+  await expect(page.getByTestId('failure')).toContainText('ja-phone-missing.csv');
+  expect(await width()).toBeLessThanOrEqual(390);
+});

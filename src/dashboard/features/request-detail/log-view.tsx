@@ -9,7 +9,10 @@ import { Select, TextInput } from '../../components/fields.tsx';
 import { ServiceTime } from '../../components/time.tsx';
 
 export interface LogColumn {
+  /** The service's field name, which heads the copied and downloaded text. */
   readonly name: string;
+  /** What the table's header shows, in the language shown. */
+  readonly label: string;
   readonly width: string;
 }
 
@@ -252,7 +255,7 @@ export function LogView({
               role="columnheader"
               className={wide || i !== lastCell ? 'px-2 py-1.5' : 'basis-full px-2 pb-1.5'}
             >
-              {c.name}
+              {c.label}
             </div>
           ))}
         </div>

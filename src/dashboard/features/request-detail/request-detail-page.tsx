@@ -19,21 +19,22 @@ import { Summary, Timeline } from './summary.tsx';
 
 type Tab = 'request' | 'app' | 'raw';
 
-// The service's field names: they head the copied and downloaded logs in every language.
+// The service's field names head the copied and downloaded logs in every language; the
+// table's header says them in the language shown.
 const REQUEST_COLUMNS = [
   // Wide enough for a stamp with its zone, "2026-11-22 6:35:37 PM service time".
-  { name: 'Date', width: '17rem' },
-  { name: 'Stage', width: '5rem' },
-  { name: 'Event', width: '4rem' },
-  { name: 'Status', width: '5rem' },
-  { name: 'ActionOrder', width: '6rem' },
-  { name: 'Message', width: 'minmax(16rem, 1fr)' },
+  { name: 'Date', key: 'date', width: '17rem' },
+  { name: 'Stage', key: 'stage', width: '5rem' },
+  { name: 'Event', key: 'event', width: '4rem' },
+  { name: 'Status', key: 'status', width: '5rem' },
+  { name: 'ActionOrder', key: 'actionOrder', width: '6rem' },
+  { name: 'Message', key: 'message', width: 'minmax(16rem, 1fr)' },
 ] as const;
 const APP_COLUMNS = [
-  { name: 'Index', width: '4rem' },
-  { name: 'Date', width: '6rem' },
-  { name: 'Type', width: '4rem' },
-  { name: 'Message', width: 'minmax(16rem, 1fr)' },
+  { name: 'Index', key: 'index', width: '4rem' },
+  { name: 'Date', key: 'date', width: '6rem' },
+  { name: 'Type', key: 'type', width: '4rem' },
+  { name: 'Message', key: 'message', width: 'minmax(16rem, 1fr)' },
 ] as const;
 
 /** A 404 for the request itself (not an unknown api): the service has no such request. */
@@ -176,7 +177,10 @@ export function RequestDetailPage() {
             group={search.get('group') ?? ''}
             query={search.get('find') ?? ''}
             onView={onLogView}
-            columns={REQUEST_COLUMNS}
+            columns={REQUEST_COLUMNS.map((c) => ({
+              ...c,
+              label: t(`log.requestColumns.${c.key}`),
+            }))}
           />
         ) : null}
         {tab === 'app' ? (
@@ -189,7 +193,7 @@ export function RequestDetailPage() {
             group={search.get('group') ?? ''}
             query={search.get('find') ?? ''}
             onView={onLogView}
-            columns={APP_COLUMNS}
+            columns={APP_COLUMNS.map((c) => ({ ...c, label: t(`log.appColumns.${c.key}`) }))}
           />
         ) : null}
         {tab === 'raw' ? <RawView requestId={data.requestId} /> : null}

@@ -53,8 +53,11 @@ export function BulkBar({ view, total }: { view: RequestsView; total: number | u
               size="sm"
               disabledReason={forbidden(OPERATION[action])}
               onClick={() => setOpen(selection)}
+              className="max-w-full"
             >
-              {label(action, selection)}
+              {/* A long scope (and Japanese puts it first) wraps on a phone rather than
+                  widening the page; the button itself keeps to one line where it fits. */}
+              <span className="text-left whitespace-normal">{label(action, selection)}</span>
             </Button>
           ))}
         </div>
