@@ -54,8 +54,6 @@ const NOT_YET_TRANSLATED = [
   'src/dashboard/features/audit/**',
   'src/dashboard/features/databases/**',
   'src/dashboard/features/overview/**',
-  'src/dashboard/features/request-detail/**',
-  'src/dashboard/features/requests/**',
   'src/dashboard/features/services/**',
   'src/dashboard/features/settings/**',
   'src/dashboard/features/sign-in/**',

@@ -2,6 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, settle, signIn, test } from './fixtures.ts';
 
+// Counts are grouped as everywhere in the dashboard ("3,010 lines").
+const grouped = (n: number) => n.toLocaleString('en-US');
+
 test('searches thousands of log lines with next and previous, keeps the DOM small, and downloads every line', async ({
   page,
   service,
@@ -13,7 +16,7 @@ test('searches thousands of log lines with next and previous, keeps the DOM smal
   const total = detail.requestLog?.length ?? 0;
   expect(total).toBeGreaterThan(3000);
   await signIn(page, service, undefined, `/requests/${requestId}`);
-  await expect(page.getByTestId('match-count')).toHaveText(`${total} lines`);
+  await expect(page.getByTestId('match-count')).toHaveText(`${grouped(total)} lines`);
   // Virtualized: far fewer rows in the DOM than lines in the log.
   expect(await page.locator('[role="row"][aria-rowindex]').count()).toBeLessThan(100);
   await page.getByRole('searchbox').fill('derive step1499');
@@ -29,11 +32,15 @@ test('searches thousands of log lines with next and previous, keeps the DOM smal
   await page.getByLabel('Stage').selectOption('Filter');
   await page.getByRole('searchbox').fill('');
   const filterLines = detail.requestLog?.filter((l) => l.stage === 'Filter').length ?? 0;
-  await expect(page.getByTestId('match-count')).toHaveText(`${filterLines} of ${total} lines`);
+  await expect(page.getByTestId('match-count')).toHaveText(
+    `${grouped(filterLines)} of ${grouped(total)} lines`,
+  );
   // The stage filter is in the URL: a reload shows the same lines.
   await expect(page).toHaveURL(/[?&]group=Filter(&|$)/);
   await page.reload();
-  await expect(page.getByTestId('match-count')).toHaveText(`${filterLines} of ${total} lines`);
+  await expect(page.getByTestId('match-count')).toHaveText(
+    `${grouped(filterLines)} of ${grouped(total)} lines`,
+  );
   await page.getByLabel('Stage').selectOption('');
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download' }).click();

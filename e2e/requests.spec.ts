@@ -78,6 +78,8 @@ test('retries a failed request after its file is put in the inbox', async ({ pag
   await expect(dialog.getByTestId('action-targets')).toHaveText(requestId as string);
   await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
   await expect(dialog).toContainText('✓ done');
+  // Not only accepted: the dialog follows it to its end.
+  await expect(dialog.getByTestId('action-outcome')).toHaveText('Finish', { timeout: 15_000 });
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(row).toContainText('Finish', { timeout: 15_000 });
 });
@@ -99,6 +101,7 @@ test('cancels waiting requests in bulk, naming exactly the selected ones and rep
   await expect(dialog).not.toContainText(ids[2] as string);
   await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
   await expect(dialog.getByText('✓ done')).toHaveCount(2);
+  await expect(dialog.getByTestId('action-outcome')).toHaveText(['Stop', 'Stop']);
   await dialog.getByRole('button', { name: 'Close' }).click();
   for (const id of ids.slice(0, 2))
     expect((await service.client.requestDetail(id)).status).toBe('Stop');

@@ -1,39 +1,58 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Auth } from '../app/auth.ts';
-import { actionReasons } from './request-actions.ts';
+import { i18n } from '../i18n/index.ts';
 
-// auth.ts reads the browser's storage as it loads; only the role check is needed here.
-vi.mock('../app/auth.ts', () => ({ forbiddenReason: () => undefined }));
+// auth.ts and services.ts read the browser's storage as they load; the function under test
+// takes the role's refusal as a parameter, so neither is needed here.
+vi.mock('../app/auth.ts', () => ({}));
+vi.mock('./services.ts', () => ({}));
+const { actionReasons } = await import('./request-actions.ts');
 
-const operator: Auth = {
-  kind: 'session',
-  sessionId: 's',
-  userName: 'op',
-  role: 'administrator',
-  serverName: '',
-  serverId: '',
-};
+const allowed = () => undefined;
+const t = i18n.getFixedT('en', 'actions');
 
 describe('actionReasons', () => {
   it('follows our contract for the embedded service', () => {
-    expect(actionReasons(operator, 'Finish', true).retry).toBeDefined();
-    expect(actionReasons(operator, 'Process', true).retry).toBeDefined();
-    expect(actionReasons(operator, 'Error', true).retry).toBeUndefined();
-    expect(actionReasons(operator, 'Error', true).cancel).toBeDefined();
-    expect(actionReasons(operator, 'Wait', true).cancel).toBeUndefined();
+    expect(actionReasons(allowed, 'Finish', true, t).retry).toBeDefined();
+    expect(actionReasons(allowed, 'Process', true, t).retry).toBeDefined();
+    expect(actionReasons(allowed, 'Error', true, t).retry).toBeUndefined();
+    expect(actionReasons(allowed, 'Error', true, t).cancel).toBeDefined();
+    expect(actionReasons(allowed, 'Wait', true, t).cancel).toBeUndefined();
+  });
+
+  it('names the status without an article before it', () => {
+    expect(actionReasons(allowed, 'Error', true, t).cancel).toBe(
+      'A request in Error cannot be cancelled; only Wait, Start and Process can.',
+    );
+    expect(actionReasons(allowed, 'Finish', true, t).retry).toBe(
+      'A request in Finish cannot be retried; only Error and Stop can.',
+    );
+  });
+
+  it('gives the role’s refusal first', () => {
+    const refused = (operation: string) => `may not ${operation}`;
+    expect(actionReasons(refused, 'Error', true, t)).toEqual({
+      retry: 'may not requestretry',
+      cancel: 'may not requestcancel',
+    });
   });
 
   it('offers both for a status it does not know', () => {
-    expect(actionReasons(operator, 'Abort', true)).toEqual({
+    expect(actionReasons(allowed, 'Abort', true, t)).toEqual({
       retry: undefined,
       cancel: undefined,
     });
   });
 
   it('offers both for any status of an upstream, which decides', () => {
-    expect(actionReasons(operator, 'Finish', false)).toEqual({
+    expect(actionReasons(allowed, 'Finish', false, t)).toEqual({
       retry: undefined,
       cancel: undefined,
     });
+  });
+
+  it('says it in Japanese too', () => {
+    const ja = i18n.getFixedT('ja', 'actions');
+    expect(actionReasons(allowed, 'Error', true, ja).cancel).toContain('Error');
+    expect(actionReasons(allowed, 'Error', true, ja).cancel).toContain('キャンセルできません');
   });
 });

@@ -1,14 +1,18 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { notify } from '../../app/notices.ts';
 import { usePreference } from '../../app/preferences.ts';
 import { Button } from '../../components/button.tsx';
 import { downloadText } from '../../components/download.ts';
 import { Select, TextInput } from '../../components/fields.tsx';
-import { strings } from './strings.ts';
+import { ServiceTime } from '../../components/time.tsx';
 
 export interface LogColumn {
+  /** The service's field name, which heads the copied and downloaded text. */
   readonly name: string;
+  /** What the table's header shows, in the language shown. */
+  readonly label: string;
   readonly width: string;
 }
 
@@ -16,7 +20,24 @@ export interface LogLine {
   readonly cells: readonly string[];
   /** The value the filter select looks at (stage, type). */
   readonly group: string;
+  /** The cell that is a stamp on the service's clock, shown with its zone. */
+  readonly stampCell?: number;
 }
+
+// Below Tailwind's sm breakpoint a log line is a card (its fields, then the message on a
+// line of its own) so that a phone reads the message without scrolling sideways.
+const WIDE = '(min-width: 640px)';
+const subscribeWide = (onChange: () => void) => {
+  const query = window.matchMedia(WIDE);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+};
+const useWide = () =>
+  useSyncExternalStore(
+    subscribeWide,
+    () => window.matchMedia(WIDE).matches,
+    () => true,
+  );
 
 function highlight(text: string, needle: string): ReactNode {
   if (!needle) return text;
@@ -63,6 +84,8 @@ export function LogView({
   query: string;
   onView: (changes: Readonly<Partial<{ group: string; find: string }>>) => void;
 }) {
+  const { t } = useTranslation('requestDetail');
+  const wide = useWide();
   const [matchAt, setMatchAt] = useState(0);
   const [wrap, setWrap] = usePreference('wrapLogs');
   const [follow, setFollow] = useState(live);
@@ -106,7 +129,7 @@ export function LogView({
     [columns.map((c) => c.name).join('\t'), ...shown.map((l) => l.cells.join('\t'))].join('\n');
   const copy = async () => {
     await navigator.clipboard.writeText(text());
-    notify({ kind: 'success', text: strings.log.copied(shown.length) });
+    notify({ kind: 'success', text: t('log.copied', { count: shown.length }) });
   };
   const download = () => downloadText(fileName, 'text/plain;charset=utf-8', `${text()}\n`);
   const step = (delta: number) => {
@@ -121,6 +144,17 @@ export function LogView({
     if (follow !== atBottom) setFollow(atBottom);
   };
   const grid = columns.map((c) => c.width).join(' ');
+  // Wide: a grid of the columns, as wide as its lines unless wrapped. Narrow: cards.
+  const rowLayout = wide
+    ? { gridTemplateColumns: grid, minWidth: wrap ? undefined : 'max-content' }
+    : undefined;
+  const lastCell = columns.length - 1;
+  const cellClass = (i: number) =>
+    wide
+      ? `px-2 py-1 ${wrap ? 'break-words whitespace-pre-wrap' : 'whitespace-pre'}`
+      : i === lastCell
+        ? 'basis-full px-2 pb-1 break-words whitespace-pre-wrap'
+        : 'px-2 pt-1 text-slate-600 dark:text-slate-300';
 
   return (
     <div className="flex flex-col gap-2">
@@ -128,7 +162,7 @@ export function LogView({
         <label className="flex flex-col gap-1 text-sm">
           <span className="font-medium">{groupLabel}</span>
           <Select value={group} onChange={(e) => onView({ group: e.target.value })}>
-            <option value="">{strings.log.all}</option>
+            <option value="">{t('log.all')}</option>
             {groups.map((g) => (
               <option key={g} value={g}>
                 {g}
@@ -137,11 +171,11 @@ export function LogView({
           </Select>
         </label>
         <label className="flex flex-col gap-1 text-sm">
-          <span className="font-medium">{strings.log.search}</span>
+          <span className="font-medium">{t('log.search')}</span>
           <TextInput
             type="search"
             value={query}
-            placeholder={strings.log.searchPlaceholder}
+            placeholder={t('log.searchPlaceholder')}
             onChange={(e) => {
               onView({ find: e.target.value });
               setMatchAt(0);
@@ -160,50 +194,51 @@ export function LogView({
           data-testid="match-count"
         >
           {needle
-            ? strings.log.matches(current + 1, matches.length)
-            : strings.log.lines(shown.length, lines.length)}
+            ? matches.length === 0
+              ? t('log.noMatch')
+              : t('log.matches', { current: current + 1, total: matches.length })
+            : shown.length === lines.length
+              ? t('log.lines', { count: lines.length })
+              : t('log.linesOf', { shown: shown.length, total: lines.length })}
         </span>
         <Button
           size="sm"
           onClick={() => step(-1)}
           disabled={matches.length === 0}
-          aria-label={strings.log.previousMatch}
+          aria-label={t('log.previousMatch')}
         >
-          ↑
+          {t('log.previousSymbol')}
         </Button>
         <Button
           size="sm"
           onClick={() => step(1)}
           disabled={matches.length === 0}
-          aria-label={strings.log.nextMatch}
+          aria-label={t('log.nextMatch')}
         >
-          ↓
+          {t('log.nextSymbol')}
         </Button>
         <label className="flex items-center gap-1.5 pb-1.5 text-sm">
           <input type="checkbox" checked={wrap} onChange={(e) => setWrap(e.target.checked)} />
-          {strings.log.wrap}
+          {t('log.wrap')}
         </label>
         {live ? (
-          <label
-            className="flex items-center gap-1.5 pb-1.5 text-sm"
-            title={strings.log.followHint}
-          >
+          <label className="flex items-center gap-1.5 pb-1.5 text-sm" title={t('log.followHint')}>
             <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} />
-            {strings.log.follow}
+            {t('log.follow')}
           </label>
         ) : null}
         <Button size="sm" onClick={() => void copy()}>
-          {strings.log.copy}
+          {t('log.copy')}
         </Button>
         <Button size="sm" onClick={download}>
-          {strings.log.download}
+          {t('log.download')}
         </Button>
       </div>
       <div
         ref={scroller}
         onScroll={onScroll}
         role="table"
-        aria-label={strings.log.region}
+        aria-label={t('log.region')}
         // Focusable so that keyboard users can scroll it (WCAG 2.1.1).
         tabIndex={0}
         aria-rowcount={shown.length}
@@ -211,23 +246,27 @@ export function LogView({
       >
         <div
           role="row"
-          className="sticky top-0 z-10 grid border-b border-slate-200 bg-slate-50 font-sans font-semibold text-slate-600 dark:border-slate-800 dark:bg-slate-800 dark:text-slate-300"
-          style={{ gridTemplateColumns: grid, minWidth: wrap ? undefined : 'max-content' }}
+          className={`sticky top-0 z-10 border-b border-slate-200 bg-slate-50 font-sans font-semibold text-slate-600 dark:border-slate-800 dark:bg-slate-800 dark:text-slate-300 ${wide ? 'grid' : 'flex flex-wrap'}`}
+          style={rowLayout}
         >
-          {columns.map((c) => (
-            <div key={c.name} role="columnheader" className="px-2 py-1.5">
-              {c.name}
+          {columns.map((c, i) => (
+            <div
+              key={c.name}
+              role="columnheader"
+              className={wide || i !== lastCell ? 'px-2 py-1.5' : 'basis-full px-2 pb-1.5'}
+            >
+              {c.label}
             </div>
           ))}
         </div>
         {shown.length === 0 ? (
-          <p className="p-4 font-sans text-slate-500 dark:text-slate-400">{strings.log.empty}</p>
+          <p className="p-4 font-sans text-slate-600 dark:text-slate-400">{t('log.empty')}</p>
         ) : null}
         <div
           style={{
             height: virtualizer.getTotalSize(),
             position: 'relative',
-            minWidth: wrap ? undefined : 'max-content',
+            minWidth: wide && !wrap ? 'max-content' : undefined,
           }}
         >
           {virtualizer.getVirtualItems().map((item) => {
@@ -240,16 +279,19 @@ export function LogView({
                 data-index={item.index}
                 role="row"
                 aria-rowindex={item.index + 1}
-                className={`absolute top-0 left-0 grid w-full border-b border-slate-100 dark:border-slate-800 ${isCurrent ? 'bg-yellow-50 ring-1 ring-yellow-400 ring-inset dark:bg-yellow-950' : ''}`}
-                style={{ transform: `translateY(${item.start}px)`, gridTemplateColumns: grid }}
+                className={`absolute top-0 left-0 w-full border-b ${wide ? 'grid' : 'flex flex-wrap'} border-slate-100 dark:border-slate-800 ${isCurrent ? 'bg-yellow-50 ring-1 ring-yellow-400 ring-inset dark:bg-yellow-950' : ''}`}
+                style={{
+                  transform: `translateY(${item.start}px)`,
+                  gridTemplateColumns: wide ? grid : undefined,
+                }}
               >
                 {line.cells.map((cell, i) => (
-                  <div
-                    key={i}
-                    role="cell"
-                    className={`px-2 py-1 ${wrap ? 'break-words whitespace-pre-wrap' : 'whitespace-pre'}`}
-                  >
-                    {highlight(cell, needle)}
+                  <div key={i} role="cell" className={cellClass(i)}>
+                    {i === line.stampCell && !(needle && cell.toLowerCase().includes(needle)) ? (
+                      <ServiceTime stamp={cell} />
+                    ) : (
+                      highlight(cell, needle)
+                    )}
                   </div>
                 ))}
               </div>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useAuth, useClients } from '../../app/auth.ts';
 import { notify } from '../../app/notices.ts';
 import { Button } from '../../components/button.tsx';
@@ -6,11 +7,11 @@ import { ErrorView } from '../../components/error-view.tsx';
 import { Select } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { DETAIL_PARAMS, useRawDetail } from './queries.ts';
-import { strings } from './strings.ts';
 
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
 export function RawView({ requestId }: { requestId: string }) {
+  const { t } = useTranslation('requestDetail');
   const [format, setFormat] = useState<'xml' | 'json'>('xml');
   const [reveal, setReveal] = useState(false);
   const raw = useRawDetail(requestId, format);
@@ -26,25 +27,25 @@ export function RawView({ requestId }: { requestId: string }) {
   const curl = ['curl', ...headers, shellQuote(url)].join(' ');
   const copyCurl = async () => {
     await navigator.clipboard.writeText(curl);
-    notify({ kind: 'success', text: strings.raw.curlCopied });
+    notify({ kind: 'success', text: t('raw.curlCopied') });
   };
   return (
     <div className="flex flex-col gap-3">
-      <p className="text-sm text-slate-600 dark:text-slate-300">{strings.raw.intro}</p>
+      <p className="text-sm text-slate-600 dark:text-slate-300">{t('raw.intro')}</p>
       <div className="flex flex-wrap items-end gap-2">
         <label className="flex flex-col gap-1 text-sm">
-          <span className="font-medium">{strings.raw.format}</span>
+          <span className="font-medium">{t('raw.format')}</span>
           <Select value={format} onChange={(e) => setFormat(e.target.value as 'xml' | 'json')}>
-            <option value="xml">XML</option>
-            <option value="json">JSON</option>
+            <option value="xml">{t('raw.xml')}</option>
+            <option value="json">{t('raw.json')}</option>
           </Select>
         </label>
         <Button size="sm" onClick={() => void copyCurl()}>
-          {strings.raw.curl}
+          {t('raw.curl')}
         </Button>
         {auth ? (
           <Button size="sm" variant="ghost" onClick={() => setReveal(!reveal)}>
-            {reveal ? strings.raw.hide : strings.raw.reveal}
+            {reveal ? t('raw.hide') : t('raw.reveal')}
           </Button>
         ) : null}
       </div>
@@ -53,7 +54,7 @@ export function RawView({ requestId }: { requestId: string }) {
         // Scroll regions take focus so keyboard users can scroll them (WCAG 2.1.1).
         tabIndex={0}
         role="region"
-        aria-label={strings.raw.curlRegion}
+        aria-label={t('raw.curlRegion')}
         className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100"
       >
         {curl}
@@ -66,7 +67,7 @@ export function RawView({ requestId }: { requestId: string }) {
           data-testid="raw"
           tabIndex={0}
           role="region"
-          aria-label={strings.raw.region}
+          aria-label={t('raw.region')}
           className="max-h-[32rem] overflow-auto rounded-md border border-slate-200 bg-white p-3 text-xs whitespace-pre-wrap dark:border-slate-800 dark:bg-slate-900"
         >
           {format === 'json' && raw.data ? JSON.stringify(JSON.parse(raw.data), null, 2) : raw.data}

@@ -1,10 +1,10 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { BulkAction, BulkSelection } from '../../../kit/index.ts';
-import { forbiddenReason, useAuth } from '../../app/auth.ts';
+import { useForbidden } from '../../app/auth.ts';
 import { Button } from '../../components/button.tsx';
 import { BulkDialog } from './bulk-dialog.tsx';
-import { bulkSelectionOf } from './bulk.ts';
-import { strings } from './strings.ts';
+import { bulkSelectionOf, scopeText } from './bulk.ts';
 import type { RequestsView } from './view.ts';
 
 const OPERATION = { retry: 'requestretry', cancel: 'requestcancel' } as const;
@@ -16,7 +16,8 @@ const OPERATION = { retry: 'requestretry', cancel: 'requestcancel' } as const;
  * dry run tells the count. A role that may not act sees why, as text.
  */
 export function BulkBar({ view, total }: { view: RequestsView; total: number | undefined }) {
-  const auth = useAuth();
+  const { t, i18n } = useTranslation('requests');
+  const forbidden = useForbidden();
   const [open, setOpen] = useState<BulkSelection>();
   const offers = (['retry', 'cancel'] as const)
     .map((action) => ({ action, selection: bulkSelectionOf(action, view) }))
@@ -24,8 +25,19 @@ export function BulkBar({ view, total }: { view: RequestsView; total: number | u
     // A view of the action's own statuses with nothing in it has nothing to offer.
     .filter(() => view.status.length === 0 || total !== 0);
   const reasons = offers
-    .map((o) => forbiddenReason(auth, OPERATION[o.action]))
+    .map((o) => forbidden(OPERATION[o.action]))
     .filter((r): r is string => r !== undefined);
+  const label = (action: BulkAction, selection: BulkSelection) => {
+    const scope = scopeText(selection, t, i18n.language);
+    const count = view.status.length > 0 ? total : undefined;
+    if (count === undefined)
+      return action === 'retry'
+        ? t('bulk.openRetryAll', { scope })
+        : t('bulk.openCancelAll', { scope });
+    return action === 'retry'
+      ? t('bulk.openRetry', { count, scope })
+      : t('bulk.openCancel', { count, scope });
+  };
   // The dialog keeps its place in the tree, so a job that empties the view (no offer left)
   // still reports to the end.
   return (
@@ -39,17 +51,20 @@ export function BulkBar({ view, total }: { view: RequestsView; total: number | u
             <Button
               key={action}
               size="sm"
-              disabledReason={forbiddenReason(auth, OPERATION[action])}
+              disabledReason={forbidden(OPERATION[action])}
               onClick={() => setOpen(selection)}
+              className="max-w-full"
             >
-              {strings.bulk.open(action, selection, view.status.length > 0 ? total : undefined)}
+              {/* A long scope (and Japanese puts it first) wraps on a phone rather than
+                  widening the page; the button itself keeps to one line where it fits. */}
+              <span className="text-left whitespace-normal">{label(action, selection)}</span>
             </Button>
           ))}
         </div>
       ) : null}
       {offers.length > 0 && reasons.length > 0 ? (
         <p className="text-xs text-slate-600 dark:text-slate-300" data-testid="bulk-forbidden">
-          {strings.bulk.forbidden([...new Set(reasons)].join(' '))}
+          {t('bulk.forbidden', { reason: [...new Set(reasons)].join(' ') })}
         </p>
       ) : null}
       {open ? <BulkDialog selection={open} onClose={() => setOpen(undefined)} /> : null}

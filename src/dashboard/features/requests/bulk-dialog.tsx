@@ -1,12 +1,12 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { BulkOutcome, BulkSelection } from '../../../kit/index.ts';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { describeError } from '../../components/error-view.tsx';
 import { Select } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { useBulkJob, useBulkPreview, useStartBulk } from './bulk.ts';
-import { strings } from './strings.ts';
+import { scopeText, useBulkJob, useBulkPreview, useStartBulk } from './bulk.ts';
 
 const OUTCOME_STYLE: Record<BulkOutcome, string> = {
   pending: 'text-slate-500 dark:text-slate-400',
@@ -15,6 +15,8 @@ const OUTCOME_STYLE: Record<BulkOutcome, string> = {
   refused: 'text-amber-800 dark:text-amber-300',
   failed: 'text-red-700 dark:text-red-400',
 };
+
+const SHOWN_OUTCOMES = ['ok', 'refused', 'failed', 'pending'] as const;
 
 /**
  * A bulk retry or cancel by filter: the service's dry run first (the exact count and the
@@ -33,8 +35,15 @@ export function BulkDialog({
   const [jobId, setJobId] = useState<number>();
   const [outcome, setOutcome] = useState<BulkOutcome>();
   const job = useBulkJob(jobId, outcome);
-  const text = strings.bulk;
+  const { t, i18n } = useTranslation('requests');
   const total = preview.data?.total;
+  const retry = selection.action === 'retry';
+  const title =
+    total === undefined
+      ? t(retry ? 'bulk.titleRetryFilter' : 'bulk.titleCancelFilter')
+      : t(retry ? 'bulk.titleRetry' : 'bulk.titleCancel', { count: total });
+  const count = (n: number) =>
+    n === 0 ? t('bulk.countNone') : t(retry ? 'bulk.countRetry' : 'bulk.countCancel', { count: n });
   const run = () => {
     if (total === undefined) return;
     start.mutate(
@@ -51,29 +60,29 @@ export function BulkDialog({
     <Dialog
       open
       wide
-      title={text.title(selection.action, total)}
+      title={title}
       onClose={onClose}
       footer={
         jobId === undefined ? (
           <>
-            <Button onClick={onClose}>{strings.bulk.keep}</Button>
+            <Button onClick={onClose}>{t('bulk.keep')}</Button>
             <Button
               variant={selection.action === 'cancel' ? 'danger' : 'primary'}
               disabled={!total || reason.trim() === '' || start.isPending}
               onClick={run}
             >
-              {text.go(selection.action, total ?? 0)}
+              {t(retry ? 'bulk.goRetry' : 'bulk.goCancel', { count: total ?? 0 })}
             </Button>
           </>
         ) : (
           <Button onClick={onClose} disabled={running}>
-            {text.close}
+            {t('bulk.close')}
           </Button>
         )
       }
     >
       <p className="mb-3" data-testid="bulk-scope">
-        {text.scope(selection)}
+        {t('bulk.scopeSentence', { scope: scopeText(selection, t, i18n.language) })}
       </p>
       {preview.error ? (
         <p role="alert" className="text-red-700 dark:text-red-400">
@@ -85,7 +94,7 @@ export function BulkDialog({
       ) : jobId === undefined ? (
         <>
           <p className="mb-2 font-medium" data-testid="bulk-count">
-            {text.count(selection.action, preview.data.total)}
+            {count(preview.data.total)}
           </p>
           {preview.data.requestIds.length > 0 ? (
             <ul className="mb-3 flex flex-col gap-0.5 font-mono text-xs" data-testid="bulk-first">
@@ -94,7 +103,7 @@ export function BulkDialog({
               ))}
               {preview.data.total > preview.data.requestIds.length ? (
                 <li className="font-sans text-slate-500 dark:text-slate-400">
-                  {text.more(preview.data.total - preview.data.requestIds.length)}
+                  {t('bulk.more', { count: preview.data.total - preview.data.requestIds.length })}
                 </li>
               ) : null}
             </ul>
@@ -105,7 +114,7 @@ export function BulkDialog({
             </p>
           ) : null}
           <label className="flex flex-col gap-1">
-            <span className="font-medium">{text.reason}</span>
+            <span className="font-medium">{t('bulk.reason')}</span>
             <textarea
               value={reason}
               maxLength={500}
@@ -114,7 +123,9 @@ export function BulkDialog({
               onChange={(e) => setReason(e.target.value)}
               className="rounded-md border border-slate-300 px-2.5 py-1.5 dark:border-slate-600 dark:bg-slate-800"
             />
-            <span className="text-xs text-slate-500 dark:text-slate-400">{text.reasonHint}</span>
+            <span className="text-xs text-slate-500 dark:text-slate-400">
+              {t('bulk.reasonHint')}
+            </span>
           </label>
         </>
       ) : !job.data ? (
@@ -126,25 +137,29 @@ export function BulkDialog({
               className="h-2 flex-1"
               max={Math.max(1, job.data.total)}
               value={job.data.done}
-              aria-label={text.progressLabel}
+              aria-label={t('bulk.progressLabel')}
             />
             <span data-testid="bulk-progress" className="tabular-nums">
-              {text.progress(job.data.done, job.data.total)}
+              {t('bulk.progress', { done: job.data.done, total: job.data.total })}
             </span>
           </div>
           <p className="mb-2" data-testid="bulk-outcomes" role="status">
-            {text.outcomes(job.data)}
+            {t(job.data.state === 'done' ? 'bulk.outcomesDone' : 'bulk.outcomesRunning', {
+              succeeded: job.data.succeeded,
+              refused: job.data.refused,
+              failed: job.data.failed,
+            })}
           </p>
           <label className="mb-2 flex items-center gap-2">
-            <span>{text.show}</span>
+            <span>{t('bulk.show')}</span>
             <Select
               value={outcome ?? ''}
               onChange={(e) => setOutcome((e.target.value || undefined) as BulkOutcome)}
             >
-              <option value="">{text.all}</option>
-              {(['ok', 'refused', 'failed', 'pending'] as const).map((o) => (
+              <option value="">{t('bulk.all')}</option>
+              {SHOWN_OUTCOMES.map((o) => (
                 <option key={o} value={o}>
-                  {text.outcome[o]}
+                  {t(`bulk.outcome.${o}`)}
                 </option>
               ))}
             </Select>
@@ -158,15 +173,22 @@ export function BulkDialog({
               >
                 <span className="font-mono">{item.requestId}</span>
                 <span className={OUTCOME_STYLE[item.outcome]}>
-                  {text.outcome[item.outcome]}
-                  {item.message ? ` — ${item.message}` : ''}
+                  {item.message
+                    ? t('bulk.outcomeWhy', {
+                        outcome: t(`bulk.outcome.${item.outcome}`),
+                        message: item.message,
+                      })
+                    : t(`bulk.outcome.${item.outcome}`)}
                 </span>
               </li>
             ))}
           </ul>
           {(job.data.itemTotal ?? 0) > job.data.items.length ? (
             <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-              {text.firstItems(job.data.items.length, job.data.itemTotal ?? 0)}
+              {t('bulk.firstItems', {
+                shown: job.data.items.length,
+                total: job.data.itemTotal ?? 0,
+              })}
             </p>
           ) : null}
         </>

@@ -8,9 +8,10 @@ import { bulkSelectionOf } from './bulk.ts';
 vi.mock('../../app/auth.ts', () => ({
   useAuth: () => ({ kind: 'session', role: 'viewer' }),
   useClients: () => ({}),
-  forbiddenReason: (_auth: unknown, operation: string) =>
+  useForbidden: () => (operation: string) =>
     `The viewer role may not ${operation === 'requestretry' ? 'retry' : 'cancel'} requests.`,
 }));
+await import('../../i18n/index.ts');
 
 const { BulkBar } = await import('./bulk-bar.tsx');
 
@@ -39,7 +40,7 @@ describe('BulkBar', () => {
     expect(html).toContain('Retry all 39 requests in Error of pl_2 on 2026-11-22…');
     // Disabled for acting, still focusable, its reason named to assistive technology.
     expect(html).toMatch(
-      /<button[^>]*aria-disabled="true" aria-describedby="[^"]+"[^>]*>Retry all 39/,
+      /<button[^>]*aria-disabled="true" aria-describedby="[^"]+"[^>]*>(<span[^>]*>)?Retry all 39/,
     );
     expect(html).toContain('Bulk actions: The viewer role may not retry requests.');
   });

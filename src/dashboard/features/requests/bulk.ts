@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import type { BulkAction, BulkOutcome, BulkSelection } from '../../../kit/index.ts';
 import { useClients } from '../../app/auth.ts';
 import { auditKeys } from '../../shared/audit.ts';
 import { requestKeys } from '../../shared/queries.ts';
+import { ymdToIso } from '../../paths.ts';
 
 /** Statuses each bulk action takes (README "Bulk retry and cancel"), the first its default. */
 export const BULK_STATUSES: Readonly<Record<BulkAction, readonly string[]>> = {
@@ -32,6 +34,24 @@ export function bulkSelectionOf(
     statuses: view.status.length > 0 ? view.status : [allowed[0] as string],
     q: view.q,
   };
+}
+
+/**
+ * The requests a selection takes, as words: "in Error or Stop of pl_2 on 2026-10-18
+ * matching “reader 7”". Statuses are the service's words, joined as the language lists
+ * alternatives.
+ */
+export function scopeText(
+  s: Pick<BulkSelection, 'statuses' | 'id' | 'date' | 'q'>,
+  t: TFunction<'requests'>,
+  language: string,
+): string {
+  const statuses = new Intl.ListFormat(language, { type: 'disjunction' }).format(s.statuses ?? []);
+  const values = { statuses, day: ymdToIso(s.date), pipeline: s.id ?? '', q: s.q ?? '' };
+  if (s.id && s.q) return t('bulk.scope.dayPipelineQuery', values);
+  if (s.id) return t('bulk.scope.dayPipeline', values);
+  if (s.q) return t('bulk.scope.dayQuery', values);
+  return t('bulk.scope.day', values);
 }
 
 const bulkKeys = {

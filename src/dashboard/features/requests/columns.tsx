@@ -1,13 +1,13 @@
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { RequestSummary } from '../../../kit/index.ts';
-import { useAuth } from '../../app/auth.ts';
 import { StageBadge, StatusBadge } from '../../components/badge.tsx';
 import { Button } from '../../components/button.tsx';
 import type { ColumnDef } from '../../components/data-table.tsx';
 import { paths } from '../../paths.ts';
-import { actionReasons } from '../../shared/request-actions.ts';
-import { useCurrentService } from '../../shared/services.ts';
-import { strings } from './strings.ts';
+import { ServiceTime } from '../../components/time.tsx';
+import { useActionReasons } from '../../shared/request-actions.ts';
 
 /** The requests table's columns; selection and actions come from the page. */
 export function requestColumns({
@@ -16,7 +16,9 @@ export function requestColumns({
   onSelectAll,
   onSelect,
   onAction,
+  t,
 }: {
+  t: TFunction<'requests'>;
   selected: ReadonlySet<string>;
   allSelected: boolean;
   onSelectAll: (checked: boolean) => void;
@@ -29,7 +31,7 @@ export function requestColumns({
       header: (
         <input
           type="checkbox"
-          aria-label={strings.selectAll}
+          aria-label={t('selectAll')}
           checked={allSelected}
           onChange={(e) => onSelectAll(e.target.checked)}
         />
@@ -39,7 +41,7 @@ export function requestColumns({
       cell: (row) => (
         <input
           type="checkbox"
-          aria-label={strings.selectRow(row.requestId)}
+          aria-label={t('selectRow', { id: row.requestId })}
           checked={selected.has(row.requestId)}
           onChange={(e) => onSelect(row.requestId, e.target.checked)}
         />
@@ -47,7 +49,7 @@ export function requestColumns({
     },
     {
       id: 'id',
-      header: strings.columns.id,
+      header: t('columns.id'),
       // Wrapped on a phone, so that the status and actions stay on screen.
       cellClassName: 'py-0 font-mono text-xs break-all sm:break-normal sm:whitespace-nowrap',
       cell: (row) => (
@@ -61,7 +63,7 @@ export function requestColumns({
     },
     {
       id: 'pipeline',
-      header: strings.columns.pipeline,
+      header: t('columns.pipeline'),
       cellClassName: 'py-0',
       // The request id starts with the pipeline's id: a phone can do without this column.
       priority: 'medium',
@@ -76,27 +78,27 @@ export function requestColumns({
     },
     {
       id: 'status',
-      header: strings.columns.status,
+      header: t('columns.status'),
       cellClassName: 'py-0',
       cell: (row) => <StatusBadge status={row.status} />,
     },
     {
       id: 'stage',
-      header: strings.columns.stage,
+      header: t('columns.stage'),
       cellClassName: 'py-0',
       priority: 'low',
       cell: (row) => <StageBadge stage={row.stage} />,
     },
     {
       id: 'begin',
-      header: strings.columns.begin,
+      header: t('columns.begin'),
       cellClassName: 'py-0 text-xs whitespace-nowrap text-slate-600 dark:text-slate-400',
       priority: 'low',
-      cell: (row) => row.beginDate,
+      cell: (row) => <ServiceTime stamp={row.beginDate} />,
     },
     {
       id: 'actions',
-      header: strings.columns.actions,
+      header: t('columns.actions'),
       cellClassName: 'py-0',
       cell: (row) => <RowActions row={row} onAction={onAction} />,
     },
@@ -110,27 +112,25 @@ function RowActions({
   row: RequestSummary;
   onAction: (action: 'retry' | 'cancel', ids: string[]) => void;
 }) {
-  const auth = useAuth();
-  const reasons = actionReasons(auth, row.status, useCurrentService().embedded);
-  const retryReason = reasons.retry;
-  const cancelReason = reasons.cancel;
+  const { t } = useTranslation('actions');
+  const { retry: retryReason, cancel: cancelReason } = useActionReasons(row.status);
   return (
     <div className="flex gap-1">
       <Button
         size="sm"
         disabledReason={retryReason}
         onClick={() => onAction('retry', [row.requestId])}
-        aria-label={`${strings.retry} ${row.requestId}`}
+        aria-label={t('retryOne', { id: row.requestId })}
       >
-        {strings.retry}
+        {t('retry')}
       </Button>
       <Button
         size="sm"
         disabledReason={cancelReason}
         onClick={() => onAction('cancel', [row.requestId])}
-        aria-label={`${strings.cancel} ${row.requestId}`}
+        aria-label={t('cancelOne', { id: row.requestId })}
       >
-        {strings.cancel}
+        {t('cancel')}
       </Button>
     </div>
   );

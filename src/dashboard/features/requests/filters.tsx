@@ -1,4 +1,5 @@
 import { startTransition, useOptimistic, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useClients } from '../../app/auth.ts';
 import { Button } from '../../components/button.tsx';
@@ -6,7 +7,6 @@ import { TextInput } from '../../components/fields.tsx';
 import { describeError } from '../../components/error-view.tsx';
 import { paths, ymdToIso } from '../../paths.ts';
 import { findRequestOnDay } from './queries.ts';
-import { strings } from './strings.ts';
 
 const LABEL = 'font-medium text-slate-700 dark:text-slate-200';
 
@@ -27,6 +27,7 @@ export function StatusFilter({
 }) {
   // The URL changes in a transition that waits for the new page of requests: the boxes
   // show what was clicked at once, until the URL settles.
+  const { t } = useTranslation('requests');
   const [current, setCurrent] = useOptimistic(chosen);
   const toggle = (status: string, on: boolean) =>
     startTransition(() => {
@@ -36,17 +37,17 @@ export function StatusFilter({
   return (
     <div className="flex flex-col gap-1 text-sm">
       <span className={LABEL} id="status-filter-label">
-        {strings.status}
+        {t('status')}
       </span>
       <details className="relative" data-testid="status-filter">
         <summary
           aria-describedby="status-filter-label"
           className="cursor-pointer rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-xs focus-visible:outline-2 focus-visible:outline-teal-600 dark:border-slate-600 dark:bg-slate-800"
         >
-          {current.length === 0 ? strings.allStatuses : current.join(', ')}
+          {current.length === 0 ? t('allStatuses') : current.join(', ')}
         </summary>
         <fieldset className="absolute z-20 mt-1 flex min-w-44 flex-col gap-1 rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900">
-          <legend className="sr-only">{strings.status}</legend>
+          <legend className="sr-only">{t('status')}</legend>
           {choices.map((status) => (
             <label key={status} className="flex items-center gap-2 px-1 py-0.5">
               <input
@@ -54,11 +55,11 @@ export function StatusFilter({
                 checked={current.includes(status)}
                 onChange={(e) => toggle(status, e.target.checked)}
               />
-              {status || strings.noStatus}
+              {status || t('noStatus')}
             </label>
           ))}
           <Button size="sm" variant="ghost" disabled={chosen.length === 0} onClick={onClear}>
-            {strings.allStatuses}
+            {t('allStatuses')}
           </Button>
         </fieldset>
       </details>
@@ -74,6 +75,7 @@ export function SearchBox({
   value: string | undefined;
   onSearch: (q: string) => void;
 }) {
+  const { t } = useTranslation('requests');
   const [text, setText] = useState(value ?? '');
   // Follows the URL when it changes under the box (back, a link, "Today").
   const [shown, setShown] = useState(value);
@@ -88,16 +90,16 @@ export function SearchBox({
   return (
     <form role="search" onSubmit={submit} className="flex items-end gap-1">
       <label className="flex flex-col gap-1 text-sm">
-        <span className={LABEL}>{strings.search}</span>
+        <span className={LABEL}>{t('search')}</span>
         <TextInput
           type="search"
           value={text}
           maxLength={200}
-          placeholder={strings.searchHint}
+          placeholder={t('searchHint')}
           onChange={(e) => setText(e.target.value)}
         />
       </label>
-      <Button type="submit">{strings.searchGo}</Button>
+      <Button type="submit">{t('searchGo')}</Button>
     </form>
   );
 }
@@ -107,6 +109,7 @@ export function SearchBox({
  * that it does not (a notice in the page, not a tooltip).
  */
 export function JumpToRequest({ date }: { date: string }) {
+  const { t } = useTranslation('requests');
   const { pipeline } = useClients();
   const navigate = useNavigate();
   const [text, setText] = useState('');
@@ -131,18 +134,18 @@ export function JumpToRequest({ date }: { date: string }) {
     <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-1">
       <div className="flex items-end gap-1">
         <label className="flex flex-col gap-1 text-sm">
-          <span className={LABEL}>{strings.jump}</span>
+          <span className={LABEL}>{t('jump')}</span>
           <TextInput
             value={text}
             maxLength={100}
             spellCheck={false}
             className="w-72 max-w-full font-mono"
-            placeholder={strings.jumpHint}
+            placeholder={t('jumpHint')}
             onChange={(e) => setText(e.target.value)}
           />
         </label>
         <Button type="submit" disabled={busy}>
-          {strings.jumpGo}
+          {t('jumpGo')}
         </Button>
       </div>
       {answer ? (
@@ -151,7 +154,7 @@ export function JumpToRequest({ date }: { date: string }) {
           data-testid="jump-answer"
           className="text-sm text-red-800 dark:text-red-300"
         >
-          {answer.error ?? strings.jumpMissing(answer.id, ymdToIso(answer.date))}
+          {answer.error ?? t('jumpMissing', { id: answer.id, day: ymdToIso(answer.date) })}
         </p>
       ) : null}
     </form>

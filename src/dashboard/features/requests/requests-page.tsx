@@ -1,6 +1,7 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { forbiddenReason, useAuth } from '../../app/auth.ts';
+import { useForbidden } from '../../app/auth.ts';
 import { REFRESH_CHOICES, usePreference, type RefreshSeconds } from '../../app/preferences.ts';
 import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
@@ -15,7 +16,6 @@ import { usePipelines } from '../../shared/queries.ts';
 import { useRequestList } from './queries.ts';
 import { useStableRows } from './stable-rows.ts';
 import { requestColumns } from './columns.tsx';
-import { strings } from './strings.ts';
 import { readRequestsView, searchWith, statusChoices, toggledStatus } from './view.ts';
 import { JumpToRequest, SearchBox, StatusFilter } from './filters.tsx';
 import { BulkBar } from './bulk-bar.tsx';
@@ -26,6 +26,10 @@ const SCROLLER =
   'max-h-[calc(100vh-16rem)] min-h-48 overflow-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900';
 
 export function RequestsPage() {
+  const { t } = useTranslation('requests');
+  const forbidden = useForbidden();
+  const retryRefusal = forbidden('requestretry');
+  const cancelRefusal = forbidden('requestcancel');
   const [search, setSearch] = useSearchParams();
   const [defaultSize, setDefaultSize] = usePreference('pageSize');
   const [refreshSeconds, setRefreshSeconds] = usePreference('refreshSeconds');
@@ -80,21 +84,21 @@ export function RequestsPage() {
       setSelected(next);
     },
     onAction: (kind, ids) => setAction({ kind, ids }),
+    t,
   });
-  const auth = useAuth();
 
   return (
     <>
-      <PageHeader title={strings.title}>
+      <PageHeader title={t('title')}>
         <div className="flex items-end gap-1">
           <Button
-            aria-label={strings.previousDay}
-            title={strings.previousDay}
+            aria-label={t('previousDay')}
+            title={t('previousDay')}
             onClick={() => update({ date: shiftDay(view.date, -1) })}
           >
             ‹
           </Button>
-          <Field label={strings.date}>
+          <Field label={t('date')}>
             <TextInput
               type="date"
               value={ymdToIso(view.date)}
@@ -102,25 +106,25 @@ export function RequestsPage() {
             />
           </Field>
           <Button
-            aria-label={strings.nextDay}
-            title={strings.nextDay}
+            aria-label={t('nextDay')}
+            title={t('nextDay')}
             onClick={() => update({ date: shiftDay(view.date, 1) })}
           >
             ›
           </Button>
-          <Button onClick={() => update({ date: undefined })}>{strings.today}</Button>
+          <Button onClick={() => update({ date: undefined })}>{t('today')}</Button>
         </div>
-        <Field label={strings.pipeline}>
+        <Field label={t('pipeline')}>
           <Select
             // A long pipeline name would widen the header past a phone's screen.
             className="max-w-72"
             value={view.pipeline ?? ''}
             onChange={(e) => update({ pipeline: e.target.value })}
           >
-            <option value="">{strings.allPipelines}</option>
+            <option value="">{t('allPipelines')}</option>
             {(pipelines.data ?? []).map((p) => (
               <option key={p.id} value={p.id}>
-                {p.id} · {p.name}
+                {t('pipelineOption', { id: p.id, name: p.name })}
               </option>
             ))}
           </Select>
@@ -135,27 +139,27 @@ export function RequestsPage() {
         />
         <SearchBox value={view.q} onSearch={(q) => update({ q })} />
         <PageSizeField
-          label={strings.pageSize}
+          label={t('pageSize')}
           value={view.size}
           onChange={(size) => {
             setDefaultSize(size);
             update({ size: String(size) });
           }}
         />
-        <Field label={strings.refresh}>
+        <Field label={t('refresh')}>
           <Select
             value={refreshSeconds}
             onChange={(e) => setRefreshSeconds(Number(e.target.value) as RefreshSeconds)}
           >
             {REFRESH_CHOICES.map((n) => (
               <option key={n} value={n}>
-                {n === 0 ? strings.refreshOff : `${n} s`}
+                {n === 0 ? t('refreshOff') : t('refreshEvery', { seconds: n })}
               </option>
             ))}
           </Select>
         </Field>
         <Button onClick={() => void list.refetch()} disabled={list.isFetching}>
-          {strings.refreshNow}
+          {t('refreshNow')}
         </Button>
       </PageHeader>
       <div className="mb-3 flex flex-wrap items-start justify-between gap-3">
@@ -169,27 +173,27 @@ export function RequestsPage() {
         <div className="flex flex-wrap items-center gap-2">
           {newCount > 0 ? (
             <Button size="sm" variant="primary" onClick={stable.showNew}>
-              {strings.newRows(newCount)}
+              {t('newRows', { count: newCount })}
             </Button>
           ) : null}
           {selectedIds.length > 0 ? (
             <>
               <Button
                 size="sm"
-                disabledReason={forbiddenReason(auth, 'requestretry')}
+                disabledReason={retryRefusal}
                 onClick={() => setAction({ kind: 'retry', ids: selectedIds })}
               >
-                {strings.bulkRetry(selectedIds.length)}
+                {t('bulkRetry', { count: selectedIds.length })}
               </Button>
               <Button
                 size="sm"
-                disabledReason={forbiddenReason(auth, 'requestcancel')}
+                disabledReason={cancelRefusal}
                 onClick={() => setAction({ kind: 'cancel', ids: selectedIds })}
               >
-                {strings.bulkCancel(selectedIds.length)}
+                {t('bulkCancel', { count: selectedIds.length })}
               </Button>
               <Button size="sm" variant="ghost" onClick={() => setSelected(new Set())}>
-                {strings.clearSelection}
+                {t('clearSelection')}
               </Button>
             </>
           ) : null}
@@ -216,8 +220,8 @@ export function RequestsPage() {
           empty={
             fetchedForView
               ? view.status.length > 0 || view.q
-                ? strings.noneMatch
-                : strings.none
+                ? t('noneMatch')
+                : t('none')
               : undefined
           }
           virtual={{

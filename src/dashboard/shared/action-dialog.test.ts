@@ -1,0 +1,63 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { RequestDetail } from '../../kit/index.ts';
+import { i18n } from '../i18n/index.ts';
+import type { FollowedRequest } from './follow.ts';
+
+// The dialog's hooks read the signed-in session as they load; outcomeOf needs none of them.
+vi.mock('./queries.ts', () => ({}));
+vi.mock('./follow.ts', () => ({}));
+const { outcomeOf } = await import('./action-dialog.tsx');
+
+const t = i18n.getFixedT('en', 'actions');
+const followed = (
+  status: string,
+  state: FollowedRequest['state'],
+  failure?: string,
+): FollowedRequest => ({
+  requestId: 'r12',
+  state,
+  detail: { status } as RequestDetail,
+  failure,
+});
+
+describe('outcomeOf', () => {
+  it('says a retried request failed again, with the service’s reason', () => {
+    expect(outcomeOf('retry', followed('Error', 'ended', 'File x is missing'), t)).toEqual({
+      text: 'Error again — File x is missing',
+      tone: 'bad',
+    });
+    expect(outcomeOf('retry', followed('Error', 'ended'), t).text).toBe('Error again');
+  });
+
+  it('reports the status each action aims for as success', () => {
+    expect(outcomeOf('retry', followed('Finish', 'ended'), t)).toEqual({
+      text: 'Finish',
+      tone: 'good',
+    });
+    expect(outcomeOf('cancel', followed('Stop', 'ended'), t)).toEqual({
+      text: 'Stop',
+      tone: 'good',
+    });
+  });
+
+  it('tells a cancel that came too late as the request ended', () => {
+    expect(outcomeOf('cancel', followed('Finish', 'ended'), t)).toEqual({
+      text: 'Finish',
+      tone: 'neutral',
+    });
+  });
+
+  it('says it is following while the request runs, and before the service tells it', () => {
+    expect(outcomeOf('retry', followed('Process', 'following'), t).text).toBe(
+      'following… now Process',
+    );
+    expect(outcomeOf('retry', undefined, t).text).toBe('following…');
+  });
+
+  it('says it in Japanese', () => {
+    const ja = i18n.getFixedT('ja', 'actions');
+    expect(outcomeOf('retry', followed('Error', 'ended', 'File x is missing'), ja).text).toBe(
+      '再び Error — File x is missing',
+    );
+  });
+});
