@@ -7,8 +7,7 @@ import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { Field, TextInput } from '../../components/fields.tsx';
-import { PageSizeField } from '../../components/page-size-field.tsx';
+import { Field, Select, TextInput } from '../../components/fields.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { paths } from '../../paths.ts';
@@ -16,7 +15,7 @@ import { exportCsv, exportJson } from './export.ts';
 import { useTablePage } from './queries.ts';
 import { rowColumns } from './columns.tsx';
 import { arrangeRows, sortParam, type Sort } from './rows.ts';
-import type { RowsViewChange } from './view.ts';
+import { TABLE_PAGE_SIZES, type RowsViewChange } from './view.ts';
 import { TableChangeDialog } from './table-change-dialog.tsx';
 
 const ROW_HEIGHT = 30;
@@ -160,11 +159,18 @@ export function TableView({
           <p className="pb-2 text-xs text-slate-500 dark:text-slate-400">{t('localNote')}</p>
         </div>
         <div className="flex items-end gap-2 text-sm">
-          <PageSizeField
-            label={t('pageSize')}
-            value={size}
-            onChange={(next) => onView({ index: 0, size: next })}
-          />
+          <Field label={t('pageSize')}>
+            <Select
+              value={size}
+              onChange={(e) => onView({ index: 0, size: Number(e.target.value) })}
+            >
+              {TABLE_PAGE_SIZES.map((n) => (
+                <option key={n} value={n}>
+                  {t('count', { n })}
+                </option>
+              ))}
+            </Select>
+          </Field>
           <Pager
             info={info}
             testId="row-range"
