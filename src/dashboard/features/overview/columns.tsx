@@ -1,18 +1,21 @@
+import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import { REQUEST_STATUSES } from '../../../kit/index.ts';
 import type { ColumnDef } from '../../components/data-table.tsx';
 import { paths } from '../../paths.ts';
-import type { TFunction } from 'i18next';
 import type { PipelineDay } from './summary.ts';
 
 const COUNT = 'text-right tabular-nums';
+
+// On a phone the failures (Error, Stop), Finish and the Total stay in view; the waiting and
+// running states, and any status of the service's own, wait for a wider screen (the latter
+// are counted in the health line above the table too).
+const ON_PHONES: readonly string[] = ['Finish', 'Error', 'Stop'];
 
 /**
  * The status columns: ours always, then any other status the day's requests have (a
  * vendor's Running, Abort...), as the service words it.
  */
-const PASSING: readonly string[] = ['Start', 'Process'];
-
 export function statusColumnsOf(rows: readonly PipelineDay[]): string[] {
   const known: readonly string[] = REQUEST_STATUSES;
   const others = new Set<string>();
@@ -47,8 +50,7 @@ export function byPipelineColumns(
       id: status,
       header: status || t('noStatus'),
       className: COUNT,
-      // On a phone the failures stay in view; the passing states can wait for a wider screen.
-      priority: PASSING.includes(status) ? 'medium' : 'high',
+      priority: ON_PHONES.includes(status) ? 'high' : 'medium',
       cellProps: () => ({ 'data-status': status }),
       cell: (row) => count(row.counts[status] ?? 0),
     })),

@@ -35,6 +35,8 @@ function ApiSwitch({ enabled }: { enabled: boolean }) {
         <input
           type="checkbox"
           role="switch"
+          // Named by what it switches; its On/Off beside it is its state, which it says itself.
+          aria-label={t('enabled')}
           aria-checked={enabled}
           checked={enabled}
           disabled={toggle.isPending}
