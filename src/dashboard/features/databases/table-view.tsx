@@ -158,7 +158,7 @@ export function TableView({
           </Field>
           <p className="pb-2 text-xs text-slate-500 dark:text-slate-400">{t('localNote')}</p>
         </div>
-        <div className="flex items-end gap-2 text-sm">
+        <div className="flex flex-wrap items-end gap-2 text-sm">
           <Field label={t('pageSize')}>
             <Select
               value={size}

@@ -43,7 +43,14 @@ function columns(
         </span>
       ),
     },
-    { id: 'id', header: t('columns.id'), cellClassName: 'font-mono text-xs', cell: (s) => s.id },
+    // On a phone the name, state, lists and link stay; the id and version wait for more room.
+    {
+      id: 'id',
+      header: t('columns.id'),
+      priority: 'medium',
+      cellClassName: 'font-mono text-xs',
+      cell: (s) => s.id,
+    },
     {
       id: 'state',
       header: t('columns.state'),
@@ -61,7 +68,7 @@ function columns(
         </span>
       ),
     },
-    { id: 'version', header: t('columns.version'), cell: (s) => s.version },
+    { id: 'version', header: t('columns.version'), priority: 'medium', cell: (s) => s.version },
     {
       id: 'checkedAt',
       header: t('columns.checkedAt'),

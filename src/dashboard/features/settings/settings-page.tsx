@@ -85,39 +85,41 @@ function ApiSettings() {
   const masked = apiKey ? `${apiKey.slice(0, 4)}${'•'.repeat(24)}` : '';
   return (
     <>
-      <Row label={t('enabled')}>
-        <ApiSwitch enabled={apiEnabled} />
-      </Row>
-      <Row label={t('key')}>
-        {apiKey ? (
-          <div className="flex flex-wrap items-center gap-2">
-            <code
-              data-testid="api-key"
-              className="rounded bg-slate-100 px-2 py-1 font-mono text-xs break-all dark:bg-slate-800"
-            >
-              {reveal ? apiKey : masked}
-            </code>
-            <Button size="sm" onClick={() => setReveal(!reveal)}>
-              {reveal ? t('hide') : t('reveal')}
-            </Button>
-            <Button
-              size="sm"
-              onClick={() =>
-                void navigator.clipboard
-                  .writeText(apiKey)
-                  .then(() => notify({ kind: 'success', text: t('copied') }))
-              }
-            >
-              {t('copy')}
-            </Button>
-            <Button size="sm" variant="danger" onClick={() => setConfirm(true)}>
-              {t('update')}
-            </Button>
-          </div>
-        ) : (
-          <span className="text-slate-500 dark:text-slate-400">{t('noKey')}</span>
-        )}
-      </Row>
+      <dl className="divide-y divide-slate-100 dark:divide-slate-800">
+        <Row label={t('enabled')}>
+          <ApiSwitch enabled={apiEnabled} />
+        </Row>
+        <Row label={t('key')}>
+          {apiKey ? (
+            <div className="flex flex-wrap items-center gap-2">
+              <code
+                data-testid="api-key"
+                className="rounded bg-slate-100 px-2 py-1 font-mono text-xs break-all dark:bg-slate-800"
+              >
+                {reveal ? apiKey : masked}
+              </code>
+              <Button size="sm" onClick={() => setReveal(!reveal)}>
+                {reveal ? t('hide') : t('reveal')}
+              </Button>
+              <Button
+                size="sm"
+                onClick={() =>
+                  void navigator.clipboard
+                    .writeText(apiKey)
+                    .then(() => notify({ kind: 'success', text: t('copied') }))
+                }
+              >
+                {t('copy')}
+              </Button>
+              <Button size="sm" variant="danger" onClick={() => setConfirm(true)}>
+                {t('update')}
+              </Button>
+            </div>
+          ) : (
+            <span className="text-slate-500 dark:text-slate-400">{t('noKey')}</span>
+          )}
+        </Row>
+      </dl>
       <Dialog
         open={confirm}
         title={t('confirmTitle')}
@@ -215,9 +217,7 @@ export function SettingsPage() {
             {t('api')}
           </h2>
           {administrator ? (
-            <dl className="divide-y divide-slate-100 dark:divide-slate-800">
-              <ApiSettings />
-            </dl>
+            <ApiSettings />
           ) : (
             <p className="py-2 text-sm text-slate-600 dark:text-slate-300">
               {auth?.kind === 'apiKey' ? t('viaKey') : t('readOnly')}
