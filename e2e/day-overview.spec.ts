@@ -92,3 +92,83 @@ test('a refresh of the overview downloads the counts alone, a few KB', async ({
   for (const call of calls.filter((c) => c.url.includes('/requeststats/')))
     expect(call.bytes).toBeLessThan(20 * 1024);
 });
+
+// Another past day, for the layout of the chart and the latest errors.
+const BUSY_DAY = '20261019';
+// A day nothing ran on.
+const EMPTY_DAY = '20200101';
+const PHONE = { width: 390, height: 844 };
+
+test.describe('layout', () => {
+  test.beforeAll(({ service }) => {
+    seedDay(service, BUSY_DAY, [
+      { pipelineId: 'pl_2', status: 'Error', count: 2, hour: 1, message: 'disk full' },
+      {
+        pipelineId: 'pl_3',
+        status: 'Error',
+        count: 2,
+        hour: 3,
+        message:
+          'the reading file could not be opened because the volume that holds the inbox was unmounted during the run',
+      },
+      { pipelineId: 'pl_2', status: 'Finish', count: 12_345, hour: 10 },
+    ]);
+  });
+
+  test('the count axis has whole-number ticks, 0 and 1 on an empty day', async ({
+    page,
+    service,
+  }) => {
+    await signIn(page, service, undefined, `/?date=${EMPTY_DAY}`);
+    const chart = page.getByTestId('hourly-chart');
+    await expect(chart.locator('canvas')).toHaveCount(1);
+    await expect(chart).toHaveAttribute('data-count-ticks', '0 1');
+    await page.goto(`${service.url}/?date=${BUSY_DAY}`);
+    await expect(chart).toHaveAttribute('data-count-ticks', '0 5000 10000 15000');
+  });
+
+  for (const [width, viewport] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', PHONE],
+  ] as const) {
+    test(`the latest errors' Retry buttons line up on the right: ${width}`, async ({
+      page,
+      service,
+    }) => {
+      await page.setViewportSize(viewport);
+      await signIn(page, service, undefined, `/?date=${BUSY_DAY}`);
+      const buttons = page.getByTestId('latest-error-retry');
+      await expect(buttons).toHaveCount(4);
+      const rights = new Set<number>();
+      for (const button of await buttons.all()) {
+        const box = await button.boundingBox();
+        if (box) rights.add(Math.round(box.x + box.width));
+      }
+      expect([...rights], 'right edges of the Retry buttons').toHaveLength(1);
+    });
+  }
+
+  test('at 390 px the overview keeps the Total in view, with no sideways scrolling', async ({
+    page,
+    service,
+  }) => {
+    await page.setViewportSize(PHONE);
+    await signIn(page, service, undefined, `/?date=${BUSY_DAY}`);
+    const table = page.getByTestId('by-pipeline');
+    await expect(table.locator('tr[data-pipeline="pl_2"] td[data-status="total"]')).toHaveText(
+      '12,347',
+    );
+    const total = table.getByRole('columnheader', { name: 'Total' });
+    await expect(total).toBeInViewport({ ratio: 1 });
+    const box = await total.boundingBox();
+    expect(box && box.x + box.width, 'right edge of Total').toBeLessThanOrEqual(PHONE.width);
+    // Nor is the table's own box scrolled to show it.
+    const scroll = await table.evaluate((element) => {
+      const box = element.parentElement as HTMLElement;
+      return { scrollWidth: box.scrollWidth, clientWidth: box.clientWidth };
+    });
+    expect(scroll.scrollWidth).toBeLessThanOrEqual(scroll.clientWidth);
+    const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(pageWidth, 'page width').toBeLessThanOrEqual(PHONE.width);
+  });
+});

@@ -75,8 +75,16 @@ test('an administrator sends a test notification from Settings and sees how each
   await expect(page.locator('body')).not.toContainText('SECRET-PATH');
   // The demo's failed request was notified already: it is in the recent list.
   await expect(section.getByRole('table')).toContainText('Error');
-  await section.getByRole('button', { name: 'Send a test notification' }).click();
-  const results = section.getByRole('list', { name: 'Test results' });
+  const opener = section.getByRole('button', { name: 'Send a test notification' });
+  await opener.click();
+  // Nothing is sent before the administrator says so in the dialog.
+  const dialog = page.getByRole('dialog', { name: 'Send a test notification?' });
+  await expect(dialog).toContainText(notifying.receiver);
+  expect(notifying.received.map((r) => r.body.text)).not.toContain(
+    'Test notification from the pipeline dashboard, sent by admin.',
+  );
+  await dialog.getByRole('button', { name: 'Send', exact: true }).click();
+  const results = dialog.getByRole('list', { name: 'Test results' });
   await expect(results.getByRole('listitem')).toHaveCount(2);
   await expect(results.getByRole('listitem').filter({ hasText: notifying.receiver })).toContainText(
     'sent HTTP 200',
@@ -87,6 +95,9 @@ test('an administrator sends a test notification from Settings and sees how each
   expect(notifying.received.map((r) => r.body.text)).toContain(
     'Test notification from the pipeline dashboard, sent by admin.',
   );
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(opener).toBeFocused();
 });
 
 test('other roles see no notification settings', async ({ page, notifying }) => {

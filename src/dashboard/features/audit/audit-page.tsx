@@ -1,3 +1,5 @@
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { useSearchParams, Link } from 'react-router';
 import { useAuth } from '../../app/auth.ts';
 import { Button } from '../../components/button.tsx';
@@ -7,27 +9,27 @@ import { Field, PageHeader, Select, TextInput } from '../../components/fields.ts
 import { PageSizeField } from '../../components/page-size-field.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
+import { Instant } from '../../components/time.tsx';
 import { isoToYmd, paths, ymdToIso } from '../../paths.ts';
-import { isAdministrator, timeWithZone, useAudit, type AuditEntry } from '../../shared/audit.ts';
+import { isAdministrator, useAudit, type AuditEntry } from '../../shared/audit.ts';
 import { downloadCsv } from '../../shared/csv.ts';
 import { useServices } from '../../shared/services.ts';
 import { freshParams, withParams } from '../../shared/url-state.ts';
-import { strings } from './strings.ts';
 import { CSV_FIELDS, readAuditView } from './view.ts';
 
 const MONO = 'font-mono text-xs';
 
-const columns: ColumnDef<AuditEntry>[] = [
+const columns = (t: TFunction<'audit'>): ColumnDef<AuditEntry>[] => [
   {
     id: 'time',
-    header: strings.columns.time,
+    header: t('columns.time'),
     cellClassName: 'whitespace-nowrap tabular-nums',
     cellProps: (e) => ({ title: e.time }),
-    cell: (e) => <time dateTime={e.time}>{timeWithZone(e.time)}</time>,
+    cell: (e) => <Instant iso={e.time} />,
   },
   {
     id: 'user',
-    header: strings.columns.user,
+    header: t('columns.user'),
     cell: (e) => (
       <span>
         {e.userName}
@@ -39,22 +41,22 @@ const columns: ColumnDef<AuditEntry>[] = [
   },
   {
     id: 'address',
-    header: strings.columns.address,
+    header: t('columns.address'),
     priority: 'low',
     cellClassName: MONO,
     cell: (e) => e.address,
   },
-  { id: 'service', header: strings.columns.service, cellClassName: MONO, cell: (e) => e.service },
+  { id: 'service', header: t('columns.service'), cellClassName: MONO, cell: (e) => e.service },
   {
     id: 'operation',
-    header: strings.columns.operation,
+    header: t('columns.operation'),
     cellClassName: MONO,
     cellProps: (e) => ({ 'data-operation': e.operation }),
     cell: (e) => e.operation,
   },
   {
     id: 'parameters',
-    header: strings.columns.parameters,
+    header: t('columns.parameters'),
     priority: 'low',
     cellClassName: `${MONO} max-w-xs truncate`,
     cellProps: (e) => ({ title: e.parameters }),
@@ -62,7 +64,7 @@ const columns: ColumnDef<AuditEntry>[] = [
   },
   {
     id: 'outcome',
-    header: strings.columns.outcome,
+    header: t('columns.outcome'),
     cellClassName: 'whitespace-nowrap',
     cell: (e) => (
       <span
@@ -78,14 +80,14 @@ const columns: ColumnDef<AuditEntry>[] = [
   },
   {
     id: 'message',
-    header: strings.columns.message,
+    header: t('columns.message'),
     cellClassName: 'max-w-sm truncate',
     cellProps: (e) => ({ title: e.message }),
     cell: (e) => e.message,
   },
   {
     id: 'requestId',
-    header: strings.columns.requestId,
+    header: t('columns.requestId'),
     cellClassName: MONO,
     cell: (e) =>
       e.requestId ? (
@@ -100,13 +102,15 @@ const columns: ColumnDef<AuditEntry>[] = [
 ];
 
 export function AuditPage() {
+  const { t } = useTranslation('audit');
   const auth = useAuth();
   const [search, setSearch] = useSearchParams();
   const view = readAuditView(search);
   const admin = isAdministrator(auth);
   const audit = useAudit(view, admin);
   const { services } = useServices();
-  if (!admin) return <p className="text-sm text-slate-600">{strings.onlyAdministrators}</p>;
+  if (!admin)
+    return <p className="text-sm text-slate-600 dark:text-slate-300">{t('onlyAdministrators')}</p>;
 
   const update = (changes: Record<string, string | number | undefined>) => {
     const next = withParams(search, changes);
@@ -125,8 +129,8 @@ export function AuditPage() {
 
   return (
     <>
-      <PageHeader title={strings.title}>
-        <Field label={strings.from}>
+      <PageHeader title={t('title')}>
+        <Field label={t('from')}>
           <TextInput
             type="date"
             value={view.from ? ymdToIso(view.from) : ''}
@@ -135,16 +139,16 @@ export function AuditPage() {
             }
           />
         </Field>
-        <Field label={strings.to}>
+        <Field label={t('to')}>
           <TextInput
             type="date"
             value={view.to ? ymdToIso(view.to) : ''}
             onChange={(e) => update({ to: e.target.value ? isoToYmd(e.target.value) : undefined })}
           />
         </Field>
-        <Field label={strings.service}>
+        <Field label={t('service')}>
           <Select value={view.service ?? ''} onChange={(e) => update({ service: e.target.value })}>
-            <option value="">{strings.anyService}</option>
+            <option value="">{t('anyService')}</option>
             {services.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.id}
@@ -163,20 +167,20 @@ export function AuditPage() {
             onFilter(e.currentTarget);
           }}
         >
-          <Field label={strings.user}>
+          <Field label={t('user')}>
             <TextInput name="user" defaultValue={view.user ?? ''} className="w-32" />
           </Field>
-          <Field label={strings.operation}>
+          <Field label={t('operation')}>
             <TextInput name="operation" defaultValue={view.operation ?? ''} className="w-32" />
           </Field>
-          <Button type="submit">{strings.apply}</Button>
+          <Button type="submit">{t('apply')}</Button>
         </form>
         <PageSizeField
-          label={strings.pageSize}
+          label={t('pageSize')}
           value={view.size}
           onChange={(size) => update({ size: String(size) })}
         />
-        <Button onClick={() => setSearch(freshParams(search))}>{strings.clear}</Button>
+        <Button onClick={() => setSearch(freshParams(search))}>{t('clear')}</Button>
       </PageHeader>
       {audit.error ? <ErrorView error={audit.error} onRetry={() => void audit.refetch()} /> : null}
       {!audit.data ? (
@@ -190,10 +194,10 @@ export function AuditPage() {
               info={audit.data.info}
               onPage={(index) => update({ index })}
               testId="audit-range"
-              label={strings.pagerLabel}
+              label={t('pagerLabel')}
             />
             <Button
-              title={strings.exportNote}
+              title={t('exportNote')}
               disabled={entries.length === 0}
               onClick={() =>
                 downloadCsv(
@@ -203,17 +207,17 @@ export function AuditPage() {
                 )
               }
             >
-              {strings.exportCsv}
+              {t('exportCsv')}
             </Button>
           </div>
           <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
             <DataTable
-              columns={columns}
+              columns={columns(t)}
               rows={entries}
               rowKey={(e, i) => `${e.time}|${i}`}
               rowProps={(e) => ({ 'data-operation': e.operation, 'data-user': e.userName })}
               testId="audit"
-              empty={strings.empty}
+              empty={t('empty')}
             />
           </div>
         </div>

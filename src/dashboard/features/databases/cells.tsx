@@ -1,9 +1,15 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PIPELINE_ID_PATTERN } from '../../../kit/index.ts';
 import { dayOfRequest, paths } from '../../paths.ts';
-import { strings } from './strings.ts';
 
 const LONG = 80;
+// Marks, the same in every language: the empty string, a long value's "show all", and blank
+// text made visible (each space as ␠, tabs as ⇥, line ends as ↵).
+const EMPTY_MARK = '∅';
+const EXPAND_MARK = '⤢';
+const visibleBlanks = (value: string) =>
+  value.replaceAll(' ', '␠').replaceAll('\t', '⇥').replace(/\r?\n/g, '↵');
 
 /**
  * One cell, with NULL, the empty string and blank text each shown differently, long
@@ -18,10 +24,11 @@ export function CellValue({
   value: string | null;
   onShowFull: () => void;
 }) {
+  const { t } = useTranslation('databases');
   if (value === null) {
     return (
       <span className="rounded bg-slate-200 px-1 font-sans text-[10px] font-semibold text-slate-600 italic dark:bg-slate-700 dark:text-slate-300">
-        {strings.nullValue}
+        {t('nullValue')}
       </span>
     );
   }
@@ -29,19 +36,14 @@ export function CellValue({
     return (
       <span
         className="font-sans text-[10px] text-slate-500 italic dark:text-slate-400"
-        aria-label={strings.emptyValue}
+        aria-label={t('emptyValue')}
       >
-        ∅ {strings.emptyValue}
+        {EMPTY_MARK} {t('emptyValue')}
       </span>
     );
   }
   if (value.trim() === '') {
-    // Blank text made visible: each space as ␠, tabs as ⇥, line ends as ↵.
-    return (
-      <span className="text-amber-700 dark:text-amber-400">
-        {value.replaceAll(' ', '␠').replaceAll('\t', '⇥').replace(/\r?\n/g, '↵')}
-      </span>
-    );
+    return <span className="text-amber-700 dark:text-amber-400">{visibleBlanks(value)}</span>;
   }
   if (column === 'REQUESTID' && dayOfRequest(value)) {
     return (
@@ -71,15 +73,15 @@ export function CellValue({
         {value.slice(0, LONG)}…{' '}
         <button
           type="button"
-          aria-label={strings.showFull}
-          title={strings.showFull}
+          aria-label={t('showFull')}
+          title={t('showFull')}
           onClick={(e) => {
             e.stopPropagation();
             onShowFull();
           }}
           className="rounded px-1 text-teal-700 hover:bg-teal-50 dark:text-teal-400 dark:hover:bg-teal-950"
         >
-          ⤢
+          {EXPAND_MARK}
         </button>
       </span>
     );

@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import type { ColumnInfo } from '../../../kit/index.ts';
+import { i18n } from '../../i18n/index.ts';
 import { rowColumns, tableListColumns } from './columns.tsx';
 import type { Sort } from './rows.ts';
 
@@ -10,11 +11,12 @@ const columns: ColumnInfo[] = [
   { name: 'ID', type: 'INTEGER', key: true },
   { name: 'NOTE', type: 'VARCHAR', key: false },
 ];
+const t = i18n.getFixedT('en', 'databases');
 const render = (node: ReactNode) => renderToStaticMarkup(<MemoryRouter>{node}</MemoryRouter>);
 
 describe('rowColumns', () => {
   it('has one column per column of the table, the key marked and the type shown', () => {
-    const defs = rowColumns(columns, undefined, vi.fn(), vi.fn());
+    const defs = rowColumns(t, columns, undefined, vi.fn(), vi.fn());
     expect(defs.map((d) => d.id)).toEqual(['0:ID', '1:NOTE']);
     const id = render(defs[0]?.header);
     expect(id).toContain('KEY');
@@ -23,14 +25,14 @@ describe('rowColumns', () => {
   });
 
   it('marks a NULL cell for the specs and styles, and an empty string not', () => {
-    const note = rowColumns(columns, undefined, vi.fn(), vi.fn())[1];
+    const note = rowColumns(t, columns, undefined, vi.fn(), vi.fn())[1];
     expect(note?.cellProps?.(['1', null])).toMatchObject({ 'data-null': 'true', title: 'NULL' });
     expect(note?.cellProps?.(['1', ''])).toMatchObject({ 'data-null': undefined, title: '' });
   });
 
   it('shows the sorted column’s direction in its header', () => {
     const sort: Sort = { column: 'NOTE', descending: true };
-    const defs = rowColumns(columns, sort, vi.fn(), vi.fn());
+    const defs = rowColumns(t, columns, sort, vi.fn(), vi.fn());
     expect(render(defs[1]?.header)).toContain('▼');
     expect(render(defs[0]?.header)).not.toContain('▼');
   });
@@ -38,7 +40,7 @@ describe('rowColumns', () => {
 
 describe('tableListColumns', () => {
   it('links each table with its row count, keeping the list’s page and filter', () => {
-    const [table] = tableListColumns('action', 'ORDERS', { listIndex: 50, filter: 'or' });
+    const [table] = tableListColumns(t, 'action', 'ORDERS', { listIndex: 50, filter: 'or' });
     const html = render(table?.cell({ name: 'ORDERS', rows: 1234 }));
     expect(html).toContain('href="/databases/action?listIndex=50&amp;filter=or&amp;table=ORDERS"');
     expect(html).toContain('aria-current="true"');

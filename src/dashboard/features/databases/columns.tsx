@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import type { ColumnInfo, DatabaseName } from '../../../kit/index.ts';
 import { notify } from '../../app/notices.ts';
@@ -5,7 +6,6 @@ import type { ColumnDef } from '../../components/data-table.tsx';
 import { paths, type TableListQuery } from '../../paths.ts';
 import { CellValue } from './cells.tsx';
 import type { Row, Sort } from './rows.ts';
-import { strings } from './strings.ts';
 
 export interface ListedTable {
   readonly name: string;
@@ -14,6 +14,7 @@ export interface ListedTable {
 
 /** The list of tables has one column: each name links to the table, with its row count. */
 export function tableListColumns(
+  t: TFunction<'databases'>,
   database: DatabaseName,
   current: string | undefined,
   list: TableListQuery,
@@ -21,7 +22,7 @@ export function tableListColumns(
   return [
     {
       id: 'table',
-      header: strings.tables,
+      header: t('tables'),
       flush: true,
       cell: (row) => (
         <Link
@@ -33,7 +34,7 @@ export function tableListColumns(
         >
           <span className="truncate font-mono text-xs">{row.name}</span>
           <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">
-            {strings.rows(row.rows)}
+            {row.rows === undefined ? t('rowsUnknown') : t('rows', { count: row.rows })}
           </span>
         </Link>
       ),
@@ -41,13 +42,14 @@ export function tableListColumns(
   ];
 }
 
-async function copy(value: string | null) {
+async function copy(value: string | null, copied: string) {
   await navigator.clipboard.writeText(value ?? '');
-  notify({ kind: 'success', text: strings.copied });
+  notify({ kind: 'success', text: copied });
 }
 
 /** One column per column of the table: a sort button, key marker and type in its header. */
 export function rowColumns(
+  t: TFunction<'databases'>,
   columns: readonly ColumnInfo[],
   sort: Sort | undefined,
   onSort: (sort: Sort) => void,
@@ -65,16 +67,16 @@ export function rowColumns(
               descending: sort?.column === column.name ? !sort.descending : false,
             })
           }
-          aria-label={strings.sortBy(column.name)}
+          aria-label={t('sortBy', { column: column.name })}
           className="flex items-center gap-1 font-semibold hover:underline"
         >
           {column.key ? (
             // Text, not an emoji: emoji fonts are missing on many servers' browsers.
             <span
-              title={strings.key}
+              title={t('key')}
               className="rounded bg-amber-100 px-1 text-[9px] font-bold text-amber-900 dark:bg-amber-900 dark:text-amber-100"
             >
-              {strings.keyMarker}
+              {t('keyMarker')}
             </span>
           ) : null}
           {column.name}
@@ -91,8 +93,8 @@ export function rowColumns(
     cellProps: (row) => {
       const value = row[i] ?? null;
       return {
-        onClick: () => void copy(value),
-        title: value ?? strings.nullValue,
+        onClick: () => void copy(value, t('copied')),
+        title: value ?? t('nullValue'),
         'data-null': value === null ? 'true' : undefined,
       };
     },

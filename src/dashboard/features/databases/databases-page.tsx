@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
@@ -7,12 +8,12 @@ import { Spinner } from '../../components/spinner.tsx';
 import { paths, type TableListQuery } from '../../paths.ts';
 import { TABLES_PER_PAGE, useRowCounts, useTables } from './queries.ts';
 import { tableListColumns } from './columns.tsx';
-import { strings } from './strings.ts';
 import { TableView } from './table-view.tsx';
 import { DATABASES, filterTables, readDatabaseView } from './view.ts';
 import { withParams } from '../../shared/url-state.ts';
 
 export function DatabasesPage() {
+  const { t } = useTranslation('databases');
   const { database: param } = useParams();
   const [search, setSearch] = useSearchParams();
   const navigate = useNavigate();
@@ -30,9 +31,9 @@ export function DatabasesPage() {
 
   return (
     <>
-      <PageHeader title={strings.title}>
+      <PageHeader title={t('title')}>
         <nav
-          aria-label={strings.title}
+          aria-label={t('title')}
           className="flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800"
         >
           {DATABASES.map((d) => (
@@ -46,15 +47,15 @@ export function DatabasesPage() {
                   : 'text-slate-600 hover:text-slate-900 dark:text-slate-300'
               }`}
             >
-              {strings.databases[d]}
+              {t(`databases.${d}`)}
             </Link>
           ))}
         </nav>
       </PageHeader>
       <div className="grid gap-4 lg:grid-cols-[18rem_minmax(0,1fr)]">
-        <aside aria-label={strings.tables} className="flex flex-col gap-2">
+        <aside aria-label={t('tables')} className="flex flex-col gap-2">
           <label className="flex flex-col gap-1 text-sm">
-            <span className="font-medium">{strings.filterTables}</span>
+            <span className="font-medium">{t('filterTables')}</span>
             <TextInput
               type="search"
               value={view.filter}
@@ -67,11 +68,11 @@ export function DatabasesPage() {
           ) : (
             <div className="max-h-[60vh] overflow-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
               <DataTable
-                columns={tableListColumns(database, table, list)}
+                columns={tableListColumns(t, database, table, list)}
                 rows={names.map((name, i) => ({ name, rows: counts[i]?.data ?? undefined }))}
                 rowKey={(row) => row.name}
                 testId="table-list"
-                empty={strings.noTables}
+                empty={t('noTables')}
                 density="compact"
               />
             </div>
@@ -80,16 +81,16 @@ export function DatabasesPage() {
             <Pager
               info={info}
               hideWhenSingle
-              label={strings.tablePages}
+              label={t('tablePages')}
               className="justify-between text-xs"
               onPage={(listIndex) => setList({ listIndex })}
             />
           ) : null}
           <p className="text-xs text-slate-500 dark:text-slate-400">
-            {strings.tablesPerPage(TABLES_PER_PAGE)}
+            {t('tablesPerPage', { n: TABLES_PER_PAGE })}
           </p>
         </aside>
-        <section aria-label={table ?? strings.pickTable} className="min-w-0">
+        <section aria-label={table ?? t('pickTable')} className="min-w-0">
           {table ? (
             <TableView
               key={`${database}/${table}`}
@@ -107,7 +108,7 @@ export function DatabasesPage() {
             />
           ) : (
             <p className="rounded-lg border border-dashed border-slate-300 p-8 text-center text-sm text-slate-500 dark:text-slate-400 dark:border-slate-700">
-              {strings.pickTable}
+              {t('pickTable')}
             </p>
           )}
         </section>

@@ -33,7 +33,10 @@ export const tableListQuery = (client: PipelineClient, database: DatabaseName, i
   queryOptions({
     queryKey: databaseKeys.tableList(database, index),
     queryFn: () => client.tables(database, { index, pageSize: TABLES_PER_PAGE }),
-    placeholderData: keepPreviousData,
+    // The previous page stays on screen while paging one database; never across databases,
+    // or the row counts would be asked of the old database's tables in the new one (404s).
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[1] === database ? previous : undefined,
   });
 
 /** A table's row count, from its Total (one small call per table). */

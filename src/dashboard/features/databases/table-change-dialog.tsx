@@ -1,10 +1,10 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, TextInput } from '../../components/fields.tsx';
 import { useTableChange } from './queries.ts';
-import { strings } from './strings.ts';
 
 /** Delete or drop an action table, once its name has been typed. */
 export function TableChangeDialog({
@@ -18,26 +18,27 @@ export function TableChangeDialog({
   drop: boolean;
   onClose: (changed: boolean) => void;
 }) {
+  const { t } = useTranslation('databases');
   const change = useTableChange();
   const [typed, setTyped] = useState('');
   const result = change.data?.rowCount;
   return (
     <Dialog
       open
-      title={drop ? strings.confirm.dropTitle(table) : strings.confirm.deleteTitle(table)}
+      title={drop ? t('confirm.dropTitle', { table }) : t('confirm.deleteTitle', { table })}
       onClose={() => onClose(change.isSuccess)}
       footer={
         change.isSuccess ? (
-          <Button onClick={() => onClose(true)}>{strings.confirm.close}</Button>
+          <Button onClick={() => onClose(true)}>{t('confirm.close')}</Button>
         ) : (
           <>
-            <Button onClick={() => onClose(false)}>{strings.confirm.keep}</Button>
+            <Button onClick={() => onClose(false)}>{t('confirm.keep')}</Button>
             <Button
               variant="danger"
               disabled={typed !== table || change.isPending}
               onClick={() => change.mutate({ table, drop })}
             >
-              {strings.confirm.go(drop)}
+              {drop ? t('confirm.drop') : t('confirm.delete')}
             </Button>
           </>
         )
@@ -45,14 +46,17 @@ export function TableChangeDialog({
     >
       {change.isSuccess ? (
         <p role="status" data-testid="row-count-result">
-          {strings.confirm.result(result ?? 0, drop)}
+          {drop
+            ? t('confirm.dropped', { count: result ?? 0 })
+            : t('confirm.deleted', { count: result ?? 0 })}
         </p>
       ) : (
         <div className="flex flex-col gap-3">
           <p>
-            {strings.confirm.count(rows)} {strings.confirm.irreversible}
+            {rows === undefined ? t('confirm.countUnknown') : t('confirm.count', { count: rows })}{' '}
+            {t('confirm.irreversible')}
           </p>
-          <Field label={strings.confirm.typeName(table)}>
+          <Field label={t('confirm.typeName', { table })}>
             <TextInput
               name="confirm-table"
               autoComplete="off"

@@ -1,13 +1,13 @@
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { dayOfStatusTable, type DatabaseName } from '../../../kit/index.ts';
-import { forbiddenReason, useAuth } from '../../app/auth.ts';
+import { useForbidden } from '../../app/auth.ts';
 import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { Field, TextInput } from '../../components/fields.tsx';
-import { PageSizeField } from '../../components/page-size-field.tsx';
+import { Field, Select, TextInput } from '../../components/fields.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { paths } from '../../paths.ts';
@@ -15,8 +15,7 @@ import { exportCsv, exportJson } from './export.ts';
 import { useTablePage } from './queries.ts';
 import { rowColumns } from './columns.tsx';
 import { arrangeRows, sortParam, type Sort } from './rows.ts';
-import type { RowsViewChange } from './view.ts';
-import { strings } from './strings.ts';
+import { TABLE_PAGE_SIZES, type RowsViewChange } from './view.ts';
 import { TableChangeDialog } from './table-change-dialog.tsx';
 
 const ROW_HEIGHT = 30;
@@ -43,10 +42,13 @@ export function TableView({
   onView: (changes: RowsViewChange) => void;
   onChanged: () => void;
 }) {
-  const auth = useAuth();
+  const { t } = useTranslation('databases');
+  const forbidden = useForbidden();
   const page = useTablePage(database, table, index, size);
   const [full, setFull] = useState<{ column: string; value: string }>();
   const [change, setChange] = useState<'delete' | 'drop'>();
+  const deleteRefused = forbidden('deletetable');
+  const dropRefused = forbidden('droptable');
   const data = page.data;
   const rows = useMemo(() => (data ? arrangeRows(data, filter, sort) : []), [data, filter, sort]);
 
@@ -55,10 +57,10 @@ export function TableView({
       {full ? (
         <Dialog
           open
-          title={strings.fullValue(full.column)}
+          title={t('fullValue', { column: full.column })}
           onClose={() => setFull(undefined)}
           wide
-          footer={<Button onClick={() => setFull(undefined)}>{strings.close}</Button>}
+          footer={<Button onClick={() => setFull(undefined)}>{t('close')}</Button>}
         >
           <pre className="font-mono text-xs break-all whitespace-pre-wrap">{full.value}</pre>
         </Dialog>
@@ -102,7 +104,7 @@ export function TableView({
               to={paths.requests({ date: statusDay })}
               className="text-sm text-teal-700 hover:underline dark:text-teal-400"
             >
-              {strings.requestsOfDay}
+              {t('requestsOfDay')}
             </Link>
           ) : null}
         </div>
@@ -113,7 +115,7 @@ export function TableView({
               exportCsv(`${table}-${info.index + 1}-${info.index + info.count}`, data, rows)
             }
           >
-            {strings.exportCsv}
+            {t('exportCsv')}
           </Button>
           <Button
             size="sm"
@@ -121,25 +123,25 @@ export function TableView({
               exportJson(`${table}-${info.index + 1}-${info.index + info.count}`, data, rows)
             }
           >
-            {strings.exportJson}
+            {t('exportJson')}
           </Button>
           {database === 'action' ? (
             <>
               <Button
                 size="sm"
                 variant="danger"
-                disabledReason={forbiddenReason(auth, 'deletetable')}
+                disabledReason={deleteRefused}
                 onClick={() => setChange('delete')}
               >
-                {strings.deleteRows}
+                {t('deleteRows')}
               </Button>
               <Button
                 size="sm"
                 variant="danger"
-                disabledReason={forbiddenReason(auth, 'droptable')}
+                disabledReason={dropRefused}
                 onClick={() => setChange('drop')}
               >
-                {strings.dropTable}
+                {t('dropTable')}
               </Button>
             </>
           ) : null}
@@ -147,25 +149,32 @@ export function TableView({
       </div>
       <div className="flex flex-wrap items-end justify-between gap-2">
         <div className="flex flex-wrap items-end gap-2">
-          <Field label={strings.filterRows}>
+          <Field label={t('filterRows')}>
             <TextInput
               type="search"
               value={filter}
               onChange={(e) => onView({ rows: e.target.value })}
             />
           </Field>
-          <p className="pb-2 text-xs text-slate-500 dark:text-slate-400">{strings.localNote}</p>
+          <p className="pb-2 text-xs text-slate-500 dark:text-slate-400">{t('localNote')}</p>
         </div>
-        <div className="flex items-end gap-2 text-sm">
-          <PageSizeField
-            label={strings.pageSize}
-            value={size}
-            onChange={(next) => onView({ index: 0, size: next })}
-          />
+        <div className="flex flex-wrap items-end gap-2 text-sm">
+          <Field label={t('pageSize')}>
+            <Select
+              value={size}
+              onChange={(e) => onView({ index: 0, size: Number(e.target.value) })}
+            >
+              {TABLE_PAGE_SIZES.map((n) => (
+                <option key={n} value={n}>
+                  {t('count', { n })}
+                </option>
+              ))}
+            </Select>
+          </Field>
           <Pager
             info={info}
             testId="row-range"
-            label={strings.rowPages}
+            label={t('rowPages')}
             className="pb-1"
             onPage={(nextIndex) => onView({ index: nextIndex })}
           />
@@ -173,6 +182,7 @@ export function TableView({
       </div>
       <DataTable
         columns={rowColumns(
+          t,
           data.columns,
           sort,
           (next) => onView({ sort: sortParam(next) }),

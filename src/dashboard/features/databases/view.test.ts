@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { paths } from '../../paths.ts';
-import { DEFAULT_ROWS, filterTables, readDatabaseView } from './view.ts';
+import {
+  DEFAULT_ROWS,
+  filterTables,
+  readDatabaseView,
+  TABLE_PAGE_SIZES,
+  tablePageSizeFrom,
+} from './view.ts';
 
 describe('readDatabaseView', () => {
   it('reads the list of tables’ page and filter from the URL, like the table’s own page', () => {
@@ -54,5 +60,17 @@ describe('filterTables', () => {
   it('keeps the names holding the text, case aside', () => {
     expect(filterTables(['ORDERS', 'CUSTOMERS', 'READINGS'], ' ord ')).toEqual(['ORDERS']);
     expect(filterTables(['ORDERS', 'CUSTOMERS'], '')).toEqual(['ORDERS', 'CUSTOMERS']);
+  });
+});
+
+describe('tablePageSizeFrom', () => {
+  it('takes the sizes up to the service’s 10,000 rows and nothing else', () => {
+    expect(TABLE_PAGE_SIZES.at(-1)).toBe(10_000);
+    expect(tablePageSizeFrom('10000')).toBe(10_000);
+    expect(tablePageSizeFrom('5000')).toBe(5000);
+    expect(tablePageSizeFrom('50')).toBe(50);
+    expect(tablePageSizeFrom('10001')).toBe(DEFAULT_ROWS);
+    expect(tablePageSizeFrom('abc')).toBe(DEFAULT_ROWS);
+    expect(tablePageSizeFrom(null)).toBe(DEFAULT_ROWS);
   });
 });

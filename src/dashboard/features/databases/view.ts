@@ -1,11 +1,24 @@
 import { DATABASE_NAMES, type DatabaseName } from '../../../kit/index.ts';
-import { indexFrom, pageSizeFrom } from '../../shared/url-state.ts';
+import { indexFrom, PAGE_SIZES } from '../../shared/url-state.ts';
 import { sortFrom, type Sort } from './rows.ts';
 
 export const DATABASES: readonly DatabaseName[] = DATABASE_NAMES;
 
 /** Rows shown of a table when the URL names no size. */
 export const DEFAULT_ROWS = 100;
+
+/**
+ * A table's page sizes: the shared ones, then up to the 10,000 rows the service's
+ * `pagesize` allows (the rows are virtualized and come as JSON, so a whole big page stays
+ * light in the browser).
+ */
+export const TABLE_PAGE_SIZES: readonly number[] = [...PAGE_SIZES, 5000, 10_000];
+
+/** The size a URL asks for, when it is one of TABLE_PAGE_SIZES; else DEFAULT_ROWS. */
+export function tablePageSizeFrom(param: string | null): number {
+  const size = Number(param);
+  return TABLE_PAGE_SIZES.includes(size) ? size : DEFAULT_ROWS;
+}
 
 /** Everything the databases page shows, read from its route and query string. */
 export interface DatabaseView {
@@ -32,7 +45,7 @@ export function readDatabaseView(param: string | undefined, search: URLSearchPar
     filter: search.get('filter') ?? '',
     table: search.get('table') || undefined,
     index: indexFrom(search.get('index')),
-    size: pageSizeFrom(search.get('size'), DEFAULT_ROWS),
+    size: tablePageSizeFrom(search.get('size')),
     rows: search.get('rows') ?? '',
     sort: sortFrom(search.get('sort')),
   };

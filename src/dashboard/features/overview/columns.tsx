@@ -1,19 +1,21 @@
+import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import { REQUEST_STATUSES } from '../../../kit/index.ts';
 import type { ColumnDef } from '../../components/data-table.tsx';
 import { paths } from '../../paths.ts';
-import { formatCount } from '../../shared/strings.ts';
-import { strings } from './strings.ts';
 import type { PipelineDay } from './summary.ts';
 
 const COUNT = 'text-right tabular-nums';
+
+// On a phone the failures (Error, Stop), Finish and the Total stay in view; the waiting and
+// running states, and any status of the service's own, wait for a wider screen (the latter
+// are counted in the health line above the table too).
+const ON_PHONES: readonly string[] = ['Finish', 'Error', 'Stop'];
 
 /**
  * The status columns: ours always, then any other status the day's requests have (a
  * vendor's Running, Abort...), as the service words it.
  */
-const PASSING: readonly string[] = ['Start', 'Process'];
-
 export function statusColumnsOf(rows: readonly PipelineDay[]): string[] {
   const known: readonly string[] = REQUEST_STATUSES;
   const others = new Set<string>();
@@ -24,13 +26,15 @@ export function statusColumnsOf(rows: readonly PipelineDay[]): string[] {
 
 /** One column per request status between the pipeline and the total. */
 export function byPipelineColumns(
+  t: TFunction<'overview'>,
   date: string,
   statuses: readonly string[] = REQUEST_STATUSES,
 ): ColumnDef<PipelineDay>[] {
+  const count = (n: number) => t('count', { n });
   return [
     {
       id: 'pipeline',
-      header: strings.pipeline,
+      header: t('pipeline'),
       cell: (row) => (
         <Link
           to={paths.requests({ date, pipeline: row.id })}
@@ -44,20 +48,19 @@ export function byPipelineColumns(
     },
     ...statuses.map((status): ColumnDef<PipelineDay> => ({
       id: status,
-      header: status || strings.noStatus,
+      header: status || t('noStatus'),
       className: COUNT,
-      // On a phone the failures stay in view; the passing states can wait for a wider screen.
-      priority: PASSING.includes(status) ? 'medium' : 'high',
+      priority: ON_PHONES.includes(status) ? 'high' : 'medium',
       cellProps: () => ({ 'data-status': status }),
-      cell: (row) => formatCount(row.counts[status] ?? 0),
+      cell: (row) => count(row.counts[status] ?? 0),
     })),
     {
       id: 'total',
-      header: strings.total,
+      header: t('total'),
       className: COUNT,
       cellClassName: 'font-semibold',
       cellProps: () => ({ 'data-status': 'total' }),
-      cell: (row) => formatCount(row.total),
+      cell: (row) => count(row.total),
     },
   ];
 }

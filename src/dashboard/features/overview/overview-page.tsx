@@ -1,13 +1,15 @@
 import { useState, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { REQUEST_STATUSES, type RequestSummary } from '../../../kit/index.ts';
-import { forbiddenReason, useAuth } from '../../app/auth.ts';
+import { useForbidden } from '../../app/auth.ts';
 import { usePreference } from '../../app/preferences.ts';
 import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, PageHeader, TextInput } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
+import { ServiceTime } from '../../components/time.tsx';
 import { isoToYmd, paths, ymdToIso } from '../../paths.ts';
 import { useServiceToday } from '../../shared/services.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
@@ -16,7 +18,6 @@ import { dayFrom, freshParams } from '../../shared/url-state.ts';
 import { HourlyChart } from './hourly-chart.tsx';
 import { useDayCounts, useErrorMessage, useLatestErrors } from './queries.ts';
 import { byPipelineColumns, statusColumnsOf } from './columns.tsx';
-import { strings } from './strings.ts';
 
 function useDarkClass(): boolean {
   return useSyncExternalStore(
@@ -30,11 +31,14 @@ function useDarkClass(): boolean {
 }
 
 function ErrorRow({ request, onRetry }: { request: RequestSummary; onRetry: () => void }) {
+  const { t } = useTranslation('overview');
   const message = useErrorMessage(request.requestId);
-  const auth = useAuth();
+  const retryRefused = useForbidden()('requestretry');
+  // No wrapping: a wrapped button would fall to the left under a long message, and the
+  // buttons of the list would alternate sides.
   return (
-    <li className="flex flex-wrap items-start justify-between gap-2 border-b border-slate-100 py-2 last:border-0 dark:border-slate-800">
-      <div className="min-w-0">
+    <li className="flex items-start justify-between gap-2 border-b border-slate-100 py-2 last:border-0 dark:border-slate-800">
+      <div className="min-w-0 flex-1">
         <Link
           to={paths.request(request.requestId)}
           className="font-mono text-xs text-teal-700 hover:underline dark:text-teal-400"
@@ -42,14 +46,20 @@ function ErrorRow({ request, onRetry }: { request: RequestSummary; onRetry: () =
           {request.requestId}
         </Link>
         <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">
-          {request.name} · {request.stage} · {request.beginDate}
+          {request.name} · {request.stage} · <ServiceTime stamp={request.beginDate} />
         </span>
         <p className="mt-0.5 text-sm break-words text-red-800 dark:text-red-300">
           {message.data ?? '…'}
         </p>
       </div>
-      <Button size="sm" disabledReason={forbiddenReason(auth, 'requestretry')} onClick={onRetry}>
-        {strings.retry}
+      <Button
+        size="sm"
+        className="shrink-0"
+        data-testid="latest-error-retry"
+        disabledReason={retryRefused}
+        onClick={onRetry}
+      >
+        {t('retry')}
       </Button>
     </li>
   );
@@ -58,6 +68,7 @@ function ErrorRow({ request, onRetry }: { request: RequestSummary; onRetry: () =
 const EMPTY_DAY = { byPipeline: [], hourly: [], errors: 0, total: 0 } as const;
 
 export function OverviewPage() {
+  const { t, i18n } = useTranslation('overview');
   const [search, setSearch] = useSearchParams();
   const serviceToday = useServiceToday();
   const date = dayFrom(search.get('date'), () => serviceToday.today);
@@ -67,7 +78,7 @@ export function OverviewPage() {
   const latestErrors = useLatestErrors(date, day.data?.errors);
   const pipelines = usePipelines();
   const setRunmode = useSetRunmode();
-  const auth = useAuth();
+  const resumeRefused = useForbidden()('resume');
   const dark = useDarkClass();
   const [retrying, setRetrying] = useState<string>();
 
@@ -83,8 +94,8 @@ export function OverviewPage() {
 
   return (
     <>
-      <PageHeader title={strings.title}>
-        <Field label={strings.day}>
+      <PageHeader title={t('title')}>
+        <Field label={t('day')}>
           <TextInput
             type="date"
             value={ymdToIso(date)}
@@ -93,7 +104,7 @@ export function OverviewPage() {
             }
           />
         </Field>
-        <Button onClick={() => setSearch(freshParams(search))}>{strings.today}</Button>
+        <Button onClick={() => setSearch(freshParams(search))}>{t('today')}</Button>
       </PageHeader>
       {day.error ? <ErrorView error={day.error} onRetry={() => void day.refetch()} /> : null}
       {!day.data ? (
@@ -110,7 +121,7 @@ export function OverviewPage() {
             }`}
           >
             {summary.errors === 0 && suspended.length === 0 ? (
-              strings.allGood
+              t('allGood')
             ) : (
               <>
                 {summary.errors > 0 ? (
@@ -119,28 +130,34 @@ export function OverviewPage() {
                     data-testid="error-count"
                     className="underline hover:no-underline"
                   >
-                    {strings.inError(summary.errors)}
+                    {t('inError', { count: summary.errors })}
                   </Link>
                 ) : null}
                 {summary.errors > 0 && suspended.length > 0 ? ' · ' : null}
-                {suspended.length > 0 ? strings.suspendedCount(suspended.length) : null}
+                {suspended.length > 0 ? t('suspendedCount', { count: suspended.length }) : null}
               </>
             )}
             <span className="ml-2 text-xs font-normal opacity-75">
-              {strings.refreshing(refreshSeconds)}
+              {refreshSeconds > 0 ? t('refreshing', { seconds: refreshSeconds }) : t('refreshOff')}
             </span>
             {otherStates.length > 0 ? (
               <span data-testid="other-states" className="mt-1 block text-xs font-normal">
-                {strings.otherStates(otherStates)}
+                {t('otherStates', {
+                  list: new Intl.ListFormat(i18n.resolvedLanguage, { type: 'unit' }).format(
+                    otherStates.map(({ status, count }) =>
+                      t('otherState', { count, status: status || t('noStatus') }),
+                    ),
+                  ),
+                })}
               </span>
             ) : null}
           </p>
           <div className="grid gap-5 xl:grid-cols-2">
             <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-              <h2 className="mb-3 text-sm font-semibold">{strings.byPipeline}</h2>
+              <h2 className="mb-3 text-sm font-semibold">{t('byPipeline')}</h2>
               <div className="overflow-x-auto">
                 <DataTable
-                  columns={byPipelineColumns(date, statuses)}
+                  columns={byPipelineColumns(t, date, statuses)}
                   rows={summary.byPipeline}
                   rowKey={(row) => row.id}
                   rowProps={(row) => ({ 'data-pipeline': row.id })}
@@ -153,22 +170,22 @@ export function OverviewPage() {
                   className="mt-2 text-xs text-slate-500 dark:text-slate-400"
                   data-testid="day-total"
                 >
-                  {strings.dayTotal(day.data.total)}
+                  {t('dayTotal', { count: day.data.total })}
                 </p>
               ) : (
                 <p className="mt-2 text-xs font-medium text-amber-800 dark:text-amber-200">
-                  {strings.truncated(day.data.counted, day.data.total)}
+                  {t('truncated', { counted: day.data.counted, total: day.data.total })}
                 </p>
               )}
             </section>
             <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-              <h2 className="mb-3 text-sm font-semibold">{strings.perHour}</h2>
+              <h2 className="mb-3 text-sm font-semibold">{t('perHour')}</h2>
               <HourlyChart counts={summary.hourly} dark={dark} />
             </section>
             <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-              <h2 className="mb-1 text-sm font-semibold">{strings.latestErrors}</h2>
+              <h2 className="mb-1 text-sm font-semibold">{t('latestErrors')}</h2>
               {summary.errors === 0 ? (
-                <p className="text-sm text-slate-500 dark:text-slate-400">{strings.noErrors}</p>
+                <p className="text-sm text-slate-500 dark:text-slate-400">{t('noErrors')}</p>
               ) : (
                 <ul data-testid="latest-errors">
                   {(latestErrors.data ?? []).map((r) => (
@@ -182,11 +199,9 @@ export function OverviewPage() {
               )}
             </section>
             <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-              <h2 className="mb-1 text-sm font-semibold">{strings.suspended}</h2>
+              <h2 className="mb-1 text-sm font-semibold">{t('suspended')}</h2>
               {suspended.length === 0 ? (
-                <p className="text-sm text-slate-500 dark:text-slate-400">
-                  {strings.noneSuspended}
-                </p>
+                <p className="text-sm text-slate-500 dark:text-slate-400">{t('noneSuspended')}</p>
               ) : (
                 <ul data-testid="suspended">
                   {suspended.map((p) => (
@@ -202,10 +217,10 @@ export function OverviewPage() {
                       </span>
                       <Button
                         size="sm"
-                        disabledReason={forbiddenReason(auth, 'resume')}
+                        disabledReason={resumeRefused}
                         onClick={() => setRunmode.mutate({ id: p.id, run: true })}
                       >
-                        {strings.resume}
+                        {t('resume')}
                       </Button>
                     </li>
                   ))}

@@ -1,3 +1,5 @@
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ServiceInfo } from '../../app/mcapi.ts';
 import { ServiceMark } from '../../app/service-switcher.tsx';
@@ -7,66 +9,83 @@ import { ErrorView } from '../../components/error-view.tsx';
 import { PageHeader } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { inService, paths } from '../../paths.ts';
-import { timeWithZone } from '../../shared/audit.ts';
 import { useCurrentService, useServices } from '../../shared/services.ts';
-import { strings } from './strings.ts';
+import { useTimeFormat } from '../../i18n/use-time.ts';
 
-const when = (iso: string) => (iso ? timeWithZone(iso) : '');
+type TimeFormat = ReturnType<typeof useTimeFormat>;
 
-function columns(first: string | undefined, current: string): ColumnDef<ServiceInfo>[] {
+function columns(
+  t: TFunction<'services'>,
+  time: TimeFormat,
+  first: string | undefined,
+  current: string,
+): ColumnDef<ServiceInfo>[] {
+  // An instant with a phrase around it ("since …", "… 以降"): the phrase is the language's.
+  const when = (iso: string, phrase?: (shown: string) => string) =>
+    iso ? (
+      <time dateTime={iso}>{phrase ? phrase(time.instant(iso)) : time.instant(iso)}</time>
+    ) : null;
+  const since = (shown: string) => t('since', { when: shown });
+  const asOf = (shown: string) => t('asOf', { when: shown });
   return [
     {
       id: 'service',
-      header: strings.columns.service,
+      header: t('columns.service'),
       cell: (s) => (
         <span className="flex flex-wrap items-center gap-2">
           <ServiceMark service={s} />
           {s.embedded ? (
-            <span className="text-xs text-slate-500 dark:text-slate-400">({strings.embedded})</span>
+            <span className="text-xs text-slate-500 dark:text-slate-400">({t('embedded')})</span>
           ) : null}
           {s.id === current ? (
-            <span className="text-xs text-teal-700 dark:text-teal-400">· {strings.current}</span>
+            <span className="text-xs text-teal-700 dark:text-teal-400">· {t('current')}</span>
           ) : null}
         </span>
       ),
     },
-    { id: 'id', header: strings.columns.id, cellClassName: 'font-mono text-xs', cell: (s) => s.id },
+    // On a phone the name, state, lists and link stay; the id and version wait for more room.
+    {
+      id: 'id',
+      header: t('columns.id'),
+      priority: 'medium',
+      cellClassName: 'font-mono text-xs',
+      cell: (s) => s.id,
+    },
     {
       id: 'state',
-      header: strings.columns.state,
+      header: t('columns.state'),
       cellProps: (s) => ({ 'data-reachable': String(s.reachable) }),
       cell: (s) => (
         <span className="flex flex-wrap items-center gap-1">
           <Badge tone={s.reachable ? 'green' : 'red'} symbol={s.reachable ? '✓' : '✕'}>
-            {s.reachable ? strings.reachable : strings.unreachable}
+            {s.reachable ? t('reachable') : t('unreachable')}
           </Badge>
           {s.since ? (
             <span className="text-xs text-slate-500 dark:text-slate-400">
-              {strings.since(when(s.since))}
+              {when(s.since, since)}
             </span>
           ) : null}
         </span>
       ),
     },
-    { id: 'version', header: strings.columns.version, cell: (s) => s.version },
+    { id: 'version', header: t('columns.version'), priority: 'medium', cell: (s) => s.version },
     {
       id: 'checkedAt',
-      header: strings.columns.checkedAt,
+      header: t('columns.checkedAt'),
       priority: 'low',
       cellClassName: 'whitespace-nowrap text-xs',
       cell: (s) => when(s.checkedAt),
     },
     {
       id: 'indexedAt',
-      header: strings.columns.indexedAt,
+      header: t('columns.indexedAt'),
       cellClassName: 'whitespace-nowrap text-xs',
       cellProps: (s) => ({ 'data-testid': `indexed-${s.id}` }),
-      cell: (s) =>
-        s.embedded ? strings.live : s.indexedAt ? strings.asOf(when(s.indexedAt)) : strings.notYet,
+      cell: (s) => (s.embedded ? t('live') : s.indexedAt ? when(s.indexedAt, asOf) : t('notYet')),
     },
     {
       id: 'message',
-      header: strings.columns.message,
+      header: t('columns.message'),
       priority: 'low',
       cellClassName: 'max-w-sm truncate text-xs',
       cellProps: (s) => ({ title: s.indexError || s.message }),
@@ -74,14 +93,14 @@ function columns(first: string | undefined, current: string): ColumnDef<ServiceI
     },
     {
       id: 'open',
-      header: strings.columns.open,
+      header: t('columns.open'),
       cell: (s) => (
         <Link
           to={inService(paths.overview(), s.id === first ? undefined : s.id)}
-          aria-label={strings.open(s.name)}
+          aria-label={t('open', { name: s.name })}
           className="text-teal-700 hover:underline dark:text-teal-400"
         >
-          {strings.columns.open} ›
+          {t('columns.open')} ›
         </Link>
       ),
     },
@@ -89,22 +108,24 @@ function columns(first: string | undefined, current: string): ColumnDef<ServiceI
 }
 
 export function ServicesPage() {
+  const { t } = useTranslation('services');
+  const time = useTimeFormat();
   const { services, error } = useServices();
   const current = useCurrentService();
   if (error) return <ErrorView error={error} />;
   if (services.length === 0) return <Spinner />;
   return (
     <>
-      <PageHeader title={strings.title} />
-      <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">{strings.intro}</p>
+      <PageHeader title={t('title')} />
+      <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">{t('intro')}</p>
       <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
         <DataTable
-          columns={columns(services[0]?.id, current.id)}
+          columns={columns(t, time, services[0]?.id, current.id)}
           rows={services}
           rowKey={(s) => s.id}
           rowProps={(s) => ({ 'data-service': s.id })}
           testId="services"
-          empty={strings.empty}
+          empty={t('empty')}
         />
       </div>
     </>

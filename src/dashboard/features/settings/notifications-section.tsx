@@ -1,28 +1,96 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button.tsx';
+import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Spinner } from '../../components/spinner.tsx';
+import { Instant } from '../../components/time.tsx';
 import { useNotifications, useSendTestNotification } from './queries.ts';
-import { strings } from './strings.ts';
 
 const RECENT = 10;
 
+/** The server's outcome word in the language shown; one it has no name for stays as sent. */
+function useOutcome(): (outcome: string) => string {
+  const { t } = useTranslation('settings');
+  return (outcome) =>
+    outcome === 'sent' ? t('notify.sent') : outcome === 'failed' ? t('notify.failed') : outcome;
+}
+
+/** Asks before sending, then shows each receiver's answer until closed. */
+function TestDialog({ targets, onClose }: { targets: readonly string[]; onClose: () => void }) {
+  const { t } = useTranslation('settings');
+  const outcome = useOutcome();
+  const test = useSendTestNotification();
+  const done = test.data !== undefined;
+  return (
+    <Dialog
+      open
+      title={t('notify.testTitle')}
+      onClose={onClose}
+      footer={
+        done ? (
+          <Button onClick={onClose}>{t('notify.close')}</Button>
+        ) : (
+          <>
+            <Button onClick={onClose}>{t('notify.keep')}</Button>
+            <Button variant="primary" disabled={test.isPending} onClick={() => test.mutate()}>
+              {test.isPending ? t('notify.sending') : t('notify.send')}
+            </Button>
+          </>
+        )
+      }
+    >
+      <p>{t('notify.testText', { count: targets.length })}</p>
+      <ul className="mt-1 mb-2 list-inside list-disc font-mono text-xs break-all">
+        {targets.map((target) => (
+          <li key={target}>{target}</li>
+        ))}
+      </ul>
+      {test.error ? <ErrorView error={test.error} /> : null}
+      <div role="status" aria-live="polite">
+        {test.data ? (
+          <ul className="flex flex-col gap-1" aria-label={t('notify.results')}>
+            {test.data.map((result) => (
+              <li key={result.target} className="break-words">
+                <span className="font-mono text-xs break-all">{result.target}</span>{' '}
+                <span
+                  className={
+                    result.outcome === 'sent'
+                      ? 'font-medium text-teal-800 dark:text-teal-300'
+                      : 'font-medium text-red-800 dark:text-red-300'
+                  }
+                >
+                  {outcome(result.outcome)}
+                </span>{' '}
+                <span className="text-slate-600 dark:text-slate-300">{result.message}</span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </Dialog>
+  );
+}
+
 /** Administrators: where notifications go, a test message, and what was sent lately. */
 export function NotificationsSection() {
+  const { t } = useTranslation('settings');
+  const outcome = useOutcome();
   const state = useNotifications();
-  const test = useSendTestNotification();
+  const [testing, setTesting] = useState(false);
   if (state.error) return <ErrorView error={state.error} />;
   if (!state.data) return <Spinner />;
   const { targets, notifications } = state.data;
   return (
     <div className="flex flex-col gap-3 py-2 text-sm">
       {targets.length === 0 ? (
-        <p className="text-slate-600 dark:text-slate-300">{strings.notify.none}</p>
+        <p className="text-slate-600 dark:text-slate-300">{t('notify.none')}</p>
       ) : (
         <div>
-          <p className="font-medium text-slate-600 dark:text-slate-300">{strings.notify.targets}</p>
+          <p className="font-medium text-slate-600 dark:text-slate-300">{t('notify.targets')}</p>
           <ul
-            className="mt-1 list-inside list-disc font-mono text-xs"
-            aria-label={strings.notify.targets}
+            className="mt-1 list-inside list-disc font-mono text-xs break-all"
+            aria-label={t('notify.targets')}
           >
             {targets.map((target) => (
               <li key={target}>{target}</li>
@@ -33,64 +101,55 @@ export function NotificationsSection() {
       <div>
         <Button
           size="sm"
-          disabled={test.isPending}
-          disabledReason={targets.length === 0 ? strings.notify.none : undefined}
-          onClick={() => test.mutate()}
+          disabledReason={targets.length === 0 ? t('notify.none') : undefined}
+          onClick={() => setTesting(true)}
         >
-          {test.isPending ? strings.notify.sending : strings.notify.test}
+          {t('notify.test')}
         </Button>
       </div>
-      {test.error ? <ErrorView error={test.error} /> : null}
-      <div role="status" aria-live="polite">
-        {test.data ? (
-          <ul className="flex flex-col gap-1" aria-label={strings.notify.results}>
-            {test.data.map((result) => (
-              <li key={result.target}>
-                <span className="font-mono text-xs">{result.target}</span>{' '}
-                <span
-                  className={
-                    result.outcome === 'sent'
-                      ? 'font-medium text-teal-800 dark:text-teal-300'
-                      : 'font-medium text-red-800 dark:text-red-300'
-                  }
-                >
-                  {strings.notify.outcome(result.outcome)}
-                </span>{' '}
-                <span className="text-slate-600 dark:text-slate-300">{result.message}</span>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-      </div>
+      {testing ? (
+        <TestDialog
+          targets={targets}
+          onClose={() => {
+            setTesting(false);
+            // What the test sent joins the list below.
+            void state.refetch();
+          }}
+        />
+      ) : null}
       {notifications.length > 0 ? (
-        <table className="w-full text-left text-xs">
-          <caption className="py-1 text-left font-medium text-slate-600 dark:text-slate-300">
-            {strings.notify.recent}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">{strings.notify.time}</th>
-              <th scope="col">{strings.notify.request}</th>
-              <th scope="col">{strings.notify.receiver}</th>
-              <th scope="col">{strings.notify.result}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {notifications.slice(0, RECENT).map((n) => (
-              <tr key={`${n.requestId}|${n.status}|${n.target}`}>
-                <td>{n.time.replace('T', ' ').slice(0, 19)}</td>
-                <td className="font-mono">
-                  {n.requestId} {n.status}
-                </td>
-                <td className="font-mono">{n.target}</td>
-                <td>
-                  {strings.notify.outcome(n.outcome)} ({strings.notify.attempts(n.attempts)})
-                  {n.message ? ` ${n.message}` : ''}
-                </td>
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-xs">
+            <caption className="py-1 text-left font-medium text-slate-600 dark:text-slate-300">
+              {t('notify.recent')}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('notify.time')}</th>
+                <th scope="col">{t('notify.request')}</th>
+                <th scope="col">{t('notify.receiver')}</th>
+                <th scope="col">{t('notify.result')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {notifications.slice(0, RECENT).map((n) => (
+                <tr key={`${n.requestId}|${n.status}|${n.target}`}>
+                  <td>
+                    <Instant iso={n.time} />
+                  </td>
+                  <td className="font-mono">
+                    {n.requestId} {n.status}
+                  </td>
+                  <td className="font-mono break-all">{n.target}</td>
+                  <td>
+                    {outcome(n.outcome)} ({t('notify.attempts', { count: n.attempts })})
+                    {n.message ? ` ${n.message}` : ''}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
     </div>
   );

@@ -1,30 +1,83 @@
 import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../app/auth.ts';
 import { notify } from '../../app/notices.ts';
+import { usePreference, type ClockChoice } from '../../app/preferences.ts';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { PageHeader } from '../../components/fields.tsx';
+import { PageHeader, Select } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { useVersion } from '../../shared/queries.ts';
 import { NotificationsSection } from './notifications-section.tsx';
 import { useApiSettings, useReissueApiKey, useSetApiEnabled } from './queries.ts';
-import { strings } from './strings.ts';
 
-function Row({ label, children }: { label: string; children: ReactNode }) {
+const SECTION =
+  'rounded-lg border border-slate-200 bg-white px-4 py-2 dark:border-slate-800 dark:bg-slate-900';
+
+function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
   return (
     <div className="grid gap-1 py-2 sm:grid-cols-[12rem_1fr]">
       <dt className="text-sm font-medium text-slate-600 dark:text-slate-300">{label}</dt>
-      <dd className="text-sm break-all">{children}</dd>
+      {/* Words wrap whole; only what has no spaces (ids, keys) may break inside. */}
+      <dd className="min-w-0 text-sm wrap-break-word">{children}</dd>
     </div>
   );
 }
 
+function ApiSwitch({ enabled }: { enabled: boolean }) {
+  const { t } = useTranslation('settings');
+  const toggle = useSetApiEnabled();
+  const [confirm, setConfirm] = useState(false);
+  return (
+    <>
+      <label className="flex items-center gap-2">
+        <input
+          type="checkbox"
+          role="switch"
+          // Named by what it switches; its On/Off beside it is its state, which it says itself.
+          aria-label={t('enabled')}
+          aria-checked={enabled}
+          checked={enabled}
+          disabled={toggle.isPending}
+          onChange={(e) => {
+            // Turning it off cuts this dashboard off too: ask first, in the app's own dialog.
+            if (e.target.checked) toggle.mutate(true);
+            else setConfirm(true);
+          }}
+        />
+        <span>{enabled ? t('on') : t('off')}</span>
+      </label>
+      <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{t('enabledHint')}</p>
+      {toggle.error ? <ErrorView error={toggle.error} /> : null}
+      <Dialog
+        open={confirm}
+        title={t('disableTitle')}
+        onClose={() => setConfirm(false)}
+        footer={
+          <>
+            <Button onClick={() => setConfirm(false)}>{t('disableKeep')}</Button>
+            <Button
+              variant="danger"
+              disabled={toggle.isPending}
+              onClick={() => toggle.mutate(false, { onSettled: () => setConfirm(false) })}
+            >
+              {t('disableGo')}
+            </Button>
+          </>
+        }
+      >
+        <p>{t('disableText')}</p>
+      </Dialog>
+    </>
+  );
+}
+
 function ApiSettings() {
+  const { t } = useTranslation('settings');
   const settings = useApiSettings();
   const [reveal, setReveal] = useState(false);
   const [confirm, setConfirm] = useState(false);
-  const toggle = useSetApiEnabled();
   const reissue = useReissueApiKey();
   if (settings.error) return <ErrorView error={settings.error} />;
   if (!settings.data) return <Spinner />;
@@ -32,127 +85,149 @@ function ApiSettings() {
   const masked = apiKey ? `${apiKey.slice(0, 4)}${'•'.repeat(24)}` : '';
   return (
     <>
-      <Row label={strings.enabled}>
-        <label className="flex items-center gap-2">
-          <input
-            type="checkbox"
-            role="switch"
-            aria-checked={apiEnabled}
-            checked={apiEnabled}
-            disabled={toggle.isPending}
-            onChange={(e) => {
-              if (!e.target.checked && !window.confirm(strings.disableConfirm)) return;
-              toggle.mutate(e.target.checked);
-            }}
-          />
-          <span>{apiEnabled ? strings.on : strings.off}</span>
-        </label>
-        <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{strings.enabledHint}</p>
-        {toggle.error ? <ErrorView error={toggle.error} /> : null}
-      </Row>
-      <Row label={strings.key}>
-        {apiKey ? (
-          <div className="flex flex-wrap items-center gap-2">
-            <code
-              data-testid="api-key"
-              className="rounded bg-slate-100 px-2 py-1 font-mono text-xs dark:bg-slate-800"
-            >
-              {reveal ? apiKey : masked}
-            </code>
-            <Button size="sm" onClick={() => setReveal(!reveal)}>
-              {reveal ? strings.hide : strings.reveal}
-            </Button>
-            <Button
-              size="sm"
-              onClick={() =>
-                void navigator.clipboard
-                  .writeText(apiKey)
-                  .then(() => notify({ kind: 'success', text: strings.copied }))
-              }
-            >
-              {strings.copy}
-            </Button>
-            <Button size="sm" variant="danger" onClick={() => setConfirm(true)}>
-              {strings.update}
-            </Button>
-          </div>
-        ) : (
-          <span className="text-slate-500 dark:text-slate-400">{strings.noKey}</span>
-        )}
-      </Row>
-      {confirm ? (
-        <Dialog
-          open
-          title={strings.confirmTitle}
-          onClose={() => setConfirm(false)}
-          footer={
-            <>
-              <Button onClick={() => setConfirm(false)}>{strings.keep}</Button>
+      <dl className="divide-y divide-slate-100 dark:divide-slate-800">
+        <Row label={t('enabled')}>
+          <ApiSwitch enabled={apiEnabled} />
+        </Row>
+        <Row label={t('key')}>
+          {apiKey ? (
+            <div className="flex flex-wrap items-center gap-2">
+              <code
+                data-testid="api-key"
+                className="rounded bg-slate-100 px-2 py-1 font-mono text-xs break-all dark:bg-slate-800"
+              >
+                {reveal ? apiKey : masked}
+              </code>
+              <Button size="sm" onClick={() => setReveal(!reveal)}>
+                {reveal ? t('hide') : t('reveal')}
+              </Button>
               <Button
-                variant="danger"
-                disabled={reissue.isPending}
+                size="sm"
                 onClick={() =>
-                  reissue.mutate(undefined, {
-                    onSuccess: () => {
-                      setConfirm(false);
-                      notify({ kind: 'success', text: strings.updated });
-                    },
-                  })
+                  void navigator.clipboard
+                    .writeText(apiKey)
+                    .then(() => notify({ kind: 'success', text: t('copied') }))
                 }
               >
-                {strings.confirmGo}
+                {t('copy')}
               </Button>
-            </>
-          }
-        >
-          <p>{strings.confirmText}</p>
-          {reissue.error ? <ErrorView error={reissue.error} /> : null}
-        </Dialog>
-      ) : null}
+              <Button size="sm" variant="danger" onClick={() => setConfirm(true)}>
+                {t('update')}
+              </Button>
+            </div>
+          ) : (
+            <span className="text-slate-500 dark:text-slate-400">{t('noKey')}</span>
+          )}
+        </Row>
+      </dl>
+      <Dialog
+        open={confirm}
+        title={t('confirmTitle')}
+        onClose={() => setConfirm(false)}
+        footer={
+          <>
+            <Button onClick={() => setConfirm(false)}>{t('keep')}</Button>
+            <Button
+              variant="danger"
+              disabled={reissue.isPending}
+              onClick={() =>
+                reissue.mutate(undefined, {
+                  onSuccess: () => {
+                    setConfirm(false);
+                    notify({ kind: 'success', text: t('updated') });
+                  },
+                })
+              }
+            >
+              {t('confirmGo')}
+            </Button>
+          </>
+        }
+      >
+        <p>{t('confirmText')}</p>
+        {reissue.error ? <ErrorView error={reissue.error} /> : null}
+      </Dialog>
     </>
   );
 }
 
+const CLOCKS = [
+  ['auto', 'time.clockAuto'],
+  ['h23', 'time.clock24'],
+  ['h12', 'time.clock12'],
+] as const satisfies readonly (readonly [ClockChoice, string])[];
+
+/** The clock timestamps are shown on: a view preference of this browser. */
+function ClockChoiceRow() {
+  const { t } = useTranslation('common');
+  const [clock, setClock] = usePreference('clock');
+  return (
+    <Row label={<label htmlFor="settings-clock">{t('time.clock')}</label>}>
+      <Select
+        id="settings-clock"
+        value={clock}
+        onChange={(e) => setClock(CLOCKS.find(([c]) => c === e.target.value)?.[0] ?? 'auto')}
+      >
+        {CLOCKS.map(([value, key]) => (
+          <option key={value} value={value}>
+            {t(key)}
+          </option>
+        ))}
+      </Select>
+    </Row>
+  );
+}
+
 export function SettingsPage() {
+  const { t } = useTranslation('settings');
   const auth = useAuth();
   const version = useVersion();
+  const administrator = auth?.kind === 'session' && auth.role === 'administrator';
   return (
     <>
-      <PageHeader title={strings.title} />
+      <PageHeader title={t('title')} />
       <div className="flex max-w-3xl flex-col gap-5">
-        <section className="rounded-lg border border-slate-200 bg-white px-4 py-2 dark:border-slate-800 dark:bg-slate-900">
-          <h2 className="py-2 text-sm font-semibold">{strings.service}</h2>
+        <section aria-labelledby="settings-service" className={SECTION}>
+          <h2 id="settings-service" className="py-2 text-sm font-semibold">
+            {t('service')}
+          </h2>
           <dl className="divide-y divide-slate-100 dark:divide-slate-800">
-            <Row label={strings.version}>{version.data ?? '…'}</Row>
-            <Row label={strings.serverName}>
+            <Row label={t('version')}>{version.data ?? '…'}</Row>
+            <Row label={t('serverName')}>
               {auth?.kind === 'session' ? auth.serverName : window.location.host}
             </Row>
             {auth?.kind === 'session' ? (
-              <Row label={strings.serverId}>
-                <span className="font-mono text-xs">{auth.serverId}</span>
+              <Row label={t('serverId')}>
+                <span className="font-mono text-xs break-all">{auth.serverId}</span>
               </Row>
             ) : null}
           </dl>
         </section>
-        <section className="rounded-lg border border-slate-200 bg-white px-4 py-2 dark:border-slate-800 dark:bg-slate-900">
-          <h2 className="py-2 text-sm font-semibold">{strings.api}</h2>
-          {auth?.kind === 'session' && auth.role === 'administrator' ? (
-            <dl className="divide-y divide-slate-100 dark:divide-slate-800">
-              <ApiSettings />
-            </dl>
+        <section aria-labelledby="settings-display" className={SECTION}>
+          <h2 id="settings-display" className="pt-2 text-sm font-semibold">
+            {t('display')}
+          </h2>
+          <p className="text-xs text-slate-500 dark:text-slate-400">{t('displayHint')}</p>
+          <dl>
+            <ClockChoiceRow />
+          </dl>
+        </section>
+        <section aria-labelledby="settings-api" className={SECTION}>
+          <h2 id="settings-api" className="py-2 text-sm font-semibold">
+            {t('api')}
+          </h2>
+          {administrator ? (
+            <ApiSettings />
           ) : (
             <p className="py-2 text-sm text-slate-600 dark:text-slate-300">
-              {auth?.kind === 'apiKey' ? strings.viaKey : strings.readOnly}
+              {auth?.kind === 'apiKey' ? t('viaKey') : t('readOnly')}
             </p>
           )}
         </section>
-        {auth?.kind === 'session' && auth.role === 'administrator' ? (
-          <section
-            aria-labelledby="settings-notifications"
-            className="rounded-lg border border-slate-200 bg-white px-4 py-2 dark:border-slate-800 dark:bg-slate-900"
-          >
+        {administrator ? (
+          <section aria-labelledby="settings-notifications" className={SECTION}>
             <h2 id="settings-notifications" className="py-2 text-sm font-semibold">
-              {strings.notify.title}
+              {t('notify.title')}
             </h2>
             <NotificationsSection />
           </section>

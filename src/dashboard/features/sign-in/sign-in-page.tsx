@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ManagementConsoleClient, PipelineClient } from '../../../kit/index.ts';
 import { NO_COOKIES, setAuth, useAuth, wasExpired, type Auth } from '../../app/auth.ts';
@@ -9,11 +10,11 @@ import { Field, TextInput } from '../../components/fields.tsx';
 import { paths } from '../../paths.ts';
 import { safeNextPath } from './next.ts';
 import { SingleSignOn } from './single-sign-on.tsx';
-import { strings } from './strings.ts';
 
 type Mode = 'password' | 'key';
 
 export function SignInPage() {
+  const { t } = useTranslation('signIn');
   const auth = useAuth();
   const [search] = useSearchParams();
   const navigate = useNavigate();
@@ -80,34 +81,37 @@ export function SignInPage() {
     </button>
   );
 
+  const passwordTab = tab('password', t('withPassword'));
+  const keyTab = tab('key', t('withKey'));
   return (
     <main className="flex min-h-screen items-center justify-center bg-slate-100 px-4 dark:bg-slate-950">
       <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
         <div className="mb-4 flex items-center gap-2">
           <img src="/favicon.svg" alt="" className="size-7" />
-          <h1 className="text-lg font-semibold text-slate-900 dark:text-white">{strings.title}</h1>
+          <h1 className="text-lg font-semibold text-slate-900 dark:text-white">{t('title')}</h1>
         </div>
-        <p className="mb-4 text-sm text-slate-600 dark:text-slate-300">{strings.intro}</p>
+        <p className="mb-4 text-sm text-slate-600 dark:text-slate-300">{t('intro')}</p>
         {wasExpired() ? (
           <p
             role="status"
             className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
           >
-            {strings.expired}
+            {t('expired')}
           </p>
         ) : null}
         <SingleSignOn next={next} />
         <div
           role="tablist"
+          aria-label={t('methods')}
           className="mb-4 flex gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800"
         >
-          {tab('password', strings.withPassword)}
-          {tab('key', strings.withKey)}
+          {passwordTab}
+          {keyTab}
         </div>
         <form onSubmit={(event) => void submit(event)} className="flex flex-col gap-3">
           {mode === 'password' ? (
             <>
-              <Field label={strings.userName}>
+              <Field label={t('userName')}>
                 <TextInput
                   name="username"
                   autoComplete="username"
@@ -117,7 +121,7 @@ export function SignInPage() {
                   autoFocus
                 />
               </Field>
-              <Field label={strings.password}>
+              <Field label={t('password')}>
                 <TextInput
                   name="password"
                   type="password"
@@ -129,7 +133,7 @@ export function SignInPage() {
               </Field>
             </>
           ) : (
-            <Field label={strings.apiKey} hint={strings.apiKeyHint}>
+            <Field label={t('apiKey')} hint={t('apiKeyHint')}>
               <TextInput
                 name="apikey"
                 type="password"
@@ -149,15 +153,15 @@ export function SignInPage() {
               className="mt-0.5"
             />
             <span>
-              {strings.remember}
+              {t('remember')}
               <span className="block text-xs text-slate-500 dark:text-slate-400">
-                {strings.rememberHint}
+                {t('rememberHint')}
               </span>
             </span>
           </label>
           {error ? <ErrorView error={error} /> : null}
           <Button type="submit" variant="primary" disabled={busy}>
-            {busy ? strings.submitting : strings.submit}
+            {busy ? t('submitting') : t('submit')}
           </Button>
         </form>
       </div>

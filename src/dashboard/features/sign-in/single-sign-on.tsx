@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ROLES, type Role } from '../../../kit/index.ts';
 import { setAuth } from '../../app/auth.ts';
 import { mcapiGet } from '../../app/mcapi.ts';
 import { ErrorView } from '../../components/error-view.tsx';
-import { strings } from './strings.ts';
 
 /*
  * Single sign-on through the server's OpenID provider: a link to /mcapi/auth/oidc/start
@@ -63,13 +63,14 @@ function useHandoff(next: string): { busy: boolean; error: unknown } | null {
 }
 
 export function SingleSignOn({ next }: { next: string }) {
+  const { t } = useTranslation('signIn');
   const provider = useProvider();
   const handoff = useHandoff(next);
   return (
     <>
       {handoff?.busy ? (
         <p role="status" className="mb-4 text-sm text-slate-600 dark:text-slate-300">
-          {strings.finishingSso}
+          {t('finishingSso')}
         </p>
       ) : null}
       {handoff?.error ? (
@@ -83,10 +84,10 @@ export function SingleSignOn({ next }: { next: string }) {
             href={`/mcapi/auth/oidc/start?next=${encodeURIComponent(next)}`}
             className="mb-4 flex w-full items-center justify-center rounded-md bg-teal-700 px-3 py-2 text-sm font-medium text-white hover:bg-teal-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-600"
           >
-            {strings.withProvider(provider.data)}
+            {t('withProvider', { name: provider.data })}
           </a>
           <p className="mb-4 text-center text-xs text-slate-500 dark:text-slate-400">
-            {strings.orLocal}
+            {t('orLocal')}
           </p>
         </>
       ) : null}
