@@ -260,7 +260,9 @@ test('the Services page says how fresh each request index is, and which service 
   await indexed(gateway, 'kanto');
   await signIn(page, gateway, OPERATOR, '/service-list');
   const services = page.getByTestId('services');
-  await expect(services.getByTestId('indexed-kanto')).toHaveText(/^as of \d{2}:\d{2}:\d{2} \S+$/);
+  await expect(services.getByTestId('indexed-kanto')).toHaveText(
+    /^as of \d{4}-\d{2}-\d{2} \d{1,2}:\d{2}:\d{2}( [AP]M)? \S+$/,
+  );
   await expect(services.locator('tr[data-service="down"]')).toContainText('Unreachable');
   await expect(services.locator('tr[data-service="pacific"]')).toContainText('production');
 });

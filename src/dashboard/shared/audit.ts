@@ -119,21 +119,3 @@ export function useAudit(params: AuditParams, enabled = true) {
 export function isAdministrator(auth: Auth | null): boolean {
   return auth?.kind === 'session' && auth.role === 'administrator';
 }
-
-/** An ISO time as the browser's local time with its zone named, e.g. `2026-11-22 15:04:05 CET`. */
-export function timeWithZone(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hour12: false,
-    timeZoneName: 'short',
-  }).formatToParts(date);
-  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value;
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')} ${get('timeZoneName')}`;
-}

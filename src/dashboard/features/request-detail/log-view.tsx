@@ -285,8 +285,9 @@ export function LogView({
                   gridTemplateColumns: wide ? grid : undefined,
                 }}
               >
+                {/* The service's own words: never translated (a browser's translator included). */}
                 {line.cells.map((cell, i) => (
-                  <div key={i} role="cell" className={cellClass(i)}>
+                  <div key={i} role="cell" translate="no" className={cellClass(i)}>
                     {i === line.stampCell && !(needle && cell.toLowerCase().includes(needle)) ? (
                       <ServiceTime stamp={cell} />
                     ) : (
