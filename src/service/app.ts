@@ -227,6 +227,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     const directory = new ServiceDirectory(
       services,
       VERSION,
+      time,
       () => clock.now(),
       limits.upstreamTimeoutMs,
       (service, seconds, ok) => {

@@ -106,6 +106,10 @@ const serviceState = exactly(
     // An upstream's request index: as of when, and why its last round failed.
     indexedAt: nullableText,
     indexError: nullableText,
+    // The service's zone (an IANA name), its offset now, and the abbreviation its dates carry.
+    timeZone: text,
+    utcOffsetMinutes: { type: ['integer', 'null'], minimum: -840, maximum: 840 },
+    zoneName: text,
   },
   ['indexedAt', 'indexError'],
 );
