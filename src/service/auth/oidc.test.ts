@@ -7,6 +7,16 @@ import { discoverProvider } from './oidc.ts';
 import { parseRoleMapping, readOidcSettings, roleFor } from './oidc-config.ts';
 import { ProviderSignOut } from './oidc-sign-out.ts';
 
+/** Settings for the test provider's client, everyone an operator. */
+const testSettings = (issuer: string) => ({
+  issuer,
+  clientId: TEST_CLIENT.id,
+  clientSecret: TEST_CLIENT.secret,
+  roleClaim: 'groups',
+  roles: parseRoleMapping('*=operator'),
+  name: 'IdP',
+});
+
 const BASE = {
   'oidc-issuer': 'https://id.example.com/realms/ops',
   'oidc-client-id': 'dashboard',
@@ -123,16 +133,7 @@ describe('single sign-on settings', () => {
       redirectUris: ['http://127.0.0.1:1/mcapi/auth/oidc/callback'],
       accounts: {},
     });
-    const service = await startService({
-      oidc: {
-        issuer: provider.issuer,
-        clientId: TEST_CLIENT.id,
-        clientSecret: TEST_CLIENT.secret,
-        roleClaim: 'groups',
-        roles: parseRoleMapping('*=operator'),
-        name: 'IdP',
-      },
-    });
+    const service = await startService({ oidc: testSettings(provider.issuer) });
     try {
       const start = await service.fetch('/mcapi/auth/oidc/start?next=/requests', {
         redirect: 'manual',
@@ -174,14 +175,7 @@ describe('single sign-on settings', () => {
   it("signing out gives the provider's end-session URL for its own sessions only, once", async () => {
     const provider = await startOidcProvider({ redirectUris: [], accounts: {} });
     try {
-      const configuration = await discoverProvider({
-        issuer: provider.issuer,
-        clientId: TEST_CLIENT.id,
-        clientSecret: TEST_CLIENT.secret,
-        roleClaim: 'groups',
-        roles: parseRoleMapping('*=operator'),
-        name: 'IdP',
-      });
+      const configuration = await discoverProvider(testSettings(provider.issuer));
       const signOut = new ProviderSignOut(configuration, 'https://ops.example');
       expect(signOut.supported).toBe(true);
       signOut.remember('from-provider');
