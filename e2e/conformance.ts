@@ -11,26 +11,6 @@ import { openApiDocument } from '../src/service/openapi/document.ts';
 
 const conformance = new Conformance(openApiDocument(VERSION));
 
-/** Document path templates as patterns, most literal first (`/mcapi/audit` before `{x}`). */
-const TEMPLATES = Object.keys(conformance.document.paths)
-  .map((template) => ({
-    template,
-    pattern: new RegExp(
-      `^${template
-        .split(/(\{\w+\})/)
-        .map((part) =>
-          /^\{\w+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'),
-        )
-        .join('')}$`,
-    ),
-    literal: template.replace(/\{\w+\}/g, '').length,
-  }))
-  .sort((a, b) => b.literal - a.literal);
-
-function templateOf(path: string): string | undefined {
-  return TEMPLATES.find((t) => t.pattern.test(path))?.template;
-}
-
 export class ConformanceGuard {
   readonly problems: string[] = [];
   private readonly checks: Promise<void>[] = [];
@@ -43,7 +23,7 @@ export class ConformanceGuard {
     const url = new URL(response.url());
     // Our servers listen on loopback; the browser reaches nothing else the document covers.
     if (url.hostname !== '127.0.0.1') return;
-    const template = templateOf(url.pathname);
+    const template = conformance.templateOf(url.pathname);
     if (!template) return;
     const method = response.request().method();
     let body: string;

@@ -28,6 +28,7 @@ const test = base.extend<object, { sso: SsoService }>({
       const url = `http://127.0.0.1:${port}`;
       const provider = await startOidcProvider({
         redirectUris: [`${url}/mcapi/auth/oidc/callback`],
+        postLogoutRedirectUris: [`${url}/sign-in`],
         accounts: {
           ada: { preferred_username: 'ada', groups: ['staff', 'admins'] },
           otto: { preferred_username: 'otto', groups: ['ops'] },
@@ -140,4 +141,66 @@ test('a provider account named like a local user does not become that user', asy
   await signInAtProvider(page, sso, 'admin');
   await expect(page.getByRole('alert')).toContainText('A local user is called admin');
   await expect(page.getByTestId('identity')).toHaveCount(0);
+});
+
+test('signing out of a provider session ends it at the provider too, back to our sign-in page', async ({
+  page,
+  sso,
+}) => {
+  await signInAtProvider(page, sso, 'otto');
+  await expect(page.getByTestId('identity')).toContainText('otto');
+  const stored = await page.evaluate(() => sessionStorage.getItem('pipeline-dashboard.auth'));
+  const { sessionId } = JSON.parse(stored ?? '{}') as { sessionId: string };
+  // Bounded as a password sign-in's session is: 30 idle minutes, each use extending it.
+  const session = await page.request.get(`${sso.url}/mcapi/auth/session`, {
+    headers: { 'X-As-SessionId': sessionId },
+  });
+  const { expires } = ((await session.json()) as { result: { data: { expires: string } } }).result
+    .data;
+  const left = Date.parse(expires) - Date.now();
+  expect(left).toBeGreaterThan(25 * 60_000);
+  expect(left).toBeLessThanOrEqual(30 * 60_000);
+
+  // The logout answer of a provider session names the provider's end-session URL.
+  const logout = await page.evaluate(async (id) => {
+    const response = await fetch('/mcapi/auth/logout', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ sessionId: id }).toString(),
+    });
+    return (await response.json()) as { result: { data: { endSessionUrl?: string } } };
+  }, sessionId);
+  const endSessionUrl = new URL(logout.result.data.endSessionUrl ?? '');
+  expect(endSessionUrl.origin).toBe(sso.provider.issuer);
+  expect(endSessionUrl.searchParams.get('post_logout_redirect_uri')).toBe(`${sso.url}/sign-in`);
+  expect(endSessionUrl.searchParams.get('client_id')).toBe(TEST_CLIENT.id);
+  // No token and no secret in what the browser is given.
+  expect(endSessionUrl.searchParams.has('id_token_hint')).toBe(false);
+  expect(endSessionUrl.href).not.toContain(TEST_CLIENT.secret);
+  // Our session has ended at once.
+  const ended = await page.request.get(`${sso.url}/mcapi/auth/session`, {
+    headers: { 'X-As-SessionId': sessionId },
+  });
+  expect(ended.status()).toBe(401);
+
+  // At the provider: confirm, and it sends the browser back to our sign-in page.
+  await page.goto(endSessionUrl.href);
+  await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${sso.url}/sign-in`));
+  // Its session is over: signing in again asks for the account, not straight through.
+  await page.getByRole('link', { name: 'Sign in with Test provider' }).click();
+  await expect(page.locator('input[name=login]')).toBeVisible();
+
+  // A local password session gives no provider URL.
+  const local = await page.request.post(`${sso.url}/mcapi/auth/login`, {
+    form: { userName: ADMIN.user, password: ADMIN.password },
+  });
+  const localId = ((await local.json()) as { result: { data: { sessionId: string } } }).result.data
+    .sessionId;
+  const localOut = await page.request.post(`${sso.url}/mcapi/auth/logout`, {
+    form: { sessionId: localId },
+  });
+  expect(((await localOut.json()) as { result: { data: object } }).result.data).toEqual({
+    sessionId: localId,
+  });
 });

@@ -50,7 +50,11 @@ afterAll(async () => {
 
 describe('the spec-shaped client', () => {
   it('answers the raw get path of the spec with status, format, response and text', async () => {
-    const client = new PipelineClient({ apiKey: TEST_API_KEY, baseUrl: service.url });
+    const client = new PipelineClient({
+      apiKey: TEST_API_KEY,
+      baseUrl: service.url,
+      fetch: service.checkedFetch,
+    });
     const xml = await client.get('/list/xml');
     expect(xml.status()).toBe(ResultStatus.OK);
     expect(xml.format()).toBe(ResultFormat.XML);
@@ -81,29 +85,44 @@ describe('the spec-shaped client', () => {
 
   it('also works from host and port, and through a proxy base path', async () => {
     const { hostname, port } = new URL(service.url);
-    const byHost = new PipelineClient({ apiKey: TEST_API_KEY, host: hostname, port: Number(port) });
+    const byHost = new PipelineClient({
+      apiKey: TEST_API_KEY,
+      host: hostname,
+      port: Number(port),
+      fetch: service.checkedFetch,
+    });
     expect(await byHost.version()).toBe(service.app.context.version);
     const proxied = new PipelineClient({
       apiKey: TEST_API_KEY,
       baseUrl: service.url,
+      fetch: service.checkedFetch,
       basePath: '/ops',
     });
     expect(proxied.urlOf('/list/xml')).toBe(`${service.url}/ops/pipelineapi/list/xml`);
   });
 
   it('maps 4xx to Error, 5xx to SystemError, and an unreadable 2xx to Unknown', async () => {
-    const client = new PipelineClient({ apiKey: TEST_API_KEY, baseUrl: service.url });
+    const client = new PipelineClient({
+      apiKey: TEST_API_KEY,
+      baseUrl: service.url,
+      fetch: service.checkedFetch,
+    });
     const missing = await client.get('/requestdetail/xml');
     expect(missing.status()).toBe(ResultStatus.Error);
     expect(missing.error()).toEqual({ code: 1001, message: 'Parameter requestid is required.' });
-    const unauthorised = await new PipelineClient({ baseUrl: service.url }).get('/list/json');
+    const unauthorised = await new PipelineClient({
+      baseUrl: service.url,
+      fetch: service.checkedFetch,
+    }).get('/list/json');
     expect(unauthorised.status()).toBe(ResultStatus.Error);
 
     const broken = await startService({});
     broken.app.context.dbs.system.close();
-    const failing = await new PipelineClient({ apiKey: TEST_API_KEY, baseUrl: broken.url }).get(
-      '/list/json',
-    );
+    const failing = await new PipelineClient({
+      apiKey: TEST_API_KEY,
+      baseUrl: broken.url,
+      fetch: broken.checkedFetch,
+    }).get('/list/json');
     expect(failing.httpStatus).toBe(500);
     expect(failing.status()).toBe(ResultStatus.SystemError);
     expect(failing.error().code).toBe(5000);
@@ -242,7 +261,7 @@ describe('typed calls decode XML and JSON to the same records', () => {
 
 describe('session clients', () => {
   it('management console: login with role, session, settings, pipeline client, logout', async () => {
-    const mc = new ManagementConsoleClient({ baseUrl: service.url });
+    const mc = new ManagementConsoleClient({ baseUrl: service.url, fetch: service.checkedFetch });
     const login = await mc.login({
       userName: 'admin',
       password: 'admin-password-1',
@@ -257,13 +276,20 @@ describe('session clients', () => {
     expect((await mc.pipelineClient().listPipelines()).length).toBe(3);
     await mc.logout();
     await expect(
-      new ManagementConsoleClient({ baseUrl: service.url, sessionId: login.sessionId }).session(),
+      new ManagementConsoleClient({
+        baseUrl: service.url,
+        fetch: service.checkedFetch,
+        sessionId: login.sessionId,
+      }).session(),
     ).rejects.toMatchObject({ status: 401, code: 3001 });
     await expect(mc.login({ userName: 'admin', password: 'nope' })).rejects.toMatchObject({
       status: 403,
       code: 3002,
     });
-    const operator = new ManagementConsoleClient({ baseUrl: service.url });
+    const operator = new ManagementConsoleClient({
+      baseUrl: service.url,
+      fetch: service.checkedFetch,
+    });
     await operator.login({ userName: 'olivia', password: 'operator-password' });
     await expect(operator.settings()).rejects.toMatchObject({ status: 403, code: 3003 });
     await expect(operator.pipelineClient().dropTable('ORDERS')).rejects.toMatchObject({
@@ -273,7 +299,7 @@ describe('session clients', () => {
   });
 
   it('flow service: login without a password, session, logout, errors', async () => {
-    const fs = new FlowServiceClient({ baseUrl: service.url });
+    const fs = new FlowServiceClient({ baseUrl: service.url, fetch: service.checkedFetch });
     const id = await fs.login({ user: 'robot' });
     expect(id).toMatch(/^[\w-]{43}$/);
     expect(await fs.session()).toMatchObject({ user: 'robot', role: 'operator' });

@@ -37,6 +37,7 @@ import { loadPipelines } from './pipelines/load.ts';
 import { Notifier } from './notify/notifier.ts';
 import { NotifyRuleWatcher, type NotifyRules } from './notify/rules.ts';
 import { discoverProvider, oidcRoutes } from './auth/oidc.ts';
+import { ProviderSignOut } from './auth/oidc-sign-out.ts';
 import type { OidcSettings } from './auth/oidc-config.ts';
 import { collectRoutes, openApiRoutes, type RegisteredRoute } from './openapi/routes.ts';
 import { getPipeline } from './db/system/pipelines.ts';
@@ -227,6 +228,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     const directory = new ServiceDirectory(
       services,
       VERSION,
+      time,
       () => clock.now(),
       limits.upstreamTimeoutMs,
       (service, seconds, ok) => {
@@ -265,11 +267,14 @@ export async function buildApp(config: AppConfig): Promise<App> {
       ),
     };
     const loginLimit = config.loginLimit ?? { max: 20, timeWindow: 60_000 };
+    const providerSignOut = provider
+      ? new ProviderSignOut(provider, config.notify?.publicUrl)
+      : undefined;
     const server = await httpServer(config, limits);
     const routes = collectRoutes(server);
     const parts = [
       pipelineApi(context, directory, managementConsoleSessions(sessions)),
-      managementConsole(context, loginLimit),
+      managementConsole(context, loginLimit, providerSignOut),
       flowService(context, loginLimit),
     ];
     const errors = installErrorHandler(server);
@@ -280,8 +285,13 @@ export async function buildApp(config: AppConfig): Promise<App> {
     oidcRoutes(
       server,
       context,
-      config.oidc && provider
-        ? { settings: config.oidc, provider, publicUrl: config.notify?.publicUrl }
+      config.oidc && provider && providerSignOut
+        ? {
+            settings: config.oidc,
+            provider,
+            publicUrl: config.notify?.publicUrl,
+            signOut: providerSignOut,
+          }
         : undefined,
     );
     healthRoutes(server, dbs, directory, () => clock.now());

@@ -83,6 +83,15 @@ export class ServiceTime {
     return this.lastDay.day;
   }
 
+  /** The zone as `GET /mcapi/services` tells it: its name, offset now, and the abbreviation its dates carry. */
+  zoneAt(date: Date): { timeZone: string; utcOffsetMinutes: number; zoneName: string } {
+    return {
+      timeZone: this.timeZone,
+      utcOffsetMinutes: offsetAt(this.timeZone, date),
+      zoneName: this.local(date).zone,
+    };
+  }
+
   /** `hh` of the local hour. */
   hour(date: Date): string {
     return this.local(date).hour;
@@ -117,6 +126,34 @@ export class ServiceTime {
     const p = this.local(date);
     return `${p.year}/${p.month}/${p.day} ${p.hour}:${p.minute}:${p.second}`;
   }
+}
+
+/** True when Intl knows the zone (an IANA name such as Asia/Tokyo). */
+export function knownTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Building a formatter is slow and the services list asks on every call: one per zone.
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Minutes a zone's clock is ahead of UTC at an instant (its daylight saving time included). */
+export function offsetAt(timeZone: string, date: Date): number {
+  let format = offsetFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+    offsetFormats.set(timeZone, format);
+  }
+  const name = format.formatToParts(date).find((p) => p.type === 'timeZoneName')?.value ?? '';
+  // `GMT+09:00`, `GMT-03:30`, or plain `GMT` for UTC itself.
+  const match = /([+-])(\d{2}):(\d{2})/.exec(name);
+  if (!match) return 0;
+  const minutes = Number(match[2]) * 60 + Number(match[3]);
+  return match[1] === '-' ? -minutes : minutes;
 }
 
 /** Drops the milliseconds of a stored stamp: `YYYY-MM-DD hh:mm:ss`. */

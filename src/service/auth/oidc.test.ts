@@ -3,7 +3,19 @@ import { readConfig } from '../config.ts';
 import { startChild } from '../testing/child.ts';
 import { startOidcProvider, TEST_CLIENT } from '../testing/oidc-provider.ts';
 import { startService } from '../testing/service.ts';
+import { discoverProvider } from './oidc.ts';
 import { parseRoleMapping, readOidcSettings, roleFor } from './oidc-config.ts';
+import { ProviderSignOut } from './oidc-sign-out.ts';
+
+/** Settings for the test provider's client, everyone an operator. */
+const testSettings = (issuer: string) => ({
+  issuer,
+  clientId: TEST_CLIENT.id,
+  clientSecret: TEST_CLIENT.secret,
+  roleClaim: 'groups',
+  roles: parseRoleMapping('*=operator'),
+  name: 'IdP',
+});
 
 const BASE = {
   'oidc-issuer': 'https://id.example.com/realms/ops',
@@ -121,16 +133,7 @@ describe('single sign-on settings', () => {
       redirectUris: ['http://127.0.0.1:1/mcapi/auth/oidc/callback'],
       accounts: {},
     });
-    const service = await startService({
-      oidc: {
-        issuer: provider.issuer,
-        clientId: TEST_CLIENT.id,
-        clientSecret: TEST_CLIENT.secret,
-        roleClaim: 'groups',
-        roles: parseRoleMapping('*=operator'),
-        name: 'IdP',
-      },
-    });
+    const service = await startService({ oidc: testSettings(provider.issuer) });
     try {
       const start = await service.fetch('/mcapi/auth/oidc/start?next=/requests', {
         redirect: 'manual',
@@ -165,6 +168,26 @@ describe('single sign-on settings', () => {
       expect(audit).toEqual([{ PARAMETERS: JSON.stringify({ provider: 'IdP' }), HTTPSTATUS: 403 }]);
     } finally {
       await service.close();
+      await provider.close();
+    }
+  });
+
+  it("signing out gives the provider's end-session URL for its own sessions only, once", async () => {
+    const provider = await startOidcProvider({ redirectUris: [], accounts: {} });
+    try {
+      const configuration = await discoverProvider(testSettings(provider.issuer));
+      const signOut = new ProviderSignOut(configuration, 'https://ops.example');
+      expect(signOut.supported).toBe(true);
+      signOut.remember('from-provider');
+      expect(signOut.endSessionUrl('local-password-session', 'http://x')).toBeUndefined();
+      const url = new URL(signOut.endSessionUrl('from-provider', 'http://x') ?? '');
+      expect(url.origin).toBe(provider.issuer);
+      expect(url.searchParams.get('post_logout_redirect_uri')).toBe('https://ops.example/sign-in');
+      expect(url.searchParams.get('client_id')).toBe(TEST_CLIENT.id);
+      expect(url.href).not.toContain(TEST_CLIENT.secret);
+      // Forgotten once signed out: a second logout of the same id is not the provider's.
+      expect(signOut.endSessionUrl('from-provider', 'http://x')).toBeUndefined();
+    } finally {
       await provider.close();
     }
   });

@@ -5,6 +5,7 @@ import { anonymousSubject } from '../audit/audit-log.ts';
 import type { ServiceContext } from '../context.ts';
 import { ApiError, McCode } from '../errors.ts';
 import { roleFor, type OidcSettings } from './oidc-config.ts';
+import type { ProviderSignOut } from './oidc-sign-out.ts';
 import { upsertExternalUser, USER_NAME } from './users.ts';
 
 /*
@@ -86,7 +87,14 @@ function userNameOf(claims: Readonly<Record<string, unknown>>): string | undefin
 export function oidcRoutes(
   server: FastifyInstance,
   ctx: ServiceContext,
-  oidc: { settings: OidcSettings; provider: openid.Configuration; publicUrl?: string } | undefined,
+  oidc:
+    | {
+        settings: OidcSettings;
+        provider: openid.Configuration;
+        publicUrl?: string | undefined;
+        signOut: ProviderSignOut;
+      }
+    | undefined,
 ): void {
   const pending = new Map<string, Pending>();
   const handoffs = new Map<string, Outcome>();
@@ -139,7 +147,7 @@ export function oidcRoutes(
   });
 
   server.get(`${OIDC_PREFIX}/callback`, async (request, reply) => {
-    const { settings, provider } = configured();
+    const { settings, provider, signOut } = configured();
     const query = request.query as Record<string, unknown>;
     const state = typeof query.state === 'string' ? query.state : '';
     const flow = pending.get(state);
@@ -196,7 +204,9 @@ export function oidcRoutes(
               `A local user is called ${userName}; that account signs in with its password.`,
             );
           subject.via = 'session';
+          // The same idle timeout as a password sign-in's default (contract section 4).
           const sessionId = ctx.sessions.open('mc', userName, SESSION_MINUTES);
+          signOut.remember(sessionId);
           return { sessionId, userName, role: decided.role, expires: now + HANDOFF_MS };
         },
       );

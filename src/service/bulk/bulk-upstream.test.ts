@@ -64,6 +64,7 @@ async function operatorOf(gateway: TestService, userName: string) {
     .data.sessionId;
   return new PipelineClient({
     baseUrl: `${gateway.url}/services/vendor`,
+    fetch: gateway.checkedFetch,
     credentials: { kind: 'session', sessionId },
   });
 }
@@ -191,9 +192,13 @@ describe('bulk retry of a service behind the gateway', () => {
     await poller.pollNow();
     const day = poller.index.state('vendor').today as string;
     const selection = { action: 'retry', date: day, statuses: ['Abort'] } as const;
-    const anonymous = new PipelineClient({ baseUrl: `${gateway.url}/services/vendor` });
+    const anonymous = new PipelineClient({
+      baseUrl: `${gateway.url}/services/vendor`,
+      fetch: gateway.checkedFetch,
+    });
     const ended = new PipelineClient({
       baseUrl: `${gateway.url}/services/vendor`,
+      fetch: gateway.checkedFetch,
       credentials: { kind: 'session', sessionId: 'no-such-session-0123456789' },
     });
     for (const client of [anonymous, ended]) {

@@ -53,6 +53,7 @@ beforeAll(async () => {
   await addUser(service.app.context.dbs.system, 'olivia', PASSWORD, 'operator', 'now');
   operator = new PipelineClient({
     baseUrl: service.url,
+    fetch: service.checkedFetch,
     credentials: { kind: 'session', sessionId: await signIn('olivia') },
   });
   // 130 failures: more than one batch of 100.

@@ -1,3 +1,4 @@
+import { offsetAt, type ServiceTime } from '../clock.ts';
 import type { RequestIndex } from '../db/index/request-index.ts';
 import type { FailedRequest } from '../db/index/request-index.ts';
 import { IndexPoller } from './poller.ts';
@@ -26,6 +27,12 @@ export interface ServiceState {
   readonly indexedAt?: string | null;
   /** Why the index's last round failed. */
   readonly indexError?: string | null;
+  /** The service's zone as an IANA name, '' when neither the server nor its configuration knows it. */
+  readonly timeZone: string;
+  /** Minutes its clock is ahead of UTC now; null while unknown (an upstream not yet heard from). */
+  readonly utcOffsetMinutes: number | null;
+  /** The zone abbreviation its own dates carry (e.g. JST), '' while unknown. */
+  readonly zoneName: string;
 }
 
 /** The gateway's request index and how often its pollers ask (contract section 8). */
@@ -65,6 +72,8 @@ export class ServiceDirectory {
   constructor(
     private readonly entries: readonly ServiceEntry[],
     embeddedVersion: string,
+    /** The embedded service's zone: the server's own. */
+    private readonly embeddedTime: ServiceTime,
     private readonly now: () => Date,
     upstreamTimeoutMs: number,
     /** Told of each check's time and outcome (metrics). */
@@ -97,6 +106,9 @@ export class ServiceDirectory {
         checkedAt: e.embedded ? now().toISOString() : null,
         since: e.embedded ? now().toISOString() : null,
         message: null,
+        timeZone: '',
+        utcOffsetMinutes: null,
+        zoneName: '',
       });
     }
   }
@@ -110,12 +122,22 @@ export class ServiceDirectory {
   }
 
   list(): ServiceState[] {
+    const now = this.now();
     return this.entries.map((e) => {
       const state = this.states.get(e.id) as ServiceState;
+      if (e.embedded) return { ...state, ...this.embeddedTime.zoneAt(now) };
       const poller = this.route(e.id)?.upstream?.poller;
-      if (!poller) return state;
-      const { indexedAt, indexError } = poller.state();
-      return { ...state, indexedAt, indexError };
+      const polled = poller?.state();
+      // A configured zone says its offset today (daylight saving time included); without
+      // one, the offset the upstream's own dates showed.
+      const zone = {
+        timeZone: e.zone ?? '',
+        utcOffsetMinutes: e.zone ? offsetAt(e.zone, now) : (polled?.offsetMinutes ?? null),
+        zoneName: polled?.zoneName ?? '',
+      };
+      if (!polled) return { ...state, ...zone };
+      const { indexedAt, indexError } = polled;
+      return { ...state, indexedAt, indexError, ...zone };
     });
   }
 

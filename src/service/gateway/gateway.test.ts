@@ -154,6 +154,7 @@ describe.each(Object.values(VENDOR_VARIANTS))(
       expect(Array.isArray(tree.PipelineList.PipeLine[0]?.Args?.Item)).toBe(true);
       const client = new PipelineClient({
         baseUrl: gateway.url,
+        fetch: gateway.checkedFetch,
         credentials: { kind: 'session', sessionId: devon },
       });
       const [fromXml, fromJson] = [
@@ -385,6 +386,7 @@ describe('in front of another copy of our own service', () => {
       const devon = await signIn(gateway, 'devon');
       const client = new PipelineClient({
         baseUrl: gateway.url,
+        fetch: gateway.checkedFetch,
         credentials: { kind: 'session', sessionId: devon },
       });
       expect((await client.listPipelines()).map((p) => p.id)).toEqual(['pl_1', 'pl_2', 'pl_3']);

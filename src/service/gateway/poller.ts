@@ -14,6 +14,7 @@ import {
 import { ApiError } from '../errors.ts';
 import { AS_OF_MARGIN_MS } from '../pipelineapi/request-filter.ts';
 import { UPSTREAM_PAGE_BOUND, type Upstream } from './upstream.ts';
+import { offsetFrom, ZONE_ASK_MS, zoneNameOf } from './zone.ts';
 
 // One poller per upstream service keeps the gateway's index of its requests (contract
 // section 8), whatever the number of browsers: they read the index, never the upstream.
@@ -46,6 +47,10 @@ export interface PollerState {
   readonly indexError: string | null;
   /** The wait before the next round: the interval, longer while backing off. */
   readonly pollDelayMs: number;
+  /** Minutes the service's clock is ahead of UTC, as its requests' begin times tell. */
+  readonly offsetMinutes: number | null;
+  /** The zone abbreviation its pipelines' Createdate carries (e.g. JST), once seen. */
+  readonly zoneName: string | null;
 }
 
 function element(value: TreeValue | undefined): TreeObject {
@@ -84,14 +89,6 @@ function listedPipelines(tree: TreeObject): string[] {
   return items.map((p) => text(element(p).Id)).filter((id) => id !== '');
 }
 
-/** Minutes a service's clock is ahead of UTC, from a request that began a moment ago. */
-function offsetFrom(beginDate: string, now: Date): number | undefined {
-  const local = Date.parse(`${beginDate.replace(' ', 'T').slice(0, 19)}Z`);
-  if (Number.isNaN(local)) return undefined;
-  const minutes = Math.round((local - now.getTime()) / 60_000 / 15) * 15;
-  return Math.abs(minutes) <= 14 * 60 ? minutes : undefined;
-}
-
 export class IndexPoller {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -103,6 +100,8 @@ export class IndexPoller {
   /** When the round under way began (our clock), while one is. */
   private roundStartedMs: number | undefined;
   private readonly shared = new Map<string, { at: number; answer: Promise<TreeObject> }>();
+  private zoneName: string | null = null;
+  private zoneAskedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     readonly upstream: Upstream,
@@ -132,10 +131,13 @@ export class IndexPoller {
   }
 
   state(): PollerState {
+    const { indexedAt, offsetMinutes } = this.index.state(this.service);
     return {
-      indexedAt: this.index.state(this.service).indexedAt,
+      indexedAt,
       indexError: this.error,
       pollDelayMs: this.delayMs,
+      offsetMinutes,
+      zoneName: this.zoneName,
     };
   }
 
@@ -151,9 +153,15 @@ export class IndexPoller {
     const answer = this.upstream.call(operation, {});
     const entry = { at: now, answer };
     this.shared.set(operation, entry);
-    answer.catch(() => {
-      if (this.shared.get(operation) === entry) this.shared.delete(operation);
-    });
+    answer.then(
+      (tree) => {
+        // Every pipeline list that passes, a browser's included, may tell the zone's name.
+        if (operation === 'list') this.zoneName = zoneNameOf(tree) ?? this.zoneName;
+      },
+      () => {
+        if (this.shared.get(operation) === entry) this.shared.delete(operation);
+      },
+    );
     return answer;
   }
 
@@ -297,6 +305,7 @@ export class IndexPoller {
       const offset = added > 0 && newest ? offsetFrom(newest.beginDate, started) : undefined;
       this.index.markIndexed(this.service, day, started, offset);
       this.error = null;
+      await this.askZoneName(startedMs);
       // The first round of a new index sees the day as it stands: nothing to tell of then.
       if (before.indexedAt !== null) await this.tellFailed(Date.parse(before.indexedAt));
       const took = this.options.now().getTime() - startedMs;
@@ -306,6 +315,20 @@ export class IndexPoller {
       this.error = (error as Error).message;
       this.delayMs = Math.min(Math.max(this.delayMs, interval) * 2, maxDelay);
       this.options.log?.(`index of service ${this.service}: ${this.error}`);
+    }
+  }
+
+  /**
+   * The pipeline list once in a while until its dates have told the zone's name: interfaces.md
+   * gives requests' dates without one. A failure here is no failure of the index.
+   */
+  private async askZoneName(nowMs: number): Promise<void> {
+    if (this.zoneName !== null || nowMs - this.zoneAskedAt < ZONE_ASK_MS || this.stopped) return;
+    this.zoneAskedAt = nowMs;
+    try {
+      await this.sharedCall('list');
+    } catch {
+      // Asked again after ZONE_ASK_MS; the offset alone still tells the zone meanwhile.
     }
   }
 

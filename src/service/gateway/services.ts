@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { knownTimeZone } from '../clock.ts';
 
 /** One pipeline service the server stands in front of (contract section 7). */
 export interface UpstreamEntry {
@@ -15,6 +16,8 @@ export interface UpstreamEntry {
   readonly notify?: readonly string[] | undefined;
   /** The service's words for a request that ended failing (notified); `Error` by default. */
   readonly failedStatuses?: readonly string[] | undefined;
+  /** The service's time zone (IANA name), when its answers alone cannot tell it. */
+  readonly zone?: string | undefined;
   readonly embedded?: false;
 }
 
@@ -146,6 +149,7 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
       'pollSeconds',
       'notify',
       'failedStatuses',
+      'zone',
     ]);
     for (const pair of item.items) {
       const key = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
@@ -165,7 +169,16 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
     if (color !== undefined && !COLOR.test(color))
       throw new ServicesFileError(`${where}: color must be a #hex value or a colour name`);
     const notify = receivers(item.get('notify', true), where);
+    const zone = value('zone');
+    if (zone !== undefined && !knownTimeZone(zone))
+      throw new ServicesFileError(
+        `${where}: service ${id}: zone ${JSON.stringify(zone)} is not a time zone this server knows (an IANA name such as Asia/Tokyo)`,
+      );
     if (value('embedded') === 'true') {
+      if (zone !== undefined)
+        throw new ServicesFileError(
+          `${where}: service ${id}: zone is for upstream services; the embedded one runs in the server's own zone`,
+        );
       entries.push({
         id,
         name: value('name') ?? 'Embedded service',
@@ -202,6 +215,7 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
       pollSeconds,
       notify,
       failedStatuses,
+      zone,
     });
   }
   if (entries.length === 0) throw new ServicesFileError(`${path}: lists no services`);

@@ -11,6 +11,7 @@ import type { ServiceContext } from '../context.ts';
 import { ApiError, codeForPart, McCode } from '../errors.ts';
 import type { ErrorRenderer } from '../errors-handler.ts';
 import type { Part } from '../part.ts';
+import type { ProviderSignOut } from '../auth/oidc-sign-out.ts';
 
 export const MCAPI_PREFIX = '/mcapi';
 const JSON_TYPE = 'application/json; charset=UTF-8';
@@ -61,6 +62,8 @@ function settings(ctx: ServiceContext): { apiEnabled: boolean; apiKey: string | 
 export function managementConsole(
   ctx: ServiceContext,
   loginLimit: { max: number; timeWindow: number },
+  /** Ends a session at the OpenID provider it came from (single sign-on), if configured. */
+  providerSignOut?: ProviderSignOut,
 ): Part {
   return { prefixes: [MCAPI_PREFIX], renderError: renderPartAError, routes };
   async function routes(app: FastifyInstance): Promise<void> {
@@ -135,7 +138,12 @@ export function managementConsole(
           Object.assign(subject, { userName, via: 'session' }),
         );
         if (!signedOut) throw new ApiError(404, McCode.SessionNotFound, 'No such session.');
-        return send(reply, { sessionId });
+        // A session from the provider: the browser goes on to end it there too.
+        const endSessionUrl = providerSignOut?.endSessionUrl(
+          sessionId,
+          `${request.protocol}://${request.host}`,
+        );
+        return send(reply, { sessionId, ...(endSessionUrl ? { endSessionUrl } : {}) });
       });
     });
 

@@ -36,6 +36,8 @@ interface ResponseObject {
 export class Conformance {
   private readonly ajv: Ajv2020;
   private readonly compiled = new Map<string, ValidateFunction>();
+  /** Path templates as patterns, most literal first (`/mcapi/audit` before `{x}`). */
+  private readonly templates: readonly { template: string; pattern: RegExp }[];
 
   constructor(readonly document: OpenApiDocument) {
     // strict off: the document (openapi, paths, info…) is added whole so that its
@@ -43,17 +45,49 @@ export class Conformance {
     this.ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(this.ajv);
     this.ajv.addSchema({ ...document, $id: 'openapi.json' });
+    this.templates = Object.keys(document.paths)
+      .map((template) => ({
+        template,
+        pattern: new RegExp(
+          `^${template
+            .split(/(\{\w+\})/)
+            .map((part) =>
+              /^\{\w+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'),
+            )
+            .join('')}$`,
+        ),
+        literal: template.replace(/\{\w+\}/g, '').length,
+      }))
+      .sort((a, b) => b.literal - a.literal);
+  }
+
+  /** The document's path template a request path falls under; undefined outside the document. */
+  templateOf(path: string): string | undefined {
+    return this.templates.find((t) => t.pattern.test(path))?.template;
   }
 
   operation(call: Call): Record<string, unknown> | undefined {
     return this.document.paths[call.template]?.[call.method.toLowerCase()];
   }
 
+  /**
+   * A method the path does not take answers 405: held to the 405 answer its operations
+   * document (the path exists, the method is what is wrong).
+   */
+  private otherMethod(call: Call, status: number): Call | undefined {
+    if (status !== 405) return undefined;
+    const method = Object.entries(this.document.paths[call.template] ?? {}).find(
+      ([, operation]) => (operation.responses as Record<string, unknown> | undefined)?.['405'],
+    )?.[0];
+    return method === undefined ? undefined : { method, template: call.template };
+  }
+
   /** What is wrong with this answer to this call, by the document; empty when nothing. */
   async problems(call: Call, response: Response): Promise<string[]> {
     const where = `${call.method} ${call.template} → ${response.status}`;
-    const operation = this.operation(call);
-    if (!operation) return [`${where}: no such operation in the document`];
+    const documentedCall = this.operation(call) ? call : this.otherMethod(call, response.status);
+    const operation = documentedCall && this.operation(documentedCall);
+    if (!documentedCall || !operation) return [`${where}: no such operation in the document`];
     const responses = operation.responses as Record<string, ResponseObject>;
     const documented = responses[String(response.status)];
     if (!documented) return [`${where}: status not in the document`];
@@ -74,15 +108,11 @@ export class Conformance {
       return [`${where}: ${media} body does not decode (${String(error)}): ${body.slice(0, 200)}`];
     }
     const schemaMedia = decode ? PART_C_MEDIA.json : media;
-    const key = pointer(
-      call.template,
-      call.method.toLowerCase(),
-      String(response.status),
-      schemaMedia,
-    );
+    const method = documentedCall.method.toLowerCase();
+    const key = pointer(call.template, method, String(response.status), schemaMedia);
     let validate = this.compiled.get(key);
     if (!validate) {
-      const ref = `openapi.json#/${pointer('paths', call.template, call.method.toLowerCase(), 'responses', String(response.status), 'content', schemaMedia, 'schema')}`;
+      const ref = `openapi.json#/${pointer('paths', call.template, method, 'responses', String(response.status), 'content', schemaMedia, 'schema')}`;
       validate = this.ajv.compile({ $ref: ref });
       this.compiled.set(key, validate);
     }

@@ -25,6 +25,7 @@ const PART_C_ERRORS: Readonly<Record<string, string>> = {
   '405': `Another method (${ErrorCode.MethodNotAllowed})`,
   '409': `The request or table is in a state that does not allow it (${ErrorCode.StateConflict})`,
   '413': `The body is over 1 MiB (${ErrorCode.BodyTooLarge})`,
+  '500': `Anything unexpected; the Message carries the correlation id the server logged (${ErrorCode.Internal})`,
   '502': `A gateway's upstream failed (${ErrorCode.UpstreamFailed})`,
   '503': `The data cannot be written (${ErrorCode.Unavailable})`,
   '504': `A gateway's upstream did not answer in time (${ErrorCode.UpstreamTimeout})`,
@@ -148,6 +149,23 @@ function withPathFields(
   };
 }
 
+/**
+ * Anything unexpected answers 500 in the shape of the endpoint's other errors (Part A's
+ * envelope with its internal code, Part B's XML): added to every endpoint that has errors.
+ */
+function withInternal(answers: Endpoint['answers']): Endpoint['answers'] {
+  if (answers['500']) return answers;
+  const error = Object.entries(answers).find(([status]) => Number(status) >= 400)?.[1];
+  if (!error) return answers;
+  return {
+    ...answers,
+    '500': {
+      description: 'Anything unexpected; the message carries the correlation id the server logged',
+      content: error.content,
+    },
+  };
+}
+
 function endpointOperation(endpoint: Endpoint) {
   const path = endpoint.path;
   return {
@@ -163,7 +181,10 @@ function endpointOperation(endpoint: Endpoint) {
         endpoint.pathFields ?? [],
       ),
       responses: Object.fromEntries(
-        Object.entries(endpoint.answers).map(([status, answer]) => [status, answerObject(answer)]),
+        Object.entries(withInternal(endpoint.answers)).map(([status, answer]) => [
+          status,
+          answerObject(answer),
+        ]),
       ),
     },
   };

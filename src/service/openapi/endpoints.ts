@@ -106,6 +106,10 @@ const serviceState = exactly(
     // An upstream's request index: as of when, and why its last round failed.
     indexedAt: nullableText,
     indexError: nullableText,
+    // The service's zone (an IANA name), its offset now, and the abbreviation its dates carry.
+    timeZone: text,
+    utcOffsetMinutes: { type: ['integer', 'null'], minimum: -840, maximum: 840 },
+    zoneName: text,
   },
   ['indexedAt', 'indexError'],
 );
@@ -162,7 +166,12 @@ export const ENDPOINTS: readonly Endpoint[] = [
     summary: 'End a session (and any SESSIONID cookie the browser holds)',
     fields: [{ name: 'sessionId', schema: text, required: true }],
     answers: {
-      '200': a('Signed out', exactly({ sessionId: text })),
+      '200': a(
+        'Signed out; a session from the OpenID provider also gives the URL that ends it there',
+        exactly({ sessionId: text, endSessionUrl: { type: 'string', format: 'uri' } }, [
+          'endSessionUrl',
+        ]),
+      ),
       ...badInput,
       '404': aError('No such session (4003)'),
       ...unavailable,

@@ -149,6 +149,7 @@ describe('inbox', () => {
       .data.sessionId;
     const client = new PipelineClient({
       baseUrl: service.url,
+      fetch: service.checkedFetch,
       credentials: { kind: 'session', sessionId },
     });
     expect((await client.inbox()).map((f) => f.name)).toContain('orders.csv');
@@ -283,6 +284,7 @@ describe('inbox through the gateway', () => {
   it("passes on our own upstream's rows per stage in requestdetail", async () => {
     const ours = new PipelineClient({
       baseUrl: `${gateway.url}/services/ours`,
+      fetch: gateway.checkedFetch,
       apiKey: TEST_API_KEY,
     });
     const { requestId } = await ours.exec('pl_1', 'orders.csv');
@@ -312,6 +314,7 @@ describe('inbox through the gateway', () => {
     await expect(
       new PipelineClient({
         baseUrl: `${gateway.url}/services/vendor0`,
+        fetch: gateway.checkedFetch,
         apiKey: TEST_API_KEY,
       }).inbox(),
     ).rejects.toBeInstanceOf(HttpError);

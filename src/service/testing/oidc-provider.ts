@@ -17,6 +17,8 @@ export const TEST_CLIENT = { id: 'pipeline-dashboard', secret: 'test-client-secr
  */
 export async function startOidcProvider(options: {
   redirectUris: readonly string[];
+  /** Where the provider may send a browser back after ending its session (RP-initiated logout). */
+  postLogoutRedirectUris?: readonly string[];
   accounts: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }): Promise<TestProvider> {
   const port = await freePort();
@@ -32,6 +34,7 @@ export async function startOidcProvider(options: {
         client_id: TEST_CLIENT.id,
         client_secret: TEST_CLIENT.secret,
         redirect_uris: [...options.redirectUris],
+        post_logout_redirect_uris: [...(options.postLogoutRedirectUris ?? [])],
         response_types: ['code'],
         grant_types: ['authorization_code'],
       },
@@ -47,7 +50,7 @@ export async function startOidcProvider(options: {
     pkce: { required: () => true },
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600 },
     cookies: { keys: ['oidc-test-cookie-key-only-for-tests'] },
-    features: { devInteractions: { enabled: true } },
+    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
   });
   const server = provider.listen(port);
   await once(server, 'listening');

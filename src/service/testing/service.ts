@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PipelineClient } from '../../kit/index.ts';
 import { buildApp, type App, type AppConfig } from '../app.ts';
+import { conformingFetch, NonConformingAnswer } from './conforming-fetch.ts';
 
 export const TEST_API_KEY = 'test-key-0123456789abcdefghijklmnopqrstuv';
 
@@ -12,9 +13,14 @@ export interface TestService {
   readonly dataDir: string;
   /** A kit client holding the API key. */
   readonly client: PipelineClient;
-  /** A raw fetch against the service. */
+  /**
+   * fetch for any URL, rejecting an answer of this service that leaves /openapi.json: for
+   * clients a test builds itself (`new PipelineClient({ fetch: service.checkedFetch })`).
+   */
+  readonly checkedFetch: typeof fetch;
+  /** A raw fetch against the service (its answers held to /openapi.json). */
   fetch(path: string, init?: RequestInit): Promise<Response>;
-  /** A fetch carrying the API key. */
+  /** A fetch carrying the API key (its answers held to /openapi.json). */
   keyed(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
 }
@@ -36,12 +42,15 @@ export async function startService(
     dataDir,
   });
   const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
-  const doFetch = (path: string, init?: RequestInit) => fetch(`${url}${path}`, init);
+  const problems: string[] = [];
+  const checkedFetch = conformingFetch(url, problems);
+  const doFetch = (path: string, init?: RequestInit) => checkedFetch(`${url}${path}`, init);
   return {
     app,
     url,
     dataDir,
-    client: new PipelineClient({ baseUrl: url, apiKey: TEST_API_KEY }),
+    checkedFetch,
+    client: new PipelineClient({ baseUrl: url, apiKey: TEST_API_KEY, fetch: checkedFetch }),
     fetch: doFetch,
     keyed: (path, init) =>
       doFetch(path, {
@@ -55,6 +64,11 @@ export async function startService(
       await app.close();
       if (!config.keepData && config.dataDir === undefined)
         rmSync(dataDir, { recursive: true, force: true });
+      // A call that was meant to fail may have hidden its answer's problem: told here too.
+      if (problems.length > 0)
+        throw new NonConformingAnswer(
+          `answers of this test service left /openapi.json:\n  ${problems.join('\n  ')}`,
+        );
     },
   };
 }
