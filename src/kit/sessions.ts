@@ -123,11 +123,19 @@ export class ManagementConsoleClient {
     };
   }
 
-  /** Ends the session (this client's, or the one given). @example await mc.logout() */
-  async logout(sessionId = this.sessionId): Promise<void> {
-    if (!sessionId) return;
-    await this.call('POST', '/auth/logout', { sessionId });
+  /**
+   * Ends the session (this client's, or the one given). A session that came from a single
+   * sign-on provider may still be open there: our server then says where to end it too
+   * (`endSessionUrl`, an extension).
+   * @example const { endSessionUrl } = await mc.logout()
+   */
+  async logout(sessionId = this.sessionId): Promise<{ endSessionUrl?: string }> {
+    if (!sessionId) return {};
+    const data = await this.call('POST', '/auth/logout', { sessionId });
     if (sessionId === this.sessionId) this.sessionId = undefined;
+    return typeof data.endSessionUrl === 'string' && data.endSessionUrl
+      ? { endSessionUrl: data.endSessionUrl }
+      : {};
   }
 
   /** Who is signed in (embedded service extension). @example (await mc.session()).role */

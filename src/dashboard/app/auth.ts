@@ -138,11 +138,17 @@ export function clientsFor(
  * every logout answer, success or failure, and only a cookie-storing fetch applies that:
  * a cookie left over from an earlier key sign-in must not outlive Sign out.
  */
-export async function signOut(auth: Auth): Promise<void> {
+/**
+ * Ends the session here, and returns where the single sign-on provider ends its own when the
+ * session came from one (the caller goes there; the provider sends the browser back to
+ * sign-in), else undefined.
+ */
+export async function signOut(auth: Auth): Promise<string | undefined> {
   const sessionId = auth.kind === 'session' ? auth.sessionId : 'none';
   // The refusal for `none`, or a session that already ended, changes nothing here.
-  await new ManagementConsoleClient().logout(sessionId).catch(() => undefined);
+  const ended = await new ManagementConsoleClient().logout(sessionId).catch(() => ({}));
   setAuth(null);
+  return 'endSessionUrl' in ended ? ended.endSessionUrl : undefined;
 }
 
 export function useClients() {

@@ -163,9 +163,11 @@ function Identity({ id, open }: { id: string; open: boolean }) {
   const navigate = useNavigate();
   if (!auth) return null;
   const leave = async () => {
-    await signOut(auth);
+    const atProvider = await signOut(auth);
     queryClient.clear();
-    await navigate(paths.signIn());
+    // The provider's own sign-out page, which sends the browser back to our sign-in.
+    if (atProvider) window.location.assign(atProvider);
+    else await navigate(paths.signIn());
   };
   return (
     // On a phone this is a panel the header's menu button opens; from sm up, always shown.
