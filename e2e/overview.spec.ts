@@ -25,9 +25,16 @@ test('counts today’s requests per pipeline and status as the service’s reque
   await expect(page.getByTestId('health')).toContainText(
     `${errors.length} request${errors.length === 1 ? '' : 's'} in Error`,
   );
-  await expect(page.getByTestId('latest-errors')).toContainText(
-    'readings-missing.jsonl was not found',
-  );
+  // The newest error of the day, whatever other specs of this worker added, in the
+  // service's own words.
+  const newest = errors[0]?.requestId ?? '';
+  await expect(page.getByTestId('latest-errors')).toContainText(newest);
+  const detail = await service.client.requestDetail(newest, { requestLog: true });
+  const reason = [...(detail.requestLog ?? [])]
+    .reverse()
+    .find((l) => l.status === 'Error' && l.message)?.message;
+  expect(reason).toBeTruthy();
+  await expect(page.getByTestId('latest-errors')).toContainText(reason as string);
   await expect(page.getByTestId('suspended')).toContainText('Archive export');
   await expect(page.getByTestId('hourly-chart').locator('canvas')).toHaveCount(1);
 });

@@ -74,6 +74,9 @@ test('switching service changes the URL, the header and where every Part C call 
         checkedAt: '',
         since: '',
         message: '',
+        timeZone: 'Asia/Tokyo',
+        utcOffsetMinutes: 540,
+        zoneName: 'JST',
       });
       // The service's own media type kept: only the body is rewritten.
       await route.fulfill({ response, body: JSON.stringify(body) });
