@@ -120,3 +120,17 @@ test('a next parameter that is not a path of the dashboard is ignored: sign-in g
   await page.goto(`${service.url}/sign-in?next=${encodeURIComponent('/pipelines?q=pl_1')}`);
   await expect(page).toHaveURL(`${service.url}/pipelines?q=pl_1`);
 });
+
+test('the sign-in page offers the language before anyone signs in, and keeps the choice', async ({
+  page,
+  service,
+}) => {
+  await page.goto(`${service.url}/sign-in`);
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await page.getByTestId('language-picker').selectOption('ja');
+  await expect(page.getByRole('heading', { name: 'サインイン' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'サインイン' })).toBeVisible();
+  await expect(page.getByTestId('language-picker')).toHaveValue('ja');
+});

@@ -115,7 +115,8 @@ function RowActions({
   const { t } = useTranslation('actions');
   const { retry: retryReason, cancel: cancelReason } = useActionReasons(row.status);
   return (
-    <div className="flex gap-1">
+    // Wraps when the words are long (Japanese on a phone), so the table stays in its box.
+    <div className="flex flex-wrap gap-1 py-1">
       <Button
         size="sm"
         disabledReason={retryReason}

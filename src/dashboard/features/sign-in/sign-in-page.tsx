@@ -10,6 +10,7 @@ import { Field, TextInput } from '../../components/fields.tsx';
 import { paths } from '../../paths.ts';
 import { safeNextPath } from './next.ts';
 import { SingleSignOn } from './single-sign-on.tsx';
+import { LanguagePicker } from '../../components/language-picker.tsx';
 
 type Mode = 'password' | 'key';
 
@@ -89,6 +90,9 @@ export function SignInPage() {
         <div className="mb-4 flex items-center gap-2">
           <img src="/favicon.svg" alt="" className="size-7" />
           <h1 className="text-lg font-semibold text-slate-900 dark:text-white">{t('title')}</h1>
+          <span className="ml-auto">
+            <LanguagePicker />
+          </span>
         </div>
         <p className="mb-4 text-sm text-slate-600 dark:text-slate-300">{t('intro')}</p>
         {wasExpired() ? (
