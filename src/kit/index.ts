@@ -70,3 +70,4 @@ export type {
 export { jsonToTree, xmlToTree, type TreeObject, type TreeValue } from './tree.ts';
 export { htmlToTree } from './html.ts';
 export * from './wire.ts';
+export { ARG_TYPES, fitsArgType, isArgType, wholeValuePattern, type ArgType } from './arg-types.ts';

@@ -4,8 +4,9 @@
  * apply, so that a value the list advertises as valid is the value exec accepts.
  */
 
-export const ARG_TYPES = ['string', 'integer', 'number', 'boolean', 'date'] as const;
-export type ArgType = (typeof ARG_TYPES)[number];
+import { fitsArgType, wholeValuePattern, type ArgType } from '../../kit/index.ts';
+
+export { ARG_TYPES, wholeValuePattern, type ArgType } from '../../kit/index.ts';
 
 export interface ArgRules {
   readonly type?: ArgType;
@@ -15,30 +16,14 @@ export interface ArgRules {
   readonly choices?: readonly string[];
 }
 
-const INTEGER = /^[+-]?\d{1,15}$/;
-const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-function isDate(value: string): boolean {
-  const m = DATE.exec(value);
-  if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
-const TYPE_CHECKS: Readonly<Record<ArgType, { test: (v: string) => boolean; shape: string }>> = {
-  string: { test: () => true, shape: 'text' },
-  integer: { test: (v) => INTEGER.test(v), shape: 'an integer (digits, optional sign)' },
-  number: { test: (v) => NUMBER.test(v), shape: 'a number (like 12 or 12.5)' },
-  boolean: { test: (v) => v === 'true' || v === 'false', shape: 'true or false' },
-  date: { test: isDate, shape: 'a calendar date as yyyy-mm-dd' },
+/** How each type is said in a refusal ("Parameter n must be …"). */
+const SHAPES: Readonly<Record<ArgType, string>> = {
+  string: 'text',
+  integer: 'an integer (digits, optional sign)',
+  number: 'a number (like 12 or 12.5)',
+  boolean: 'true or false',
+  date: 'a calendar date as yyyy-mm-dd',
 };
-
-/** The pattern as a whole-value expression; throws on one that does not compile. */
-export function wholeValuePattern(pattern: string): RegExp {
-  return new RegExp(`^(?:${pattern})$`, 'u');
-}
 
 /**
  * Why a value breaks an Arg's rules (a phrase following "Parameter <name>"), or undefined
@@ -49,9 +34,7 @@ export function wholeValuePattern(pattern: string): RegExp {
  */
 export function argProblem(rules: ArgRules, value: string): string | undefined {
   if (value === '') return rules.required ? 'is required and has no default' : undefined;
-  if (rules.type && !TYPE_CHECKS[rules.type].test(value)) {
-    return `must be ${TYPE_CHECKS[rules.type].shape}`;
-  }
+  if (rules.type && !fitsArgType(rules.type, value)) return `must be ${SHAPES[rules.type]}`;
   if (rules.choices && rules.choices.length > 0 && !rules.choices.includes(value)) {
     return `must be one of ${rules.choices.join(', ')}`;
   }

@@ -1,10 +1,10 @@
-import type { PipelineArg } from '../../../kit/index.ts';
+import { fitsArgType, wholeValuePattern, type PipelineArg } from '../../../kit/index.ts';
 
 /**
  * The Arg rules a pipeline's list declares (contract section 10), checked in the browser so
  * that a bad value is refused, naming its Arg, before any request exists. The service checks
- * the same rules again (src/service/pipelines/arg-rules.ts); these mirror them and never
- * refuse what it would accept.
+ * the same rules again (src/service/pipelines/arg-rules.ts), with the same type checks
+ * from the kit (arg-types.ts), so this never refuses what it would accept.
  */
 export type ArgProblem =
   | { readonly kind: 'required' }
@@ -12,29 +12,10 @@ export type ArgProblem =
   | { readonly kind: 'choices'; readonly choices: string }
   | { readonly kind: 'pattern'; readonly pattern: string };
 
-const INTEGER = /^[+-]?\d{1,15}$/;
-const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-function isDate(value: string): boolean {
-  const m = DATE.exec(value);
-  if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
-const TYPE_TESTS: Readonly<Record<string, (value: string) => boolean>> = {
-  integer: (v) => INTEGER.test(v),
-  number: (v) => NUMBER.test(v),
-  boolean: (v) => v === 'true' || v === 'false',
-  date: isDate,
-};
-
 /** A whole-value pattern, or undefined when this browser cannot compile it (the service decides). */
 function wholeValue(pattern: string): RegExp | undefined {
   try {
-    return new RegExp(`^(?:${pattern})$`, 'u');
+    return wholeValuePattern(pattern);
   } catch {
     return undefined;
   }
@@ -51,8 +32,8 @@ export const effectiveValue = (arg: PipelineArg, typed: string): string =>
 export function argProblem(arg: PipelineArg, typed: string): ArgProblem | undefined {
   const value = effectiveValue(arg, typed);
   if (value === '') return arg.required ? { kind: 'required' } : undefined;
-  const typeTest = arg.type === undefined ? undefined : TYPE_TESTS[arg.type];
-  if (typeTest && !typeTest(value)) return { kind: arg.type as 'integer' };
+  if (arg.type !== undefined && !fitsArgType(arg.type, value))
+    return { kind: arg.type as 'integer' };
   if (arg.choices && arg.choices.length > 0 && !arg.choices.includes(value))
     return { kind: 'choices', choices: arg.choices.join(', ') };
   if (arg.pattern !== undefined && wholeValue(arg.pattern)?.test(value) === false)
