@@ -3,7 +3,7 @@ import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 import { LANGUAGES, resources, type Language } from './resources.ts';
 
-export const LANGUAGE_STORAGE_KEY = 'pipeline-dashboard.language';
+const LANGUAGE_STORAGE_KEY = 'pipeline-dashboard.language';
 
 // The language follows the browser until the user picks one in the header; the pick is
 // kept in localStorage beside the other view preferences.
@@ -37,7 +37,7 @@ i18n.on('languageChanged', () => markLanguage(currentLanguage()));
 if (i18n.isInitialized) markLanguage(currentLanguage());
 
 /** The language the dashboard shows now (one of the catalogues). */
-export function currentLanguage(): Language {
+function currentLanguage(): Language {
   const resolved = i18n.resolvedLanguage ?? i18n.language;
   return (LANGUAGES as readonly string[]).includes(resolved) ? (resolved as Language) : 'en';
 }

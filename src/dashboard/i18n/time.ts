@@ -29,7 +29,7 @@ interface Fields {
 }
 
 /** A service's own wall-clock stamp (`YYYY-MM-DD hh:mm:ss` and its kin) as fields, or undefined. */
-export function stampFields(stamp: string): Fields | undefined {
+function stampFields(stamp: string): Fields | undefined {
   const m = STAMP.exec(stamp.trim());
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [

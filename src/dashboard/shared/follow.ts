@@ -20,7 +20,7 @@ export interface FollowedRequest {
 
 const FOLLOW_INTERVAL_MS = 2000;
 
-export const hasEnded = (detail: Pick<RequestDetail, 'status' | 'endTime'>): boolean =>
+const hasEnded = (detail: Pick<RequestDetail, 'status' | 'endTime'>): boolean =>
   TERMINAL_STATUSES.includes(detail.status as RequestStatus) || detail.endTime.trim() !== '';
 
 const FAILED: readonly string[] = ['Error', 'Stop'];
