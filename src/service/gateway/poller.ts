@@ -24,6 +24,10 @@ import { offsetFrom, ZONE_ASK_MS, zoneNameOf } from './zone.ts';
 // known to have ended that no list showed (earlier days, or beyond the page bound). When
 // the day's list is full and its oldest request is new, requests may be missing between
 // two rounds: each pipeline's list of the day is then asked for too.
+//
+// Over 400 lines: the index's rounds, its answers (lists, counts, a day's state) and its
+// clock (AsOf and since on the service's zone) share the poller's state of one upstream;
+// split, each part would reach into the others' private fields.
 
 /** requestdetail calls a round may make for requests no list showed. */
 const DETAILS_PER_ROUND = 20;
