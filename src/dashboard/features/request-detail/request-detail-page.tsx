@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { HttpError } from '../../../kit/index.ts';
@@ -69,9 +69,18 @@ export function RequestDetailPage() {
   const [search, setSearch] = useSearchParams();
   // The log's filter and search live in the URL beside the tab; the tab's links drop them,
   // since a stage of the request log means nothing in the application log. Typing does not
-  // add a history entry per key.
-  const onLogView = (changes: Readonly<Partial<{ group: string; find: string }>>) =>
-    setSearch(withParams(search, changes), { replace: true });
+  // add a history entry per key. A change builds on the one before it even when no render
+  // came between (a stage picked and the search cleared at once must both stay): React
+  // Router's setter, function form included, starts from what the last render saw.
+  const unrendered = useRef<URLSearchParams | null>(null);
+  useEffect(() => {
+    unrendered.current = null;
+  }, [search]);
+  const onLogView = (changes: Readonly<Partial<{ group: string; find: string }>>) => {
+    const next = withParams(unrendered.current ?? search, changes);
+    unrendered.current = next;
+    setSearch(next, { replace: true });
+  };
   const tab = (
     ['request', 'app', 'raw'].includes(search.get('tab') ?? '') ? search.get('tab') : 'request'
   ) as Tab;
