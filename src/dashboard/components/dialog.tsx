@@ -8,8 +8,22 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
 function returnFocus(opener: { current: HTMLElement | null }): void {
   const element = opener.current;
   opener.current = null;
+  if (!element) return;
   // After the dialog's own DOM work: focus set during it would be taken back.
-  if (element?.isConnected) queueMicrotask(() => element.focus());
+  queueMicrotask(() => standIn(element)?.focus());
+}
+
+/**
+ * The opener, or what took its place: a list that refreshed while the dialog was open may
+ * have rendered the row again (a retried request leaves a status filter and comes back), and
+ * the new button with the same accessible name is where the user was.
+ */
+function standIn(element: HTMLElement): HTMLElement | undefined {
+  if (element.isConnected) return element;
+  const name = element.getAttribute('aria-label');
+  if (!name) return undefined;
+  const twin = document.querySelector(`${element.localName}[aria-label="${CSS.escape(name)}"]`);
+  return twin instanceof HTMLElement ? twin : undefined;
 }
 
 export function Dialog({

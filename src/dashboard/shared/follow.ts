@@ -1,4 +1,5 @@
-import { useQueries } from '@tanstack/react-query';
+import { useQueries, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { TERMINAL_STATUSES, type RequestDetail, type RequestStatus } from '../../kit/index.ts';
 import { useClients } from '../app/auth.ts';
 import { requestKeys } from './queries.ts';
@@ -45,6 +46,7 @@ export function failureOf(detail: RequestDetail): string | undefined {
 /** Follows each request of `requestIds` until it ends; `[]` follows nothing. */
 export function useFollowedRequests(requestIds: readonly string[]): FollowedRequest[] {
   const { pipeline } = useClients();
+  const queryClient = useQueryClient();
   const results = useQueries({
     queries: requestIds.map((requestId) => ({
       queryKey: [...requestKeys.detail(requestId), 'followed'] as const,
@@ -56,6 +58,15 @@ export function useFollowedRequests(requestIds: readonly string[]): FollowedRequ
       staleTime: 0,
     })),
   });
+  // Once a followed request ends, the lists and counts that show it are read again at once,
+  // not at their next refresh: the page behind the dialog then shows what the dialog says.
+  const endedCount = results.filter((r) => r.data !== undefined && hasEnded(r.data)).length;
+  const told = useRef(0);
+  useEffect(() => {
+    if (endedCount > told.current)
+      void queryClient.invalidateQueries({ queryKey: requestKeys.lists() });
+    told.current = endedCount;
+  }, [endedCount, queryClient]);
   return requestIds.map((requestId, i) => {
     const detail = results[i]?.data;
     return {
