@@ -98,7 +98,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/service/**/*.ts', 'src/bench/**/*.ts'],
+    files: ['src/service/**/*.ts', 'src/service/**/*.mjs', 'src/bench/**/*.ts'],
     languageOptions: { globals: { ...globals.node } },
     rules: partImports(['**/dashboard/**'], 'The service never imports the dashboard.'),
   },

@@ -15,17 +15,18 @@ import { startChild } from '../service/testing/child.ts';
 
 const KEY = 'bench-key-0123456789abcdefghijklmnopqrstu';
 
-const PIPELINE = `
-pipelines:
-  - id: pl_1
-    name: Bench ingest
+/** One pipeline per round, each into a table of its own, so that every round starts alike. */
+function pipelines(rounds: number): string {
+  const one = (round: number): string => `
+  - id: pl_${round}
+    name: Bench ingest ${round}
     sensor: { format: csv }
     filter:
       - keep: { field: amount, op: '>=', value: 0 }
       - cast: { id: integer, qty: integer, amount: double }
     joint:
       - table:
-          name: BENCH
+          name: BENCH_${round}
           columns:
             - { name: ID, type: BIGINT, from: id }
             - { name: NAME, type: VARCHAR, from: name }
@@ -33,6 +34,8 @@ pipelines:
             - { name: QTY, type: INTEGER, from: qty }
             - { name: CREATED, type: TIMESTAMP, from: created }
 `;
+  return `pipelines:${Array.from({ length: rounds }, (_, i) => one(i + 1)).join('')}`;
+}
 
 async function writeCsv(path: string, rows: number): Promise<void> {
   const out = createWriteStream(path);
@@ -64,15 +67,23 @@ export interface LatencyFigures {
   readonly maxAtMs: number;
 }
 
+export interface IngestRound {
+  readonly sqliteSeconds: number;
+  readonly engineSeconds: number;
+  /** `.import`'s time over the engine's: above 1, the engine was faster. */
+  readonly ratio: number;
+}
+
 export interface IngestResult {
   rows: number;
-  engineSeconds: number;
-  sqliteSeconds: number;
+  /** `.import` and the engine in turn, each round on a fresh table. */
+  rounds: IngestRound[];
+  /** The median round's ratio. */
   ratio: number;
   peakRssMb: number;
-  /** Light reads (version, a small request list) with nothing running. */
+  /** Light reads (version, a small request list) with nothing running, over every round. */
   idle: LatencyFigures;
-  /** The same reads while the ingest runs. */
+  /** The same reads while the ingests run. */
   busy: LatencyFigures;
 }
 
@@ -119,26 +130,38 @@ const READ_INTERVAL_MS = 10;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The engine's ingest of a generated CSV against `sqlite3 .import` of the same file. */
-export async function benchIngest(rows = 1_000_000): Promise<IngestResult> {
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/** `sqlite3 .import` of the file into a same-schema table: the baseline, in seconds. */
+function sqliteImport(csv: string, database: string): number {
+  const script = `PRAGMA journal_mode=WAL;\nCREATE TABLE BENCH (ID BIGINT, NAME VARCHAR, AMOUNT DOUBLE, QTY INTEGER, CREATED TIMESTAMP);\n.import --csv --skip 1 ${csv} BENCH\n`;
+  const started = performance.now();
+  const sqlite = spawnSync('sqlite3', [database], { input: script, encoding: 'utf8' });
+  const seconds = (performance.now() - started) / 1000;
+  if (sqlite.status !== 0)
+    throw new Error(
+      `sqlite3 failed (is the sqlite3 package installed?): ${sqlite.stderr || sqlite.error?.message}`,
+    );
+  rmSync(database, { force: true });
+  return seconds;
+}
+
+/**
+ * The engine's ingest of a generated CSV against `sqlite3 .import` of the same file, in
+ * `rounds` rounds of both (on this kind of machine one pair's ratio swings by half from run
+ * to run; the median of a few is what a change can be judged by).
+ */
+export async function benchIngest(rows = 1_000_000, rounds = 3): Promise<IngestResult> {
   const folder = mkdtempSync(join(tmpdir(), 'bench-ingest-'));
   try {
     const data = join(folder, 'data');
     mkdirSync(join(data, 'inbox'), { recursive: true });
     const csv = join(data, 'inbox', 'bench.csv');
     await writeCsv(csv, rows);
-    writeFileSync(join(folder, 'pipelines.yaml'), PIPELINE);
-
-    // Baseline: the sqlite3 command-line tool importing the same file into a typed table.
-    const baselineDb = join(folder, 'baseline.db');
-    const script = `PRAGMA journal_mode=WAL;\nCREATE TABLE BENCH (ID BIGINT, NAME VARCHAR, AMOUNT DOUBLE, QTY INTEGER, CREATED TIMESTAMP);\n.import --csv --skip 1 ${csv} BENCH\n`;
-    const started = performance.now();
-    const sqlite = spawnSync('sqlite3', [baselineDb], { input: script, encoding: 'utf8' });
-    const sqliteSeconds = (performance.now() - started) / 1000;
-    if (sqlite.status !== 0)
-      throw new Error(
-        `sqlite3 failed (is the sqlite3 package installed?): ${sqlite.stderr || sqlite.error?.message}`,
-      );
+    writeFileSync(join(folder, 'pipelines.yaml'), pipelines(rounds));
 
     const child = await startChild([
       '--data',
@@ -152,31 +175,37 @@ export async function benchIngest(rows = 1_000_000): Promise<IngestResult> {
     try {
       const client = new PipelineClient({ baseUrl: child.url, apiKey: KEY });
       const probe = new PipelineClient({ baseUrl: child.url, apiKey: KEY });
-      // Warm up (the first answers compile and fill caches), then the idle baseline.
-      await lightReads(probe, sleep(500));
-      const idle = await lightReads(probe, sleep(3000));
-      const begin = performance.now();
-      const { requestId } = await client.exec('pl_1', 'bench.csv');
-      const ingest = (async () => {
-        for (;;) {
-          const detail = await client.requestDetail(requestId as string);
-          if (detail.status === 'Finish') return performance.now();
-          if (detail.status === 'Error')
-            throw new Error(`ingest failed: ${JSON.stringify(detail)}`);
-          await sleep(20);
-        }
-      })();
-      const busy = await lightReads(probe, ingest);
-      const engineSeconds = ((await ingest) - begin) / 1000;
-      const total = (await client.table('action', 'BENCH', { pageSize: 1 })).info.total;
-      if (total !== rows) throw new Error(`expected ${rows} rows, the table has ${total}`);
-      const peak = peakRssMb(child.process.pid as number);
+      const results: IngestRound[] = [];
+      const idle: { at: number; took: number }[] = [];
+      const busy: { at: number; took: number }[] = [];
+      for (let round = 1; round <= rounds; round++) {
+        const sqliteSeconds = sqliteImport(csv, join(folder, 'baseline.db'));
+        // Settle (the first answers compile and fill caches; after a round, the Joint's
+        // thread copies its log into the database), then the idle reads.
+        await lightReads(probe, sleep(500));
+        idle.push(...(await lightReads(probe, sleep(2000))));
+        const begin = performance.now();
+        const { requestId } = await client.exec(`pl_${round}`, 'bench.csv');
+        const ingest = (async () => {
+          for (;;) {
+            const detail = await client.requestDetail(requestId as string);
+            if (detail.status === 'Finish') return performance.now();
+            if (detail.status === 'Error')
+              throw new Error(`ingest failed: ${JSON.stringify(detail)}`);
+            await sleep(20);
+          }
+        })();
+        busy.push(...(await lightReads(probe, ingest)));
+        const engineSeconds = ((await ingest) - begin) / 1000;
+        const total = (await client.table('action', `BENCH_${round}`, { pageSize: 1 })).info.total;
+        if (total !== rows) throw new Error(`expected ${rows} rows, the table has ${total}`);
+        results.push({ sqliteSeconds, engineSeconds, ratio: sqliteSeconds / engineSeconds });
+      }
       return {
         rows,
-        engineSeconds,
-        sqliteSeconds,
-        ratio: sqliteSeconds / engineSeconds,
-        peakRssMb: peak,
+        rounds: results,
+        ratio: median(results.map((r) => r.ratio)),
+        peakRssMb: peakRssMb(child.process.pid as number),
         idle: figures(idle),
         busy: figures(busy),
       };
@@ -190,6 +219,9 @@ export async function benchIngest(rows = 1_000_000): Promise<IngestResult> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await benchIngest(Number(process.argv[2] ?? 1_000_000));
+  const result = await benchIngest(
+    Number(process.argv[2] ?? 1_000_000),
+    Number(process.argv[3] ?? 3),
+  );
   console.log(result);
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT } from './app.ts';
 import { readConfig } from './config.ts';
+import { SERVICE_NODE_FLAGS } from './node-flags.ts';
 
 // `npm run dev`: the embedded service and the Vite dev server side by side. With
 // PIPELINE_SERVICE_URL set, only Vite runs, proxying to that service instead.
@@ -12,7 +13,12 @@ if (!external) {
   children.push(
     spawn(
       process.execPath,
-      ['--import', 'tsx', join(REPO_ROOT, 'src/service/main.ts'), ...process.argv.slice(2)],
+      [
+        ...SERVICE_NODE_FLAGS,
+        join(REPO_ROOT, 'src/service/launch.mjs'),
+        join(REPO_ROOT, 'src/service/main.ts'),
+        ...process.argv.slice(2),
+      ],
       {
         cwd: REPO_ROOT,
         stdio: 'inherit',

@@ -39,7 +39,15 @@ export function parseRows(
     : readCsv(source, delimiter, batchSize, limits, options.signal);
 }
 
-/** Streams a file's text in large chunks. */
+/**
+ * Bytes of input read, and parsed, at a time. 64 KB rather than 256: each chunk's records
+ * become rows all at once, and with fewer rows alive together fewer outlive the reader
+ * thread's young generation; its heap peaked at 33–41 MB against 49 MB, and the service's
+ * RSS at 232–239 MB against 248 MB (ingest benchmark, three runs), at no cost in speed.
+ */
+export const READ_CHUNK_BYTES = 1 << 16;
+
+/** Streams a file's text in chunks of READ_CHUNK_BYTES. */
 export function fileText(path: string): AsyncIterable<string> {
-  return createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 18 });
+  return createReadStream(path, { encoding: 'utf8', highWaterMark: READ_CHUNK_BYTES });
 }

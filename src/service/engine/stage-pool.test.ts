@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Cancelled, StageFailure } from './failures.ts';
 import { StageWorkers } from './stage-pool.ts';
 import { stageEvents, type StageEvent, type StageJob } from './stage-source.ts';
-import { decodeRows, encodeRows, type EncodedEvent } from './stage-wire.ts';
+import { decodeRows, encodeRows, transferables, type EncodedEvent } from './stage-wire.ts';
 import type { Row } from './values.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'stage-pool-'));
@@ -141,5 +141,15 @@ describe('rows between threads', () => {
       expect(back).toEqual(rows);
       expect(back.map((r) => Object.keys(r))).toEqual(rows.map((r) => Object.keys(r)));
     }
+  });
+  it('keep every text as it was, a leading U+FEFF and characters beyond the BMP included, with all their buffers transferred', () => {
+    const texts = ['\uFEFFfirst', '', 'é', '日本語の行', '😀 and 😀', 'a,b\n"c"', '\uFEFF'];
+    const rows: Row[] = texts.map((text, i) => ({ id: i, text, next: texts[i + 1] ?? null }));
+    const encoded = encodeRows(rows);
+    const buffers = transferables(encoded);
+    expect(buffers).toHaveLength(4);
+    const moved = structuredClone(encoded, { transfer: buffers });
+    expect(buffers.every((buffer) => buffer.byteLength === 0)).toBe(true);
+    expect(decodeRows(moved)).toEqual(rows);
   });
 });

@@ -5,7 +5,14 @@ import { finished } from 'node:stream/promises';
 import type { FilterAction } from '../pipelines/definition.ts';
 import { Cancelled, describeWriteFailure, StageFailure } from './failures.ts';
 import { compileFilter } from './filter.ts';
-import { fileText, InputError, parseRows, type InputFormat, type ReadLimits } from './readers.ts';
+import {
+  fileText,
+  InputError,
+  parseRows,
+  READ_CHUNK_BYTES,
+  type InputFormat,
+  type ReadLimits,
+} from './readers.ts';
 import type { Row } from './values.ts';
 
 /**
@@ -38,13 +45,16 @@ export type StageEvent =
   | { kind: 'filterEnd'; read: number; kept: number; filterMs: number };
 
 /**
- * Reads a file as text in large chunks and writes the same bytes to `copy` as it goes, so
- * a file that changes in the inbox meanwhile cannot make the parse and the snapshot differ,
- * and a read that stops early (a bad record, a cancel) copies no more than it read.
+ * Reads a file as text in chunks (READ_CHUNK_BYTES) and writes the same bytes to `copy` as
+ * it goes, so a file that changes in the inbox meanwhile cannot make the parse and the
+ * snapshot differ, and a read that stops early (a bad record, a cancel) copies no more than
+ * it read.
  */
 async function* teeText(path: string, copy: string, signal?: AbortSignal): AsyncGenerator<string> {
-  const input = createReadStream(path, { highWaterMark: 1 << 18 });
-  const output = createWriteStream(copy);
+  const input = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
+  // Room for a few MB of the copy: with the default 16 KB every chunk waited for its write
+  // before it was parsed (a 1,000,000-row ingest went from 2.3 s to 1.95 s in one A/B pair).
+  const output = createWriteStream(copy, { highWaterMark: 1 << 22 });
   // A failed write (a full disk) surfaces at the next chunk instead of as an unhandled event.
   let writeError: unknown;
   output.on('error', (error) => (writeError ??= error));

@@ -5,10 +5,13 @@ import { setField, type Row, type Value } from './values.ts';
 /**
  * A batch of rows on its way between threads. Rows that share their fields in one order (a
  * CSV's always do) go as the field names once and their values by column of type: a tag
- * per value, numbers in a Float64Array, and every text joined into one string with the
- * lengths beside it. Cloning that is a few copies of memory; cloning the values one by one
- * (as objects, or as one flat array) cost the receiving thread about a millisecond per
- * 2,000 rows, which is what the worker is there to take off the main thread.
+ * per value, numbers in a Float64Array, and every text joined into one UTF-8 buffer with
+ * the lengths (in UTF-16 units, as JavaScript counts them) beside it. Cloning the values one
+ * by one (as objects, or as one flat array) cost the receiving thread about a millisecond
+ * per 2,000 rows, which is what the worker is there to take off the main thread; with the
+ * text as a buffer too, every part of a batch is transferred rather than copied, and the
+ * main thread, which passes batches from the reader's thread to the Joint's, never holds
+ * their text on its heap.
  */
 export type EncodedRows =
   | {
@@ -16,9 +19,13 @@ export type EncodedRows =
       readonly tags: Uint8Array;
       readonly numbers: Float64Array;
       readonly lengths: Uint32Array;
-      readonly text: string;
+      readonly text: Uint8Array;
     }
   | { readonly rows: readonly Row[] };
+
+const encoder = new TextEncoder();
+// A text that begins with U+FEFF keeps it: by default the decoder would drop it as a BOM.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 const NULL = 0;
 const FALSE = 1;
@@ -51,11 +58,10 @@ export function encodeRows(rows: readonly Row[]): EncodedRows {
   const texts: string[] = [];
   let at = 0;
   for (const row of rows) {
-    const own = Object.keys(row);
-    if (own.length !== width) return { rows };
-    for (let j = 0; j < width; j++) {
-      const key = keys[j] as string;
-      if (own[j] !== key) return { rows };
+    // for…in walks the row's own keys in order without building an array of them per row.
+    let j = 0;
+    for (const key in row) {
+      if (key !== keys[j++]) return { rows };
       const value = row[key];
       if (typeof value === 'string') {
         tags[at] = TEXT;
@@ -68,8 +74,9 @@ export function encodeRows(rows: readonly Row[]): EncodedRows {
       else tags[at] = value ? TRUE : FALSE;
       at++;
     }
+    if (j !== width) return { rows };
   }
-  return { keys, tags, numbers, lengths, text: texts.join('') };
+  return { keys, tags, numbers, lengths, text: encoder.encode(texts.join('')) };
 }
 
 export function rowCount(encoded: EncodedRows): number {
@@ -79,7 +86,12 @@ export function rowCount(encoded: EncodedRows): number {
 /** The buffers of an encoding, to transfer rather than copy. */
 export function transferables(encoded: EncodedRows): ArrayBuffer[] {
   if ('rows' in encoded) return [];
-  return [encoded.tags.buffer, encoded.numbers.buffer, encoded.lengths.buffer] as ArrayBuffer[];
+  return [
+    encoded.tags.buffer,
+    encoded.numbers.buffer,
+    encoded.lengths.buffer,
+    encoded.text.buffer,
+  ] as ArrayBuffer[];
 }
 
 /** Rows encoded by column of type (the first form of EncodedRows). */
@@ -95,9 +107,11 @@ export class RowCursor {
   private readonly starts: Uint32Array;
   private base = -1;
   private position = 0;
+  private readonly text: string;
 
   constructor(private readonly rows: ColumnRows) {
     this.width = rows.keys.length;
+    this.text = decoder.decode(rows.text);
     this.count = rows.tags.length / this.width;
     this.starts = new Uint32Array(this.width);
   }
@@ -117,7 +131,7 @@ export class RowCursor {
     switch (this.rows.tags[at]) {
       case TEXT: {
         const start = this.starts[j] as number;
-        return this.rows.text.slice(start, start + (this.rows.lengths[at] as number));
+        return this.text.slice(start, start + (this.rows.lengths[at] as number));
       }
       case NUMBER:
         return this.rows.numbers[at] as number;

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-/** The part of esbuild's API used here (esbuild comes with tsx, which runs the service). */
+/** The part of esbuild's API used here (launch.mjs bundles the service with it too). */
 interface Bundler {
   buildSync(options: Record<string, unknown>): { outputFiles?: { text: string }[] };
 }
@@ -22,8 +22,7 @@ function bundled(entry: URL): string | undefined {
   let script: string | null = null;
   try {
     const path = fileURLToPath(entry);
-    const require = createRequire(import.meta.url);
-    const esbuild = createRequire(require.resolve('tsx'))('esbuild') as Bundler;
+    const esbuild = createRequire(import.meta.url)('esbuild') as Bundler;
     const code = esbuild.buildSync({
       entryPoints: [path],
       bundle: true,

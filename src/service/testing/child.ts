@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../app.ts';
+import { SERVICE_NODE_FLAGS } from '../node-flags.ts';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -27,7 +28,14 @@ export async function startChild(args: readonly string[]): Promise<ChildService>
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(REPO_ROOT, 'src/service/main.ts'), '--port', String(port), ...args],
+    [
+      ...SERVICE_NODE_FLAGS,
+      join(REPO_ROOT, 'src/service/launch.mjs'),
+      join(REPO_ROOT, 'src/service/main.ts'),
+      '--port',
+      String(port),
+      ...args,
+    ],
     {
       cwd: REPO_ROOT,
       env: { ...process.env, LOG_LEVEL: 'error' },
