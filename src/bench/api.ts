@@ -6,8 +6,8 @@ import autocannon from 'autocannon';
 import { openDatabases } from '../service/db/databases.ts';
 import { quoteIdentifier } from '../service/db/sqlite.ts';
 import { statusTableName } from '../service/db/status/requests.ts';
-import { freePort, startChild } from '../service/testing/child.ts';
-import { seedRequests } from './seed.ts';
+import { freePort } from '../service/testing/child.ts';
+import { BENCH_KEY, seedRequests, startBenchService } from './seed.ts';
 
 /** One request in 2,500 of the seeded day ends in Error: 40 of 100,000, spread over the day. */
 const ERROR_EVERY = 2500;
@@ -77,8 +77,7 @@ async function firstAnswerMs(url: string): Promise<number> {
   return performance.now() - started;
 }
 
-const KEY = 'bench-key-0123456789abcdefghijklmnopqrstu';
-const HEADERS = { 'X-Pipelinewebapi': KEY };
+const HEADERS = { 'X-Pipelinewebapi': BENCH_KEY };
 
 export interface LoadResult {
   readonly requestsPerSecond: number;
@@ -166,15 +165,7 @@ export async function benchApi(
     const { day, sample } = seedRequests(data, requests);
     const errors = seedErrors(data, day);
     const database = countsAgainstScans(data, day);
-    const child = await startChild([
-      '--data',
-      data,
-      '--no-demo',
-      '--api-key',
-      KEY,
-      '--pipelines',
-      join(process.cwd(), 'src/service/demo/pipelines.yaml'),
-    ]);
+    const child = await startBenchService(data);
     try {
       const endpoints: [string, string][] = [
         ['list', '/pipelineapi/list/xml'],
@@ -243,15 +234,7 @@ export async function benchApi(
 export async function benchLatency(runs = 50): Promise<{ median: number; p90: number }> {
   const folder = mkdtempSync(join(tmpdir(), 'bench-latency-'));
   try {
-    const child = await startChild([
-      '--data',
-      join(folder, 'data'),
-      '--no-demo',
-      '--api-key',
-      KEY,
-      '--pipelines',
-      join(process.cwd(), 'src/service/demo/pipelines.yaml'),
-    ]);
+    const child = await startBenchService(join(folder, 'data'));
     try {
       writeFileSync(
         join(folder, 'data', 'inbox', 'ten.csv'),

@@ -4,14 +4,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type BrowserContext } from '@playwright/test';
 import { DIST_DIR } from '../service/app.ts';
-import { startChild } from '../service/testing/child.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../service/testing/chromium.ts';
-import { openDatabases } from '../service/db/databases.ts';
-import { quoteIdentifier } from '../service/db/sqlite.ts';
-import { statusTableName } from '../service/db/status/requests.ts';
-import { seedRequests } from './seed.ts';
-
-const KEY = 'bench-key-0123456789abcdefghijklmnopqrstu';
+import { BENCH_KEY, failOldest, median, seedRequests, startBenchService } from './seed.ts';
 
 /** Gzip sizes of the built JavaScript: the first load, and each page's own chunk on top. */
 export function bundleSizes(): { initialKb: number; routes: [string, number][] } {
@@ -28,7 +22,7 @@ export function bundleSizes(): { initialKb: number; routes: [string, number][] }
 }
 
 /** Signs the browser context in with the API key, as the sign-in page would store it. */
-export async function withApiKey(context: BrowserContext, apiKey = KEY): Promise<void> {
+export async function withApiKey(context: BrowserContext, apiKey = BENCH_KEY): Promise<void> {
   await context.addInitScript(
     // Runs in the page; this file is compiled without DOM types.
     (key) =>
@@ -41,17 +35,32 @@ export async function withApiKey(context: BrowserContext, apiKey = KEY): Promise
   );
 }
 
-/** The service of a bench data folder, in its own process, with the demo's pipelines. */
-function startBenchService(data: string) {
-  return startChild([
-    '--data',
-    data,
-    '--api-key',
-    KEY,
-    '--no-demo',
-    '--pipelines',
-    join(process.cwd(), 'src/service/demo/pipelines.yaml'),
-  ]);
+/**
+ * Runs `measure` against the built dashboard: a service in its own process on a data folder
+ * that `seed` fills, and Chromium beside it with a context signed in by the API key. Both
+ * end, and the folder goes, whatever `measure` does.
+ */
+async function withDashboard<T>(
+  seed: (data: string) => void,
+  measure: (service: { url: string }, context: BrowserContext) => Promise<T>,
+): Promise<T> {
+  if (!existsSync(join(DIST_DIR, 'index.html')))
+    throw new Error('build the dashboard first: npm run build');
+  const folder = mkdtempSync(join(tmpdir(), 'bench-dashboard-'));
+  const data = join(folder, 'data');
+  seed(data);
+  const child = await startBenchService(data);
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await withApiKey(context);
+    return await measure(child, context);
+  } finally {
+    await browser.close();
+    child.process.kill('SIGTERM');
+    await child.exited;
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 export interface DashboardTimes {
@@ -63,53 +72,40 @@ export interface DashboardTimes {
 
 /** Navigation to filled tables, measured in Chromium against a service in its own process. */
 export async function dashboardTimes(runs = 5): Promise<DashboardTimes> {
-  if (!existsSync(join(DIST_DIR, 'index.html')))
-    throw new Error('build the dashboard first: npm run build');
-  const folder = mkdtempSync(join(tmpdir(), 'bench-dashboard-'));
-  const data = join(folder, 'data');
-  seedRequests(data, 1000, 'pl_3');
-  const child = await startBenchService(data);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await withApiKey(context);
-    const page = await context.newPage();
-    const median = (values: number[]) =>
-      [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-    const pipelines: number[] = [];
-    const requests: number[] = [];
-    let rowElements = 0;
-    let rowsAfterScroll = 0;
-    for (let i = 0; i < runs; i++) {
-      const started = Date.now();
-      await page.goto(`${child.url}/pipelines`);
-      await page.locator('tr[data-pipeline]').first().waitFor();
-      pipelines.push(Date.now() - started);
-      const again = Date.now();
-      await page.goto(`${child.url}/requests?pipeline=pl_3&size=1000`);
-      await page.locator('tr[data-request]').first().waitFor();
-      await page.getByText('1–1,000 of 1,000').waitFor();
-      requests.push(Date.now() - again);
-      rowElements = await page.locator('tr[data-request]').count();
-      await page
-        .getByTestId('requests-table')
-        .locator('..')
-        .evaluate((el) => el.scrollTo(0, el.scrollHeight));
-      await page.waitForTimeout(200);
-      rowsAfterScroll = await page.locator('tr[data-request]').count();
-    }
-    return {
-      pipelinesMs: median(pipelines),
-      requests1000Ms: median(requests),
-      rowElements,
-      rowsAfterScroll,
-    };
-  } finally {
-    await browser.close();
-    child.process.kill('SIGTERM');
-    await child.exited;
-    rmSync(folder, { recursive: true, force: true });
-  }
+  return withDashboard(
+    (data) => seedRequests(data, 1000, 'pl_3'),
+    async (child, context) => {
+      const page = await context.newPage();
+      const pipelines: number[] = [];
+      const requests: number[] = [];
+      let rowElements = 0;
+      let rowsAfterScroll = 0;
+      for (let i = 0; i < runs; i++) {
+        const started = Date.now();
+        await page.goto(`${child.url}/pipelines`);
+        await page.locator('tr[data-pipeline]').first().waitFor();
+        pipelines.push(Date.now() - started);
+        const again = Date.now();
+        await page.goto(`${child.url}/requests?pipeline=pl_3&size=1000`);
+        await page.locator('tr[data-request]').first().waitFor();
+        await page.getByText('1–1,000 of 1,000').waitFor();
+        requests.push(Date.now() - again);
+        rowElements = await page.locator('tr[data-request]').count();
+        await page
+          .getByTestId('requests-table')
+          .locator('..')
+          .evaluate((el) => el.scrollTo(0, el.scrollHeight));
+        await page.waitForTimeout(200);
+        rowsAfterScroll = await page.locator('tr[data-request]').count();
+      }
+      return {
+        pipelinesMs: median(pipelines),
+        requests1000Ms: median(requests),
+        rowElements,
+        rowsAfterScroll,
+      };
+    },
+  );
 }
 
 export interface OverviewAtScale {
@@ -134,76 +130,62 @@ export async function overviewAtScale(
   errors = 39,
   runs = 3,
 ): Promise<OverviewAtScale> {
-  if (!existsSync(join(DIST_DIR, 'index.html')))
-    throw new Error('build the dashboard first: npm run build');
-  const folder = mkdtempSync(join(tmpdir(), 'bench-overview-'));
-  const data = join(folder, 'data');
-  const { day } = seedRequests(data, count, 'pl_2');
-  const dbs = openDatabases(data);
-  // The oldest requests failed, as in the issue: far down the day's pages.
-  dbs.status
-    .prepare(
-      `UPDATE ${quoteIdentifier(statusTableName(day))} SET STATUS = 'Error', ERRORMSG = 'disk full' WHERE rowid <= ?`,
-    )
-    .run(errors);
-  dbs.close();
-  const child = await startBenchService(data);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  try {
-    let pagedBytes = 0;
-    for (let index = 0; index < 20_000; index += 1000) {
-      const response = await fetch(
-        `${child.url}/pipelineapi/requestlist/json?date=${day}&index=${index}&pagesize=1000`,
-        { headers: { 'X-Pipelinewebapi': KEY, 'Accept-Encoding': 'gzip' } },
-      );
-      pagedBytes += (await response.arrayBuffer()).byteLength;
-    }
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await withApiKey(context);
-    const page = await context.newPage();
-    const expected = `${errors.toLocaleString('en-US')} requests in Error`;
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const started = Date.now();
-      await page.goto(`${child.url}/?date=${day}`);
-      await page.getByTestId('day-total').waitFor();
-      await page.getByText(expected).waitFor();
-      times.push(Date.now() - started);
-    }
-    await page.waitForLoadState('networkidle');
-    // One refresh: every Part C call from one requeststats answer up to and with the next.
-    const calls: { operation: string; bytes: number; at: number }[] = [];
-    page.on('requestfinished', (request) => {
-      const match = /\/pipelineapi\/(\w+)\//.exec(request.url());
-      if (!match) return;
-      void request.sizes().then((sizes) =>
-        calls.push({
-          operation: match[1] as string,
-          bytes: sizes.responseBodySize + sizes.responseHeadersSize,
-          at: Date.now(),
-        }),
-      );
-    });
-    const stats = () => calls.filter((c) => c.operation === 'requeststats');
-    while (stats().length < 2) await page.waitForTimeout(250);
-    const [first, second] = stats() as [(typeof calls)[0], (typeof calls)[0]];
-    const refresh = calls.filter((c) => c.at > first.at && c.at <= second.at);
-    const callsPerRefresh: Record<string, number> = {};
-    for (const c of refresh) callsPerRefresh[c.operation] = (callsPerRefresh[c.operation] ?? 0) + 1;
-    return {
-      requests: count,
-      errors,
-      toExactCountsMs: [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? NaN,
-      bytesPerRefresh: refresh.reduce((n, c) => n + c.bytes, 0),
-      callsPerRefresh,
-      pagedBytes,
-    };
-  } finally {
-    await browser.close();
-    child.process.kill('SIGTERM');
-    await child.exited;
-    rmSync(folder, { recursive: true, force: true });
-  }
+  let day = '';
+  return withDashboard(
+    (data) => {
+      day = seedRequests(data, count, 'pl_2').day;
+      failOldest(data, day, errors);
+    },
+    async (child, context) => {
+      let pagedBytes = 0;
+      for (let index = 0; index < 20_000; index += 1000) {
+        const response = await fetch(
+          `${child.url}/pipelineapi/requestlist/json?date=${day}&index=${index}&pagesize=1000`,
+          { headers: { 'X-Pipelinewebapi': BENCH_KEY, 'Accept-Encoding': 'gzip' } },
+        );
+        pagedBytes += (await response.arrayBuffer()).byteLength;
+      }
+      const page = await context.newPage();
+      const expected = `${errors.toLocaleString('en-US')} requests in Error`;
+      const times: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const started = Date.now();
+        await page.goto(`${child.url}/?date=${day}`);
+        await page.getByTestId('day-total').waitFor();
+        await page.getByText(expected).waitFor();
+        times.push(Date.now() - started);
+      }
+      await page.waitForLoadState('networkidle');
+      // One refresh: every Part C call from one requeststats answer up to and with the next.
+      const calls: { operation: string; bytes: number; at: number }[] = [];
+      page.on('requestfinished', (request) => {
+        const match = /\/pipelineapi\/(\w+)\//.exec(request.url());
+        if (!match) return;
+        void request.sizes().then((sizes) =>
+          calls.push({
+            operation: match[1] as string,
+            bytes: sizes.responseBodySize + sizes.responseHeadersSize,
+            at: Date.now(),
+          }),
+        );
+      });
+      const stats = () => calls.filter((c) => c.operation === 'requeststats');
+      while (stats().length < 2) await page.waitForTimeout(250);
+      const [first, second] = stats() as [(typeof calls)[0], (typeof calls)[0]];
+      const refresh = calls.filter((c) => c.at > first.at && c.at <= second.at);
+      const callsPerRefresh: Record<string, number> = {};
+      for (const c of refresh)
+        callsPerRefresh[c.operation] = (callsPerRefresh[c.operation] ?? 0) + 1;
+      return {
+        requests: count,
+        errors,
+        toExactCountsMs: median(times),
+        bytesPerRefresh: refresh.reduce((n, c) => n + c.bytes, 0),
+        callsPerRefresh,
+        pagedBytes,
+      };
+    },
+  );
 }
 
 export interface RequestsPageAtScale {
@@ -229,74 +211,58 @@ export async function requestsPageAtScale(
   count = 100_006,
   refreshes = 4,
 ): Promise<RequestsPageAtScale> {
-  if (!existsSync(join(DIST_DIR, 'index.html')))
-    throw new Error('build the dashboard first: npm run build');
-  const folder = mkdtempSync(join(tmpdir(), 'bench-requests-'));
-  const data = join(folder, 'data');
-  const { day } = seedRequests(data, count, 'pl_2');
-  const dbs = openDatabases(data);
-  dbs.status
-    .prepare(
-      `UPDATE ${quoteIdentifier(statusTableName(day))} SET STATUS = 'Error', ERRORMSG = 'disk full' WHERE rowid <= 39`,
-    )
-    .run();
-  dbs.close();
-  const child = await startBenchService(data);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  const median = (values: number[]) =>
-    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-  try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await withApiKey(context);
-    // The shortest auto-refresh the dashboard offers, so that the run stays short.
-    await context.addInitScript(() =>
-      (
-        Reflect.get(globalThis, 'localStorage') as { setItem(name: string, value: string): void }
-      ).setItem(
-        'pipeline-dashboard.preferences',
-        JSON.stringify({ refreshSeconds: 2, pageSize: 100 }),
-      ),
-    );
-    let pageRereads = 0;
-    const view = async (query: string) => {
-      const page = await context.newPage();
-      const calls: { since: boolean; bytes: number }[] = [];
-      page.on('requestfinished', (request) => {
-        if (!request.url().includes('/pipelineapi/requestlist/')) return;
-        const params = new URL(request.url()).searchParams;
-        // The page's own reads, not the one-row read of the service's today.
-        if (!params.has('since') && params.get('pagesize') !== '100') return;
-        const since = params.has('since');
-        void request
-          .sizes()
-          .then((sizes) =>
-            calls.push({ since, bytes: sizes.responseBodySize + sizes.responseHeadersSize }),
-          );
-      });
-      await page.goto(`${child.url}/requests?date=${day}${query}`);
-      while (calls.filter((c) => c.since).length < refreshes) await page.waitForTimeout(250);
-      await page.close();
-      const first = calls.find((c) => !c.since)?.bytes ?? NaN;
-      const sinceCalls = calls.filter((c) => c.since);
-      // A full read after the first one is a refresh that could not merge.
-      pageRereads += calls.filter((c) => !c.since).length - 1;
-      return { first, refresh: median(sinceCalls.map((c) => c.bytes)) };
-    };
-    const all = await view('');
-    const errors = await view('&status=Error');
-    return {
-      requests: count,
-      pageBytes: all.first,
-      refreshBytes: all.refresh,
-      filteredPageBytes: errors.first,
-      filteredRefreshBytes: errors.refresh,
-      refreshes,
-      pageRereads,
-    };
-  } finally {
-    await browser.close();
-    child.process.kill('SIGTERM');
-    await child.exited;
-    rmSync(folder, { recursive: true, force: true });
-  }
+  let day = '';
+  return withDashboard(
+    (data) => {
+      day = seedRequests(data, count, 'pl_2').day;
+      failOldest(data, day, 39);
+    },
+    async (child, context) => {
+      // The shortest auto-refresh the dashboard offers, so that the run stays short.
+      await context.addInitScript(() =>
+        (
+          Reflect.get(globalThis, 'localStorage') as { setItem(name: string, value: string): void }
+        ).setItem(
+          'pipeline-dashboard.preferences',
+          JSON.stringify({ refreshSeconds: 2, pageSize: 100 }),
+        ),
+      );
+      let pageRereads = 0;
+      const view = async (query: string) => {
+        const page = await context.newPage();
+        const calls: { since: boolean; bytes: number }[] = [];
+        page.on('requestfinished', (request) => {
+          if (!request.url().includes('/pipelineapi/requestlist/')) return;
+          const params = new URL(request.url()).searchParams;
+          // The page's own reads, not the one-row read of the service's today.
+          if (!params.has('since') && params.get('pagesize') !== '100') return;
+          const since = params.has('since');
+          void request
+            .sizes()
+            .then((sizes) =>
+              calls.push({ since, bytes: sizes.responseBodySize + sizes.responseHeadersSize }),
+            );
+        });
+        await page.goto(`${child.url}/requests?date=${day}${query}`);
+        while (calls.filter((c) => c.since).length < refreshes) await page.waitForTimeout(250);
+        await page.close();
+        const first = calls.find((c) => !c.since)?.bytes ?? NaN;
+        const sinceCalls = calls.filter((c) => c.since);
+        // A full read after the first one is a refresh that could not merge.
+        pageRereads += calls.filter((c) => !c.since).length - 1;
+        return { first, refresh: median(sinceCalls.map((c) => c.bytes)) };
+      };
+      const all = await view('');
+      const errors = await view('&status=Error');
+      return {
+        requests: count,
+        pageBytes: all.first,
+        refreshBytes: all.refresh,
+        filteredPageBytes: errors.first,
+        filteredRefreshBytes: errors.refresh,
+        refreshes,
+        pageRereads,
+      };
+    },
+  );
 }

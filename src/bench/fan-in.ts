@@ -7,13 +7,12 @@ import { startChild } from '../service/testing/child.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../service/testing/chromium.ts';
 import { startVendorService } from '../service/testing/vendor/vendor-service.ts';
 import { withApiKey } from './dashboard.ts';
+import { BENCH_KEY } from './seed.ts';
 
 // Issue 14's fan-in goal: any number of open dashboards costs an upstream the same as one.
 // A gateway (its own process, as `npm start -- --upstream` runs it) stands in front of the
 // vendor-like double; Chromium keeps N overview pages open on it for a while, and the double
 // counts every call it answers.
-
-const KEY = 'bench-key-0123456789abcdefghijklmnopqrstu';
 
 export interface FanInResult {
   readonly seconds: number;
@@ -30,7 +29,7 @@ async function openOverviews(
   onGatewayCall: () => void,
 ): Promise<() => Promise<void>> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await withApiKey(context, KEY);
+  await withApiKey(context, BENCH_KEY);
   context.on('request', (request) => {
     if (new URL(request.url()).pathname.includes('/pipelineapi/')) onGatewayCall();
   });
@@ -55,7 +54,7 @@ export async function benchFanIn(seconds: number): Promise<FanInResult> {
     '--data',
     join(folder, 'data'),
     '--api-key',
-    KEY,
+    BENCH_KEY,
     '--upstream',
     vendor.url,
     '--upstream-key',

@@ -12,8 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PipelineClient } from '../kit/index.ts';
 import { startChild } from '../service/testing/child.ts';
-
-const KEY = 'bench-key-0123456789abcdefghijklmnopqrstu';
+import { BENCH_KEY, median } from './seed.ts';
 
 /** One pipeline per round, each into a table of its own, so that every round starts alike. */
 function pipelines(rounds: number): string {
@@ -130,11 +129,6 @@ const READ_INTERVAL_MS = 10;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
-
 /** `sqlite3 .import` of the file into a same-schema table: the baseline, in seconds. */
 function sqliteImport(csv: string, database: string): number {
   const script = `PRAGMA journal_mode=WAL;\nCREATE TABLE BENCH (ID BIGINT, NAME VARCHAR, AMOUNT DOUBLE, QTY INTEGER, CREATED TIMESTAMP);\n.import --csv --skip 1 ${csv} BENCH\n`;
@@ -170,11 +164,11 @@ export async function benchIngest(rows = 1_000_000, rounds = 3): Promise<IngestR
       join(folder, 'pipelines.yaml'),
       '--no-demo',
       '--api-key',
-      KEY,
+      BENCH_KEY,
     ]);
     try {
-      const client = new PipelineClient({ baseUrl: child.url, apiKey: KEY });
-      const probe = new PipelineClient({ baseUrl: child.url, apiKey: KEY });
+      const client = new PipelineClient({ baseUrl: child.url, apiKey: BENCH_KEY });
+      const probe = new PipelineClient({ baseUrl: child.url, apiKey: BENCH_KEY });
       const results: IngestRound[] = [];
       const idle: { at: number; took: number }[] = [];
       const busy: { at: number; took: number }[] = [];

@@ -9,6 +9,42 @@ import {
 } from '../service/db/status/requests.ts';
 import { DEMO_PIPELINES } from '../service/demo/seed.ts';
 import { loadPipelines } from '../service/pipelines/load.ts';
+import { startChild } from '../service/testing/child.ts';
+
+/** The API key every benchmark's service is started with. */
+export const BENCH_KEY = 'bench-key-0123456789abcdefghijklmnopqrstu';
+
+/** The service of a bench data folder, in its own process, with the demo's pipelines. */
+export function startBenchService(data: string) {
+  return startChild([
+    '--data',
+    data,
+    '--api-key',
+    BENCH_KEY,
+    '--no-demo',
+    '--pipelines',
+    DEMO_PIPELINES,
+  ]);
+}
+
+/** The middle value (the upper one of an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+}
+
+/** Marks the day's `count` oldest requests as failed, as a day's errors lie far down its pages. */
+export function failOldest(dataDir: string, day: string, count: number): void {
+  const dbs = openDatabases(dataDir);
+  try {
+    dbs.status
+      .prepare(
+        `UPDATE ${quoteIdentifier(statusTableName(day))} SET STATUS = 'Error', ERRORMSG = 'disk full' WHERE rowid <= ?`,
+      )
+      .run(count);
+  } finally {
+    dbs.close();
+  }
+}
 
 /**
  * Fills a data folder with the demo pipelines and `count` finished requests of one day,

@@ -51,8 +51,20 @@ function partAData(raw: RawResponse): Record<string, unknown> {
     throw new ParseError(`${raw.method} ${raw.url}: not JSON`, raw.body);
   }
   const result = (parsed as { result?: Record<string, unknown> } | null)?.result;
+  const code = typeof result?.code === 'number' ? result.code : undefined;
+  return envelopeData(raw, result, code);
+}
+
+/**
+ * The data of a Part A or Part B envelope (`result`: status, code, message, data) that says
+ * success, or an HttpError with the code (as each Part writes it) and the service's message.
+ */
+function envelopeData(
+  raw: RawResponse,
+  result: Record<string, unknown> | undefined,
+  code: number | undefined,
+): Record<string, unknown> {
   if (raw.status >= 400 || result?.status !== 'success') {
-    const code = typeof result?.code === 'number' ? result.code : undefined;
     const message = typeof result?.message === 'string' ? result.message : undefined;
     throw new HttpError(raw.status, raw.method, raw.url, code, message, raw.body);
   }
@@ -192,12 +204,9 @@ function partBData(raw: RawResponse): Record<string, unknown> {
   } catch {
     result = undefined;
   }
-  if (raw.status >= 400 || result?.status !== 'success') {
-    const code = result && /^\d+$/.test(String(result.code)) ? Number(result.code) : undefined;
-    const message = typeof result?.message === 'string' ? result.message : undefined;
-    throw new HttpError(raw.status, raw.method, raw.url, code, message, raw.body);
-  }
-  return (result.data ?? {}) as Record<string, unknown>;
+  // XML carries the code as text.
+  const code = result && /^\d+$/.test(String(result.code)) ? Number(result.code) : undefined;
+  return envelopeData(raw, result, code);
 }
 
 /**
