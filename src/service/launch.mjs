@@ -54,6 +54,9 @@ async function bundle() {
     // Packages load from node_modules as they are (better-sqlite3 is native).
     packages: 'external',
     plugins: [ownUrls],
+    // Stack traces in the service's log then name the TypeScript sources' lines (for 6-9 MB
+    // of RSS, measured idle).
+    sourcemap: 'inline',
     logLevel: 'silent',
   });
   const code = result.outputFiles[0]?.text;
@@ -67,6 +70,7 @@ async function bundle() {
   return out;
 }
 
+process.setSourceMapsEnabled(true);
 let bundled;
 try {
   bundled = await bundle();

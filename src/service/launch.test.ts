@@ -1,6 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PipelineClient } from '../kit/index.ts';
 import { REPO_ROOT } from './app.ts';
@@ -56,8 +58,36 @@ describe('launch.mjs', () => {
     expect(scripts.service).toBe(command.join(' '));
   });
 
-  it('names what is missing when no entry is given', async () => {
-    const { spawnSync } = await import('node:child_process');
+  it('gives the entry its own URL, its arguments and stack traces that name its source lines', () => {
+    const entry = join(folder, 'probe.ts');
+    writeFileSync(
+      entry,
+      [
+        'function fail(): never {',
+        "  throw new Error('probe');",
+        '}',
+        'let stack = "";',
+        'try {',
+        '  fail();',
+        '} catch (error) {',
+        '  stack = (error as Error).stack ?? "";',
+        '}',
+        'console.log(JSON.stringify({ url: import.meta.url, argv: process.argv.slice(2), stack }));',
+      ].join('\n'),
+    );
+    const run = spawnSync(
+      process.execPath,
+      [join(REPO_ROOT, 'src/service/launch.mjs'), entry, '--flag', 'value'],
+      { encoding: 'utf8' },
+    );
+    expect(run.status).toBe(0);
+    const probe = JSON.parse(run.stdout) as { url: string; argv: string[]; stack: string };
+    expect(probe.url).toBe(pathToFileURL(entry).href);
+    expect(probe.argv).toEqual(['--flag', 'value']);
+    expect(probe.stack).toContain(`${entry}:2:`);
+  });
+
+  it('names what is missing when no entry is given', () => {
     const run = spawnSync(process.execPath, [join(REPO_ROOT, 'src/service/launch.mjs')], {
       encoding: 'utf8',
     });
