@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { buildApp, DIST_DIR } from '../src/service/app.ts';
 import { startWebhookReceiver } from '../src/service/testing/webhook-receiver.ts';
-import { ADMIN, expect, signIn, test as base } from './fixtures.ts';
+import { ADMIN, expect, signIn, startDemoApp, test as base } from './fixtures.ts';
 
 // The dialogs of the databases and settings pages, checked as e2e/accessibility.spec.ts
 // checks the pages: WCAG 2.2 A and AA, light and dark, desktop and phone, with focus back
@@ -18,21 +14,12 @@ const test = base.extend<object, { notifying: { url: string } }>({
     // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
     async ({}, use) => {
       const hooks = await startWebhookReceiver(() => 200);
-      const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-dialogs-'));
-      const app = await buildApp({
-        dataDir,
-        demo: true,
-        adminPassword: ADMIN.password,
-        staticDir: DIST_DIR,
-        loginLimit: { max: 10_000, timeWindow: 60_000 },
+      const { url, stop } = await startDemoApp({
         notify: { targets: [`${hooks.url}/hooks/a11y`], retryDelaysMs: [10], timeoutMs: 2000 },
       });
-      const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
-      await app.engine.whenIdle();
       await use({ url });
-      await app.close();
+      await stop();
       await hooks.close();
-      rmSync(dataDir, { recursive: true, force: true });
     },
     { scope: 'worker' },
   ],

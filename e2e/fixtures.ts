@@ -25,6 +25,43 @@ export const API_KEY = 'e2e-key-0123456789abcdefghijklmnop';
 export const ADMIN = { user: 'admin', password: 'admin-password-e2e' };
 export const OPERATOR = { user: 'olivia', password: 'operator-password-e2e' };
 
+/**
+ * The demo service with the built dashboard, ADMIN and OPERATOR, listening on a free port
+ * of its own data folder once its demo requests have run; `stop` closes it and removes the
+ * folder. `options` add to (or replace) what buildApp is given.
+ */
+export async function startDemoApp(
+  options: Partial<Parameters<typeof buildApp>[0]> = {},
+): Promise<{ url: string; app: App; dataDir: string; stop: () => Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-'));
+  const app = await buildApp({
+    dataDir,
+    demo: true,
+    adminPassword: ADMIN.password,
+    staticDir: DIST_DIR,
+    loginLimit: { max: 10_000, timeWindow: 60_000 },
+    ...options,
+  });
+  await addUser(
+    app.context.dbs.system,
+    OPERATOR.user,
+    OPERATOR.password,
+    'operator',
+    new Date().toISOString(),
+  );
+  const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
+  await app.engine.whenIdle();
+  return {
+    url,
+    app,
+    dataDir,
+    stop: async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Extra pipelines for the tests: hostile text, and one whose Filter logs thousands of lines. */
 const MANY_STEPS = Array.from(
   { length: 1500 },
@@ -133,27 +170,13 @@ export const test = base.extend<
   service: [
     // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
     async ({}, use) => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-'));
-      const definitions = join(dataDir, 'extra.yaml');
+      const folder = mkdtempSync(join(tmpdir(), 'pipeline-e2e-definitions-'));
+      const definitions = join(folder, 'extra.yaml');
       writeFileSync(definitions, EXTRA_PIPELINES);
-      const app = await buildApp({
-        dataDir,
-        demo: true,
+      const { url, app, stop } = await startDemoApp({
         apiKey: API_KEY,
-        adminPassword: ADMIN.password,
-        staticDir: DIST_DIR,
         pipelinesFile: definitions,
-        loginLimit: { max: 10_000, timeWindow: 60_000 },
       });
-      await addUser(
-        app.context.dbs.system,
-        OPERATOR.user,
-        OPERATOR.password,
-        'operator',
-        new Date().toISOString(),
-      );
-      const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
-      await app.engine.whenIdle();
       await use({
         url,
         apiKey: API_KEY,
@@ -161,8 +184,8 @@ export const test = base.extend<
         client: new PipelineClient({ baseUrl: url, apiKey: API_KEY }),
         inbox: app.context.paths.inbox,
       });
-      await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await stop();
+      rmSync(folder, { recursive: true, force: true });
     },
     { scope: 'worker' },
   ],

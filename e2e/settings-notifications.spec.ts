@@ -1,9 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildApp, DIST_DIR, type App } from '../src/service/app.ts';
-import { ADMIN, expect, OPERATOR, signIn, test as base, type RunningService } from './fixtures.ts';
-import { addUser } from '../src/service/auth/users.ts';
+import type { App } from '../src/service/app.ts';
+import {
+  ADMIN,
+  expect,
+  OPERATOR,
+  signIn,
+  startDemoApp,
+  test as base,
+  type RunningService,
+} from './fixtures.ts';
 import { startWebhookReceiver, type Received } from '../src/service/testing/webhook-receiver.ts';
 
 interface Notifying {
@@ -24,13 +28,7 @@ const test = base.extend<object, { notifying: Notifying }>({
       const hooks = await startWebhookReceiver((path) => (path.startsWith('/broken') ? 500 : 200));
       const receiver = hooks.url;
       const port = new URL(receiver).port;
-      const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-notify-'));
-      const app = await buildApp({
-        dataDir,
-        demo: true,
-        adminPassword: ADMIN.password,
-        staticDir: DIST_DIR,
-        loginLimit: { max: 10_000, timeWindow: 60_000 },
+      const { url, app, stop } = await startDemoApp({
         notify: {
           targets: [`${receiver}/hooks/SECRET-PATH`],
           retryDelaysMs: [10],
@@ -45,20 +43,10 @@ const test = base.extend<object, { notifying: Notifying }>({
           },
         ],
       });
-      await addUser(
-        app.context.dbs.system,
-        OPERATOR.user,
-        OPERATOR.password,
-        'operator',
-        new Date().toISOString(),
-      );
-      const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
-      await app.engine.whenIdle();
       await app.context.notifier.settled();
       await use({ url, app, receiver, received: hooks.received });
-      await app.close();
+      await stop();
       await hooks.close();
-      rmSync(dataDir, { recursive: true, force: true });
     },
     { scope: 'worker' },
   ],

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestDetail } from '../../kit/index.ts';
 import { upsertPipeline } from '../db/system/pipelines.ts';
 import { parseDefinitions, toRecord } from '../pipelines/definition.ts';
+import { STRICT_CODES_PIPELINE } from '../testing/pipelines.ts';
 import { eventually, startService, type TestService } from '../testing/service.ts';
 
 const PIPELINES = `
@@ -25,17 +26,7 @@ pipelines:
             - { name: AMOUNT, type: DOUBLE, from: amount }
             - { name: LABEL, type: VARCHAR, from: label }
       - file: { name: 'items-\${requestid}.csv', format: csv }
-  - id: pl_2
-    name: Strict
-    sensor: { format: csv }
-    filter:
-      - cast: { code: integer }
-    joint:
-      - table:
-          name: CODES
-          columns:
-            - { name: CODE, type: INTEGER, from: code }
-  - id: pl_3
+${STRICT_CODES_PIPELINE}  - id: pl_3
     name: Held
     runmode: stop
     sensor: { format: jsonl }

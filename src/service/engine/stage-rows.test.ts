@@ -3,25 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { xmlToTree, type TreeObject } from '../../kit/index.ts';
-import { ordersCsv, writeTestPipelines } from '../testing/pipelines.ts';
+import { ordersCsv, STRICT_CODES_PIPELINE, writeTestPipelines } from '../testing/pipelines.ts';
 import { startService, type TestService } from '../testing/service.ts';
 
 // Contract section 10: requestdetail states per stage the rows the Sensor read, the Filter
 // kept and the Joint wrote; the status database keeps them, so they outlive the process.
 
-const STRICT = `
-pipelines:
-  - id: pl_2
-    name: Strict
-    sensor: { format: csv }
-    filter:
-      - cast: { code: integer }
-    joint:
-      - table:
-          name: CODES
-          columns:
-            - { name: CODE, type: INTEGER, from: code }
-`;
+const STRICT = `pipelines:\n${STRICT_CODES_PIPELINE}`;
 
 const services: TestService[] = [];
 const folders: string[] = [];

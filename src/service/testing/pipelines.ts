@@ -42,6 +42,19 @@ pipelines:
       - file: { name: 'held-\${requestid}.jsonl', format: jsonl }
 `;
 
+/** A pipeline (one entry of `pipelines:`) whose cast refuses a code that is not an integer. */
+export const STRICT_CODES_PIPELINE = `  - id: pl_2
+    name: Strict
+    sensor: { format: csv }
+    filter:
+      - cast: { code: integer }
+    joint:
+      - table:
+          name: CODES
+          columns:
+            - { name: CODE, type: INTEGER, from: code }
+`;
+
 export function writeTestPipelines(folder: string): string {
   const path = join(folder, 'test-pipelines.yaml');
   writeFileSync(path, TEST_PIPELINES);
