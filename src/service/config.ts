@@ -49,6 +49,7 @@ Options (each also read from the environment variable in brackets; a flag wins):
   --upstream-key <key>    its API key, kept on the server [PIPELINE_UPSTREAM_KEY]
   --upstream-poll-s <n>   seconds between rounds of its request index's poller [PIPELINE_UPSTREAM_POLL_S] (default 5)
   --upstream-failed <w,w> its status words for a failed request, notified [PIPELINE_UPSTREAM_FAILED] (default Error)
+  --upstream-zone <zone>  its time zone (IANA name), when its own dates should not be trusted to tell [PIPELINE_UPSTREAM_ZONE]
   --services <file>       several services, as a YAML list (see the README) [PIPELINE_SERVICES]
   --metrics-key <key>     ask for Authorization: Bearer <key> on /metrics [PIPELINE_METRICS_KEY]
   --notify <url>          POST failed requests to this webhook; repeatable [PIPELINE_NOTIFY, comma-separated]
@@ -132,6 +133,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
       'upstream-key': { type: 'string' },
       'upstream-poll-s': { type: 'string' },
       'upstream-failed': { type: 'string' },
+      'upstream-zone': { type: 'string' },
       services: { type: 'string' },
       'metrics-key': { type: 'string' },
       notify: { type: 'string', multiple: true },
@@ -170,6 +172,11 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
   const failedStatuses = failedWords?.split(',').map((word) => word.trim());
   if (failedStatuses?.some((word) => !/^[^\s,]{1,32}$/.test(word)))
     throw new Error('--upstream-failed: status words of 1 to 32 characters, comma-separated');
+  const zone = values['upstream-zone'] ?? env.PIPELINE_UPSTREAM_ZONE;
+  if (zone !== undefined && upstream === undefined)
+    throw new Error(
+      '--upstream-zone goes with --upstream; in a services file, give zone per service',
+    );
   if (upstream !== undefined && servicesFile !== undefined)
     throw new Error(
       '--upstream and --services exclude each other: list the one service in the file',
@@ -186,6 +193,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
                 ? undefined
                 : integer('--upstream-poll-s', pollSeconds, 1, 3600),
               failedStatuses,
+              zone,
             ),
           ]
         : undefined;

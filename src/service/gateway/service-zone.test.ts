@@ -12,6 +12,7 @@ import {
   VENDOR_VARIANTS,
   type VendorService,
 } from '../testing/vendor/vendor-service.ts';
+import { readConfig } from '../config.ts';
 import { readServicesFile, ServicesFileError } from './services.ts';
 
 // Each service's time zone in GET /mcapi/services: the server's own for the embedded
@@ -176,5 +177,42 @@ describe('zone: in a services file', () => {
     expect(() =>
       readServicesFile(write(['- { id: local, embedded: true, zone: Asia/Tokyo }']), {}),
     ).toThrow(/service local: zone is for upstream services/);
+  });
+});
+
+describe('--upstream-zone', () => {
+  const single = ['--upstream', 'https://pipelines.example', '--upstream-key', 'k-1'];
+
+  it('gives the single upstream its zone, which /mcapi/services then tells', async () => {
+    const config = readConfig([...single, '--upstream-zone', 'Asia/Tokyo'], {});
+    expect(config.services?.[0]).toMatchObject({ id: 'upstream', zone: 'Asia/Tokyo' });
+    expect(
+      readConfig(single, { PIPELINE_UPSTREAM_ZONE: 'Europe/Paris' }).services?.[0],
+    ).toMatchObject({ zone: 'Europe/Paris' });
+    const kanto = await vendor('kanto');
+    const [entry] =
+      readConfig(
+        ['--upstream', kanto.url, '--upstream-key', kanto.apiKey, '--upstream-zone', 'Asia/Tokyo'],
+        {},
+      ).services ?? [];
+    if (!entry) throw new Error('--upstream made no service');
+    const gateway = await start({
+      services: [entry],
+      clock: new ManualClock(Date.UTC(2026, 6, 1, 12)),
+    });
+    expect((await zones(gateway))[0]).toMatchObject({
+      id: 'upstream',
+      timeZone: 'Asia/Tokyo',
+      utcOffsetMinutes: 540,
+    });
+  });
+
+  it('refuses a zone the server does not know, and the flag without --upstream', () => {
+    expect(() => readConfig([...single, '--upstream-zone', 'Mars/Olympus_Mons'], {})).toThrow(
+      /--upstream-zone: "Mars\/Olympus_Mons" is not a time zone this server knows/,
+    );
+    expect(() => readConfig(['--upstream-zone', 'Asia/Tokyo'], {})).toThrow(
+      /--upstream-zone goes with --upstream/,
+    );
   });
 });

@@ -84,10 +84,15 @@ export function singleUpstream(
   apiKey: string | undefined,
   pollSeconds?: number,
   failedStatuses?: readonly string[],
+  zone?: string,
 ): UpstreamEntry {
   const base = httpUrl(url);
   if (!base) throw new Error(`--upstream must be an http or https URL, not ${JSON.stringify(url)}`);
   if (!apiKey) throw new Error('--upstream needs --upstream-key (or PIPELINE_UPSTREAM_KEY)');
+  if (zone !== undefined && !knownTimeZone(zone))
+    throw new Error(
+      `--upstream-zone: ${JSON.stringify(zone)} is not a time zone this server knows (an IANA name such as Asia/Tokyo)`,
+    );
   return {
     id: 'upstream',
     name: new URL(base).host,
@@ -95,6 +100,7 @@ export function singleUpstream(
     apiKey,
     pollSeconds,
     failedStatuses,
+    zone,
   };
 }
 
