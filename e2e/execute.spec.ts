@@ -188,6 +188,25 @@ for (const language of ['en', 'ja'] as const) {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       390,
     );
+    // An ordinary name wraps between its words, never inside one ("Custom / er sync"), also
+    // when no long name widens its column.
+    await page.getByRole('searchbox').fill('Customer');
+    await expect(page.locator('tr[data-pipeline]')).toHaveCount(1);
+    const name = page.locator('tr[data-pipeline="pl_3"] td').filter({ hasText: 'Customer sync' });
+    const lines = await name.evaluate((cell) => {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const start = node.textContent?.indexOf('Customer') ?? -1;
+        if (start < 0) continue;
+        const range = document.createRange();
+        range.setStart(node, start);
+        range.setEnd(node, start + 'Customer'.length);
+        return range.getClientRects().length;
+      }
+      return 0;
+    });
+    expect(lines, 'the word Customer is broken across lines').toBe(1);
+    await page.getByRole('searchbox').fill('');
     const table = page.getByTestId('pipelines-table');
     expect(
       await table.evaluate(

@@ -79,11 +79,12 @@ export function pipelineColumns({
       priority: 'medium',
       cell: (p) => p.id,
     },
-    // A name may break anywhere: one long word must not push the actions off a phone.
+    // A name may break anywhere, so that one long word cannot push the actions off a phone;
+    // the column's least width keeps ordinary words ("Customer") whole there.
     {
       id: 'name',
       header: t('columns.name'),
-      cellClassName: 'font-medium wrap-anywhere',
+      cellClassName: 'min-w-24 font-medium wrap-anywhere',
       cell: (p) => p.name,
     },
     {
