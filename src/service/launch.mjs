@@ -6,6 +6,7 @@
 // without it, memory the ingest's threads need more (see stage-pool.ts). The bundle is
 // written under node_modules/.cache, where the service's packages resolve as they are;
 // should esbuild fail, the entry runs through tsx as before.
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -39,10 +40,12 @@ const ownUrls = {
 
 async function bundle() {
   const { build } = await import('esbuild');
+  // Named after the entry and its path: checkouts that share node_modules keep their own.
+  const tag = createHash('sha256').update(entry).digest('hex').slice(0, 12);
   const out = join(
     root,
     'node_modules/.cache/pipeline-service',
-    `${basename(entry, extname(entry))}.mjs`,
+    `${basename(entry, extname(entry))}-${tag}.mjs`,
   );
   const result = await build({
     entryPoints: [entry],

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,10 +19,9 @@ describe('launch.mjs', () => {
     const child = await startChild(['--data', join(folder, 'data'), '--api-key', TEST_API_KEY]);
     try {
       expect(child.output()).not.toMatch(/through tsx/);
-      const bundle = readFileSync(
-        join(REPO_ROOT, 'node_modules/.cache/pipeline-service/main.mjs'),
-        'utf8',
-      );
+      const cache = join(REPO_ROOT, 'node_modules/.cache/pipeline-service');
+      const name = readdirSync(cache).find((file) => /^main-[0-9a-f]{12}\.mjs$/.test(file));
+      const bundle = readFileSync(join(cache, name ?? 'main.mjs'), 'utf8');
       expect(bundle).not.toContain('import.meta.url');
       // The demo's input comes from the folder of demo/seed.ts, and the request runs on the
       // reader's and the Joint's threads, each started from its own module.
