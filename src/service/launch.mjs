@@ -54,6 +54,8 @@ async function bundle() {
     format: 'esm',
     target: 'node20',
     write: false,
+    // Where the bundle goes: the source map's paths are relative to it.
+    outfile: out,
     // Packages load from node_modules as they are (better-sqlite3 is native).
     packages: 'external',
     plugins: [ownUrls],

@@ -83,7 +83,7 @@ describe('launch.mjs', () => {
     const probe = JSON.parse(run.stdout) as { url: string; argv: string[]; stack: string };
     expect(probe.url).toBe(pathToFileURL(entry).href);
     expect(probe.argv).toEqual(['--flag', 'value']);
-    expect(probe.stack).toContain(`${entry}:2:`);
+    expect(probe.stack).toContain(`(${entry}:2:`);
   });
 
   it('names what is missing when no entry is given', () => {
