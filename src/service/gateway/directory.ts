@@ -90,6 +90,7 @@ export class ServiceDirectory {
           log: indexing.log,
           scheduled: indexing.scheduled,
           failedStatuses: e.failedStatuses,
+          zone: e.zone,
           onFailed: indexing.onFailed && ((request) => indexing.onFailed?.(e.id, request)),
         });
       return { id: e.id, upstream };

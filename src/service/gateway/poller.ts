@@ -11,6 +11,7 @@ import {
   type IndexedCount,
   type RequestStats,
 } from '../db/index/request-stats.ts';
+import { offsetAt } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import { AS_OF_MARGIN_MS } from '../pipelineapi/request-filter.ts';
 import { UPSTREAM_PAGE_BOUND, type Upstream } from './upstream.ts';
@@ -42,6 +43,8 @@ export interface PollerOptions {
   readonly scheduled?: boolean;
   /** The service's words for a request that ended failing (contract's `Error` by default). */
   readonly failedStatuses?: readonly string[];
+  /** The service's configured time zone (IANA name): its offset wins over the one inferred. */
+  readonly zone?: string | undefined;
   /** Told once a round of each request seen failing since the round before (notifications). */
   readonly onFailed?: (request: FailedRequest & { message: string }) => void;
 }
@@ -251,15 +254,25 @@ export class IndexPoller {
   asOf(): string {
     const now = this.options.now().getTime();
     const from = Math.min(now, this.roundStartedMs ?? now) - AS_OF_MARGIN_MS;
-    const offset = this.index.state(this.service).offsetMinutes ?? 0;
-    const local = new Date(from + offset * 60_000).toISOString();
+    const local = new Date(from + this.offsetMinutes(from) * 60_000).toISOString();
     return local.slice(0, 19).replace(/\D/g, '');
   }
 
   /** A `since` stamp of the service's zone (`YYYY-MM-DD hh:mm:ss`) on our clock. */
   sinceMs(stamp: string): number {
-    const offset = this.index.state(this.service).offsetMinutes ?? 0;
-    return Date.parse(`${stamp.replace(' ', 'T')}Z`) - offset * 60_000;
+    const asUtc = Date.parse(`${stamp.replace(' ', 'T')}Z`);
+    return asUtc - this.offsetMinutes(asUtc) * 60_000;
+  }
+
+  /**
+   * Minutes the service's clock is ahead of UTC at `atMs`: its configured zone's, else what
+   * its requests' begin times told, else none. AsOf and since share it, so that a stamp
+   * goes out and comes back on the same clock.
+   */
+  private offsetMinutes(atMs: number): number {
+    const { zone } = this.options;
+    if (zone) return offsetAt(zone, new Date(atMs));
+    return this.index.state(this.service).offsetMinutes ?? 0;
   }
 
   private schedule(delayMs: number): void {

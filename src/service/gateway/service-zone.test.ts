@@ -149,6 +149,34 @@ describe('an upstream', () => {
   });
 });
 
+describe("an upstream's AsOf", () => {
+  it('is on its configured zone, also before its dates have told an offset', async () => {
+    const pacific = await vendor('pacific');
+    pacific.addRequests('pl_1', 2);
+    // Our clock months away from the double's: no request can tell its offset.
+    const gateway = await start({
+      services: [
+        {
+          id: 'west',
+          name: 'West',
+          url: pacific.url,
+          apiKey: pacific.apiKey,
+          zone: 'America/Los_Angeles',
+        },
+      ],
+      clock: new ManualClock(Date.UTC(2026, 6, 1, 12)),
+      apiKey: 'zone-gateway-key-0123456789',
+    });
+    await gateway.app.context.services.route('west')?.upstream?.poller?.pollNow();
+    const answer = await gateway.fetch('/pipelineapi/requestlist/json', {
+      headers: { 'X-Pipelinewebapi': 'zone-gateway-key-0123456789' },
+    });
+    const list = (await answer.json()) as { RequestList: { Info: { AsOf?: string } } };
+    // 12:00:00 UTC less the 2 s margin, on Los Angeles' daylight time (UTC-7).
+    expect(list.RequestList.Info.AsOf).toBe('20260701045958');
+  });
+});
+
 describe('zone: in a services file', () => {
   const write = (lines: string[]): string => {
     const path = join(mkdtempSync(join(tmpdir(), 'services-')), 'services.yaml');
