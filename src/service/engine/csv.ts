@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { BOM, CsvFramer, LF, type Overflow } from './csv-framer.ts';
 import { characters, InputError, type Limits } from './read-limits.ts';
-import { setField, type Row } from './values.ts';
+import type { Batch } from './values.ts';
 
 let papaCharacters = 0;
 
@@ -113,10 +113,9 @@ class CsvBlocks {
 /** Turns blocks of complete records into rows: the header row, field counts, batches. */
 class CsvTable {
   private names: string[] | undefined;
-  private protoColumn = false;
   /** Rows read so far, the header included; blank lines are not counted. */
   line = 0;
-  private batch: Row[] = [];
+  private batch: string[][] = [];
 
   constructor(
     private readonly delimiter: string,
@@ -124,7 +123,7 @@ class CsvTable {
   ) {}
 
   /** Parses complete records; returns the batches they filled. */
-  take(block: string, newline: '\r\n' | '\n' | '\r'): Row[][] {
+  take(block: string, newline: '\r\n' | '\n' | '\r'): Batch[] {
     if (block.length === 0) return [];
     papaCharacters += block.length;
     // Papa's core parser rather than Papa.parse: on the same blocks Papa.parse took about
@@ -136,7 +135,7 @@ class CsvTable {
     const result = parser.parse(block, 0, false) as Papa.ParseResult<string[]>;
     if (result.errors.some((e) => e.type === 'Quotes'))
       throw new InputError('a quoted field is not terminated');
-    const full: Row[][] = [];
+    const full: Batch[] = [];
     for (const cells of result.data) {
       if (cells.length === 1 && cells[0] === '') continue;
       this.line++;
@@ -148,7 +147,6 @@ class CsvTable {
         if (new Set(header).size !== header.length)
           throw new InputError('the header row names a column twice');
         this.names = header;
-        this.protoColumn = header.includes('__proto__');
         continue;
       }
       if (cells.length !== names.length) {
@@ -156,26 +154,21 @@ class CsvTable {
           `row ${this.line} has ${cells.length} fields, the header has ${names.length}`,
         );
       }
-      const row: Row = {};
-      if (this.protoColumn) {
-        for (let i = 0; i < names.length; i++)
-          setField(row, names[i] as string, cells[i] as string);
-      } else {
-        for (let i = 0; i < names.length; i++) row[names[i] as string] = cells[i] as string;
-      }
-      this.batch.push(row);
+      // Papa's own array of the record's fields becomes the row (see Batch).
+      this.batch.push(cells);
       if (this.batch.length >= this.batchSize) {
-        full.push(this.batch);
+        full.push({ names, cells: this.batch });
         this.batch = [];
       }
     }
     return full;
   }
 
-  rest(): Row[] {
+  /** The rows of a batch not yet full, if any. */
+  rest(): Batch | undefined {
     const rest = this.batch;
     this.batch = [];
-    return rest;
+    return this.names && rest.length > 0 ? { names: this.names, cells: rest } : undefined;
   }
 
   /** The error for a record that passed a limit: it is the row after those read. */
@@ -206,7 +199,7 @@ export async function* readCsv(
   batchSize: number,
   limits: Limits,
   signal: AbortSignal | undefined,
-): AsyncGenerator<Row[]> {
+): AsyncGenerator<Batch> {
   if (delimiter.length !== 1) throw new InputError('the delimiter must be one character');
   // Papa replaces a delimiter it cannot use by ','; the framer must split alike.
   const usable = !(Papa.BAD_DELIMITERS as readonly string[]).includes(delimiter);
@@ -232,5 +225,5 @@ export async function* readCsv(
   }
   if (overflow) throw table.overflow(overflow, limits);
   const rest = table.rest();
-  if (rest.length > 0) yield rest;
+  if (rest) yield rest;
 }

@@ -1,7 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FilterAction } from '../pipelines/definition.ts';
+import {
+  CAST_TYPES,
+  COMPARISONS,
+  type FilterAction,
+  type Predicate,
+} from '../pipelines/definition.ts';
 import { CastError, compileFilter } from './filter.ts';
-import type { Row } from './values.ts';
+import { toObjects, type Batch, type Row, type Value } from './values.ts';
 
 const rows = (): Row[] => [
   { id: '1', region: 'EU', amount: '5', note: null },
@@ -182,5 +188,99 @@ describe('field names that Object.prototype also has', () => {
     const [derived] = compileFilter(derive, {}).apply(input());
     expect(Object.getPrototypeOf(derived)).toBe(Object.prototype);
     expect((derived as Row)['__proto__']).toBe('c!');
+  });
+});
+
+/** What a run of actions makes of a batch: its rows as objects, or the error's message. */
+function outcome(actions: readonly FilterAction[], batch: () => Batch, onBatch: boolean) {
+  try {
+    const filters = actions.map((action) => compileFilter(action, {}));
+    if (!onBatch)
+      return { rows: filters.reduce((rows, filter) => filter.apply(rows), toObjects(batch())) };
+    const out = filters.reduce((b, filter) => filter.applyBatch(b), batch());
+    return { rows: toObjects(out), cells: 'cells' in out };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+describe("rows as cells (a CSV reader's batches)", () => {
+  const fields = ['id', 'amount', 'name', '__proto__', 'constructor', '7'];
+  const cell = fc.constantFrom(
+    '',
+    '0',
+    '12',
+    '-3.5',
+    '1e3',
+    ' 4 ',
+    'EU',
+    'true',
+    'n',
+    '2026-11-01 10:00',
+  );
+  const field = fc.constantFrom(...fields, 'missing');
+  const scalar = fc.oneof(cell, fc.integer({ min: -5, max: 20 }), fc.constant(null));
+  const leaf = fc.record({
+    field,
+    op: fc.constantFrom(...COMPARISONS),
+    value: fc.oneof(scalar, fc.array(scalar, { maxLength: 3 })),
+  });
+  const predicate: fc.Arbitrary<Predicate> = fc.oneof(
+    leaf,
+    fc.record({ all: fc.array(leaf, { minLength: 1, maxLength: 2 }) }),
+    fc.record({ any: fc.array(leaf, { minLength: 1, maxLength: 2 }) }),
+    fc.record({ not: leaf }),
+  );
+  const action: fc.Arbitrary<FilterAction> = fc.oneof(
+    fc.record({ keep: predicate }),
+    fc.record({ cast: fc.dictionary(field, fc.constantFrom(...CAST_TYPES), { maxKeys: 3 }) }),
+    fc.record({ select: fc.uniqueArray(field, { minLength: 1, maxLength: 3 }) }),
+    fc.record({ rename: fc.dictionary(field, field, { maxKeys: 2 }) }),
+    fc.record({
+      derive: fc.dictionary(field, fc.constantFrom('amount * 2', 'concat(name, id)'), {
+        maxKeys: 1,
+      }),
+    }),
+  );
+  const batch = fc
+    .uniqueArray(fc.constantFrom(...fields), { minLength: 1, maxLength: fields.length })
+    .chain((names) =>
+      fc.record({
+        names: fc.constant(names),
+        cells: fc.array(fc.array(cell, { minLength: names.length, maxLength: names.length }), {
+          maxLength: 6,
+        }),
+      }),
+    );
+
+  it('every run of actions gives the rows, or the error, that it gives the same rows as objects', () => {
+    fc.assert(
+      fc.property(batch, fc.array(action, { minLength: 1, maxLength: 3 }), (data, actions) => {
+        // Each side gets its own copy: cast changes the cells it is given.
+        const copy = (): Batch => ({ names: data.names, cells: data.cells.map((c) => [...c]) });
+        const asObjects = outcome(actions, copy, false);
+        const { cells: _, ...asCells } = outcome(actions, copy, true);
+        expect(asCells).toEqual(asObjects);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('stay cells through keep and cast, and become objects at the first action that reshapes them', () => {
+    const names = ['id', 'amount'];
+    const cells = (): Value[][] => [
+      ['1', '5'],
+      ['2', '50'],
+    ];
+    const keep: FilterAction = { keep: { field: 'amount', op: '>', value: 20 } };
+    const cast: FilterAction = { cast: { amount: 'double', missing: 'integer' } };
+    expect(outcome([keep, cast], () => ({ names, cells: cells() }), true)).toEqual({
+      rows: [{ id: '2', amount: 50 }],
+      cells: true,
+    });
+    expect(outcome([cast, { select: ['id'] }], () => ({ names, cells: cells() }), true)).toEqual({
+      rows: [{ id: '1' }, { id: '2' }],
+      cells: false,
+    });
   });
 });

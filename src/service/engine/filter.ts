@@ -1,8 +1,28 @@
 import type { FilterAction, Predicate } from '../pipelines/definition.ts';
 import { compileExpression, type ExpressionLimits, type RowWork } from './expression.ts';
-import { asNumber, asText, fieldOf, setField, substitute, type Row, type Value } from './values.ts';
+import {
+  asNumber,
+  asText,
+  fieldOf,
+  setField,
+  substitute,
+  toObjects,
+  type Batch,
+  type Row,
+  type Value,
+} from './values.ts';
 
-type Test = (row: Row) => boolean;
+/** Reads one field of a row: rows are objects, or cells in the order of their names. */
+type FieldReader<R> = (field: string) => (row: R) => Value;
+
+const objectField: FieldReader<Row> = (field) => (row) => fieldOf(row, field);
+
+function cellField(names: readonly string[]): FieldReader<Value[]> {
+  return (field) => {
+    const index = names.indexOf(field);
+    return index < 0 ? () => null : (cells) => cells[index] as Value;
+  };
+}
 
 function compare(op: string, actual: Value, expected: Value): boolean {
   const a = asNumber(actual);
@@ -36,28 +56,33 @@ function resolve(value: Value, args: Readonly<Record<string, string>>): Value {
   return typeof value === 'string' ? substitute(value, args) : value;
 }
 
-function compilePredicate(p: Predicate, args: Readonly<Record<string, string>>): Test {
+function compilePredicate<R>(
+  p: Predicate,
+  args: Readonly<Record<string, string>>,
+  read: FieldReader<R>,
+): (row: R) => boolean {
   if ('all' in p) {
-    const parts = p.all.map((q) => compilePredicate(q, args));
+    const parts = p.all.map((q) => compilePredicate(q, args, read));
     return (row) => parts.every((t) => t(row));
   }
   if ('any' in p) {
-    const parts = p.any.map((q) => compilePredicate(q, args));
+    const parts = p.any.map((q) => compilePredicate(q, args, read));
     return (row) => parts.some((t) => t(row));
   }
   if ('not' in p) {
-    const inner = compilePredicate(p.not, args);
+    const inner = compilePredicate(p.not, args, read);
     return (row) => !inner(row);
   }
   const { field, op } = p;
-  if (op === 'isNull') return (row) => fieldOf(row, field) === null;
-  if (op === 'notNull') return (row) => fieldOf(row, field) !== null;
+  const valueOf = read(field);
+  if (op === 'isNull') return (row) => valueOf(row) === null;
+  if (op === 'notNull') return (row) => valueOf(row) !== null;
   if (op === 'in') {
     const options = (Array.isArray(p.value) ? p.value : [p.value ?? null]).map((v) =>
       resolve(v, args),
     );
     return (row) => {
-      const actual = fieldOf(row, field);
+      const actual = valueOf(row);
       return options.some((o) => compare('=', actual, o));
     };
   }
@@ -76,14 +101,14 @@ function compilePredicate(p: Predicate, args: Readonly<Record<string, string>>):
             ? (n: number) => n > expectedNumber
             : (n: number) => n >= expectedNumber;
     return (row) => {
-      const actual = fieldOf(row, field);
+      const actual = valueOf(row);
       if (actual === null) return false;
       const n = asNumber(actual);
       return n === undefined ? compare(op, actual, expected) : test(n);
     };
   }
   return (row) => {
-    const actual = fieldOf(row, field);
+    const actual = valueOf(row);
     if (actual === null) return false;
     return compare(op, actual, expected);
   };
@@ -93,7 +118,9 @@ export class CastError extends Error {
   override readonly name = 'CastError';
 }
 
-function caster(type: string, field: string): (v: Value) => Value {
+type Cast = (value: Value) => Value;
+
+function caster(type: string, field: string): Cast {
   switch (type) {
     case 'string':
       return (v) => (v === null ? null : asText(v));
@@ -136,10 +163,17 @@ function caster(type: string, field: string): (v: Value) => Value {
 export interface CompiledFilter {
   readonly describe: string;
   apply(rows: Row[]): Row[];
+  /** The same on a Batch: rows as cells stay cells through keep and cast. */
+  applyBatch(batch: Batch): Batch;
 }
 
 /** Bounds on what `derive` may build; the defaults are those of expression.ts. */
 export type FilterOptions = ExpressionLimits;
+
+/** An action that works on objects: rows as cells are built as objects first. */
+function onObjects(describe: string, apply: (rows: Row[]) => Row[]): CompiledFilter {
+  return { describe, apply, applyBatch: (batch) => ({ objects: apply(toObjects(batch)) }) };
+}
 
 export function compileFilter(
   action: FilterAction,
@@ -147,65 +181,91 @@ export function compileFilter(
   options: FilterOptions = {},
 ): CompiledFilter {
   if ('keep' in action) {
-    const test = compilePredicate(action.keep, args);
-    return { describe: 'keep', apply: (rows) => rows.filter(test) };
+    const test = compilePredicate(action.keep, args, objectField);
+    // Compiled again for the names of the rows as cells; a reader's batches share them.
+    let onCells: { names: readonly string[]; test: (cells: Value[]) => boolean } | undefined;
+    return {
+      describe: 'keep',
+      apply: (rows) => rows.filter(test),
+      applyBatch: (batch) => {
+        if ('objects' in batch) return { objects: batch.objects.filter(test) };
+        const { names } = batch;
+        if (onCells?.names !== names)
+          onCells = { names, test: compilePredicate(action.keep, args, cellField(names)) };
+        return { names, cells: batch.cells.filter(onCells.test) };
+      },
+    };
   }
   if ('select' in action) {
     const fields = action.select;
-    return {
-      describe: `select ${fields.join(', ')}`,
-      apply: (rows) =>
-        rows.map((row) => {
-          const out: Row = {};
-          for (const f of fields) setField(out, f, fieldOf(row, f));
-          return out;
-        }),
-    };
+    return onObjects(`select ${fields.join(', ')}`, (rows) =>
+      rows.map((row) => {
+        const out: Row = {};
+        for (const f of fields) setField(out, f, fieldOf(row, f));
+        return out;
+      }),
+    );
   }
   if ('rename' in action) {
     const pairs = Object.entries(action.rename);
-    return {
-      describe: `rename ${pairs.map(([a, b]) => `${a}→${b}`).join(', ')}`,
-      apply: (rows) =>
-        rows.map((row) => {
-          const out: Row = {};
-          for (const [key, value] of Object.entries(row)) {
-            const renamed = pairs.find(([from]) => from === key);
-            setField(out, renamed ? renamed[1] : key, value);
-          }
-          return out;
-        }),
-    };
+    return onObjects(`rename ${pairs.map(([a, b]) => `${a}→${b}`).join(', ')}`, (rows) =>
+      rows.map((row) => {
+        const out: Row = {};
+        for (const [key, value] of Object.entries(row)) {
+          const renamed = pairs.find(([from]) => from === key);
+          setField(out, renamed ? renamed[1] : key, value);
+        }
+        return out;
+      }),
+    );
   }
   if ('cast' in action) {
-    const casts = Object.entries(action.cast).map(
-      ([field, type]) => [field, caster(type, field)] as const,
-    );
+    const fields = Object.keys(action.cast);
+    const casts = Object.entries(action.cast).map(([field, type]) => caster(type, field));
+    const apply = (rows: Row[]): Row[] => {
+      for (const row of rows) {
+        for (let c = 0; c < fields.length; c++) {
+          const field = fields[c] as string;
+          if (Object.hasOwn(row, field))
+            setField(row, field, (casts[c] as Cast)(fieldOf(row, field)));
+        }
+      }
+      return rows;
+    };
     return {
       describe: `cast ${Object.entries(action.cast)
         .map(([f, t]) => `${f}:${t}`)
         .join(', ')}`,
-      apply: (rows) => {
-        for (const row of rows) {
-          for (const [field, cast] of casts) {
-            if (Object.hasOwn(row, field)) setField(row, field, cast(fieldOf(row, field)));
+      apply,
+      applyBatch: (batch) => {
+        if ('objects' in batch) return { objects: apply(batch.objects) };
+        // A field the rows lack is left alone, as an object's missing own property is.
+        const indexes: number[] = [];
+        const present: Cast[] = [];
+        fields.forEach((field, c) => {
+          const index = batch.names.indexOf(field);
+          if (index < 0) return;
+          indexes.push(index);
+          present.push(casts[c] as Cast);
+        });
+        for (const cells of batch.cells) {
+          for (let c = 0; c < indexes.length; c++) {
+            const index = indexes[c] as number;
+            cells[index] = (present[c] as Cast)(cells[index] as Value);
           }
         }
-        return rows;
+        return batch;
       },
     };
   }
   const derived = Object.entries(action.derive).map(
     ([field, text]) => [field, compileExpression(text, { ...options, field })] as const,
   );
-  return {
-    describe: `derive ${derived.map(([f]) => f).join(', ')}`,
-    apply: (rows) => {
-      for (const row of rows) {
-        const work: RowWork = { chars: 0 };
-        for (const [field, expression] of derived) setField(row, field, expression(row, work));
-      }
-      return rows;
-    },
-  };
+  return onObjects(`derive ${derived.map(([f]) => f).join(', ')}`, (rows) => {
+    for (const row of rows) {
+      const work: RowWork = { chars: 0 };
+      for (const [field, expression] of derived) setField(row, field, expression(row, work));
+    }
+    return rows;
+  });
 }

@@ -1,5 +1,5 @@
 import { characters, InputError, type Limits } from './read-limits.ts';
-import { setField, type Row, type Value } from './values.ts';
+import { setField, type Batch, type Row, type Value } from './values.ts';
 
 const LF = 0x0a;
 
@@ -67,7 +67,7 @@ export async function* readJsonLines(
   batchSize: number,
   limits: Limits,
   signal: AbortSignal | undefined,
-): AsyncGenerator<Row[]> {
+): AsyncGenerator<Batch> {
   let batch: Row[] = [];
   let number = 0;
   for await (const lines of linesOf(source, limits.maxRecordChars, signal)) {
@@ -87,11 +87,11 @@ export async function* readJsonLines(
       for (const [key, value] of Object.entries(parsed)) setField(row, key, toValue(value));
       batch.push(row);
       if (batch.length >= batchSize) {
-        yield batch;
+        yield { objects: batch };
         batch = [];
         signal?.throwIfAborted();
       }
     }
   }
-  if (batch.length > 0) yield batch;
+  if (batch.length > 0) yield { objects: batch };
 }

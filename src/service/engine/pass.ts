@@ -19,6 +19,7 @@ import type { RequestRecorder } from './recorder.ts';
 import type { StageWorkers } from './stage-pool.ts';
 import { stageEvents, type StageJob } from './stage-source.ts';
 import { decodeRows, rowCount, type EncodedEvent, type EncodedRows } from './stage-wire.ts';
+import { toObjects } from './values.ts';
 
 export interface PassContext {
   readonly dbs: Databases;
@@ -120,7 +121,7 @@ export class StagePass {
     const { threads } = this.context;
     if (threads) return yield* threads.run(job, entry.stop.signal);
     for await (const event of stageEvents(job, entry.stop.signal))
-      yield event.kind === 'rows' ? { ...event, rows: { rows: event.rows } } : event;
+      yield event.kind === 'rows' ? { ...event, rows: { rows: toObjects(event.rows) } } : event;
   }
 
   /** The Filter's output, reporting each stage's progress as the events come. */

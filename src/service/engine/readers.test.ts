@@ -11,7 +11,7 @@ import {
   parseRows,
   type ReadOptions,
 } from './readers.ts';
-import type { Row } from './values.ts';
+import { toObjects, type Batch, type Row } from './values.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'readers-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -25,7 +25,8 @@ async function collect(
   options: ReadOptions = {},
 ): Promise<Row[]> {
   const out: Row[] = [];
-  for await (const rows of parseRows(source, format, ',', batch, options)) out.push(...rows);
+  for await (const rows of parseRows(source, format, ',', batch, options))
+    out.push(...toObjects(rows));
   return out;
 }
 
@@ -297,7 +298,7 @@ describe('CSV reader', () => {
     const controller = new AbortController();
     const reason = new Error('cancelled by the test');
     const rows = parseRows(many(), 'csv', ',', 2, { signal: controller.signal });
-    expect((await rows.next()).value).toEqual([
+    expect(toObjects((await rows.next()).value as Batch)).toEqual([
       { a: '1', b: '2' },
       { a: '3', b: '4' },
     ]);

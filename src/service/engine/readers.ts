@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readCsv } from './csv.ts';
 import { readJsonLines } from './jsonl.ts';
 import { limitsOf, type ReadOptions } from './read-limits.ts';
-import type { Row } from './values.ts';
+import type { Batch } from './values.ts';
 
 // The readers' entry: csv.ts (over csv-framer.ts) and jsonl.ts do the reading.
 export { charactersParsed } from './csv.ts';
@@ -22,7 +22,7 @@ export function formatOf(filename: string, configured: 'auto' | InputFormat): In
 }
 
 /**
- * Parses text (a file's chunks, in order) into batches of rows. Time and memory are linear
+ * Parses text (a file's chunks, in order) into batches of rows (see Batch). Time and memory are linear
  * in the text whatever its shape: a record (or JSON line) longer than `maxRecordChars`, or
  * a CSV field longer than `maxFieldChars`, fails the read as soon as it passes the limit.
  */
@@ -32,7 +32,7 @@ export function parseRows(
   delimiter: string,
   batchSize: number,
   options: ReadOptions = {},
-): AsyncGenerator<Row[]> {
+): AsyncGenerator<Batch> {
   const limits = limitsOf(options);
   return format === 'jsonl'
     ? readJsonLines(source, batchSize, limits, options.signal)

@@ -5,8 +5,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Cancelled, StageFailure } from './failures.ts';
 import { StageWorkers } from './stage-pool.ts';
 import { stageEvents, type StageEvent, type StageJob } from './stage-source.ts';
-import { decodeRows, encodeRows, transferables, type EncodedEvent } from './stage-wire.ts';
-import type { Row } from './values.ts';
+import {
+  decodeRows,
+  encodeBatch,
+  encodeRows,
+  transferables,
+  type EncodedEvent,
+} from './stage-wire.ts';
+import { toObjects, type Row, type Value } from './values.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'stage-pool-'));
 const threads = new StageWorkers();
@@ -34,9 +40,13 @@ function csvJob(name: string, text: string, overrides: Partial<StageJob> = {}): 
 async function collect(events: AsyncIterable<StageEvent | EncodedEvent>): Promise<StageEvent[]> {
   const out: StageEvent[] = [];
   for await (const event of events) {
-    if (event.kind === 'rows' && !Array.isArray(event.rows))
-      out.push({ ...event, rows: decodeRows(event.rows) });
-    else out.push(event as StageEvent);
+    if (event.kind !== 'rows') out.push(event);
+    else {
+      const { rows } = event;
+      // A Batch from stageEvents itself, or rows encoded by the worker.
+      const objects = 'cells' in rows || 'objects' in rows ? toObjects(rows) : decodeRows(rows);
+      out.push({ ...event, rows: { objects } });
+    }
   }
   return out;
 }
@@ -141,6 +151,20 @@ describe('rows between threads', () => {
       expect(back).toEqual(rows);
       expect(back.map((r) => Object.keys(r))).toEqual(rows.map((r) => Object.keys(r)));
     }
+  });
+  it('carry rows as cells by column, to the same objects, a __proto__ or numeric name included', () => {
+    const names = ['id', '__proto__', '7', 'text'];
+    const cells: Value[][] = [
+      ['1', 'p', 'seven', 'é'],
+      [2, null, true, '😀'],
+    ];
+    const encoded = encodeBatch({ names, cells });
+    expect('keys' in encoded && encoded.keys).toEqual(names);
+    const back = decodeRows(structuredClone(encoded));
+    expect(back).toEqual(toObjects({ names, cells }));
+    expect(Object.getPrototypeOf(back[0])).toBe(Object.prototype);
+    expect(back[1]?.['__proto__']).toBeNull();
+    expect(decodeRows(encodeBatch({ names, cells: [] }))).toEqual([]);
   });
   it('keep every text as it was, a leading U+FEFF and characters beyond the BMP included, with all their buffers transferred', () => {
     const texts = ['\uFEFFfirst', '', 'é', '日本語の行', '😀 and 😀', 'a,b\n"c"', '\uFEFF'];

@@ -13,7 +13,7 @@ import {
   type InputFormat,
   type ReadLimits,
 } from './readers.ts';
-import type { Row } from './values.ts';
+import { batchLength, type Batch } from './values.ts';
 
 /**
  * The Sensor and Filter work of one pass, as plain data so that it can be posted to a
@@ -40,7 +40,7 @@ export interface StageJob {
 /** What a pass reports, in the order the stages reach it. */
 export type StageEvent =
   /** The Filter's output of one parsed batch (possibly empty), with the time each stage spent on it. */
-  | { kind: 'rows'; rows: Row[]; read: number; sensorMs: number; filterMs: number }
+  | { kind: 'rows'; rows: Batch; read: number; sensorMs: number; filterMs: number }
   | { kind: 'sensorEnd'; rows: number; sensorMs: number }
   | { kind: 'filterEnd'; read: number; kept: number; filterMs: number };
 
@@ -118,7 +118,7 @@ export async function* stageEvents(
   let filterMs = 0;
   for (;;) {
     let started = performance.now();
-    let next: IteratorResult<Row[]>;
+    let next: IteratorResult<Batch>;
     try {
       next = await parsed.next();
     } catch (error) {
@@ -138,22 +138,23 @@ export async function* stageEvents(
       yield { kind: 'sensorEnd', rows: read, sensorMs };
       break;
     }
-    read += next.value.length;
+    const count = batchLength(next.value);
+    read += count;
     if (!job.filter) {
-      yield { kind: 'rows', rows: [], read: next.value.length, sensorMs, filterMs: 0 };
+      yield { kind: 'rows', rows: { objects: [] }, read: count, sensorMs, filterMs: 0 };
       continue;
     }
     started = performance.now();
     let out = next.value;
     try {
-      for (const filter of filters) out = filter.apply(out);
+      for (const filter of filters) out = filter.applyBatch(out);
     } catch (error) {
       throw new StageFailure('Filter', (error as Error).message);
     }
     const spent = performance.now() - started;
     filterMs += spent;
-    kept += out.length;
-    yield { kind: 'rows', rows: out, read: next.value.length, sensorMs, filterMs: spent };
+    kept += batchLength(out);
+    yield { kind: 'rows', rows: out, read: count, sensorMs, filterMs: spent };
   }
   yield { kind: 'filterEnd', read, kept, filterMs };
 }

@@ -1,6 +1,6 @@
 import type { StageName } from '../db/system/pipelines.ts';
 import type { StageEvent, StageJob } from './stage-source.ts';
-import { setField, type Row, type Value } from './values.ts';
+import { setField, toObjects, type Batch, type Row, type Value } from './values.ts';
 
 /**
  * A batch of rows on its way between threads. Rows that share their fields in one order (a
@@ -45,38 +45,67 @@ export type ToMain =
   | { kind: 'done' }
   | { kind: 'error'; stage: StageName | undefined; message: string; code: string | undefined };
 
+/** Values written one at a time into the buffers of the column form. */
+class ColumnWriter {
+  private readonly tags: Uint8Array;
+  private readonly numbers: Float64Array;
+  private readonly lengths: Uint32Array;
+  private readonly texts: string[] = [];
+  private at = 0;
+
+  constructor(size: number) {
+    this.tags = new Uint8Array(size);
+    this.numbers = new Float64Array(size);
+    this.lengths = new Uint32Array(size);
+  }
+
+  add(value: Value): void {
+    const at = this.at++;
+    if (typeof value === 'string') {
+      this.tags[at] = TEXT;
+      this.lengths[at] = value.length;
+      this.texts.push(value);
+    } else if (typeof value === 'number') {
+      this.tags[at] = NUMBER;
+      this.numbers[at] = value;
+    } else if (value === null) this.tags[at] = NULL;
+    else this.tags[at] = value ? TRUE : FALSE;
+  }
+
+  finish(keys: readonly string[]): ColumnRows {
+    const { tags, numbers, lengths } = this;
+    return { keys, tags, numbers, lengths, text: encoder.encode(this.texts.join('')) };
+  }
+}
+
 export function encodeRows(rows: readonly Row[]): EncodedRows {
   const first = rows[0];
   if (!first) return { rows };
   const keys = Object.keys(first);
   const width = keys.length;
   if (width === 0) return { rows };
-  const size = rows.length * width;
-  const tags = new Uint8Array(size);
-  const numbers = new Float64Array(size);
-  const lengths = new Uint32Array(size);
-  const texts: string[] = [];
-  let at = 0;
+  const columns = new ColumnWriter(rows.length * width);
   for (const row of rows) {
     // for…in walks the row's own keys in order without building an array of them per row.
     let j = 0;
     for (const key in row) {
       if (key !== keys[j++]) return { rows };
-      const value = row[key];
-      if (typeof value === 'string') {
-        tags[at] = TEXT;
-        lengths[at] = value.length;
-        texts.push(value);
-      } else if (typeof value === 'number') {
-        tags[at] = NUMBER;
-        numbers[at] = value;
-      } else if (value === null) tags[at] = NULL;
-      else tags[at] = value ? TRUE : FALSE;
-      at++;
+      columns.add(row[key] as Value);
     }
     if (j !== width) return { rows };
   }
-  return { keys, tags, numbers, lengths, text: encoder.encode(texts.join('')) };
+  return columns.finish(keys);
+}
+
+/** A batch as it crosses threads: rows as cells always go by column. */
+export function encodeBatch(batch: Batch): EncodedRows {
+  if ('objects' in batch) return encodeRows(batch.objects);
+  const { names, cells } = batch;
+  const width = names.length;
+  if (cells.length === 0 || width === 0) return { rows: toObjects(batch) };
+  const columns = new ColumnWriter(cells.length * width);
+  for (const row of cells) for (let j = 0; j < width; j++) columns.add(row[j] as Value);
+  return columns.finish(names);
 }
 
 export function rowCount(encoded: EncodedRows): number {

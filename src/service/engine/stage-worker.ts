@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { StageFailure } from './failures.ts';
 import { stageEvents, type StageEvent, type StageJob } from './stage-source.ts';
-import { encodeRows, transferables, type ToMain, type ToWorker } from './stage-wire.ts';
+import { encodeBatch, transferables, type ToMain, type ToWorker } from './stage-wire.ts';
 import { lowerThreadPriority } from './thread-priority.ts';
 
 // Runs one StageJob at a time for the engine's main thread (see stage-pool.ts).
@@ -27,7 +27,7 @@ function post(message: ToMain, transfer: ArrayBuffer[] = []): void {
 
 async function postEvent(event: StageEvent): Promise<void> {
   if (event.kind !== 'rows') return post(event);
-  const rows = encodeRows(event.rows);
+  const rows = encodeBatch(event.rows);
   post(
     { kind: 'rows', rows, read: event.read, sensorMs: event.sensorMs, filterMs: event.filterMs },
     transferables(rows),
