@@ -19,26 +19,36 @@ const GUESS_SAMPLE = 1_048_576;
 /**
  * Papa's own guess (guessLineEndings), made once for the whole input so that the framer and
  * every block's parse use the same line end: the majority among the line ends outside
- * quoted text, '\n' when there is none. When the sample stops short of the end of the
- * input, a quoted field still open and a '\r' whose next character is unknown are left
- * out, as they would be once the rest were seen.
+ * quoted text, '\n' when there is none or when a '\n' comes before any '\r'. When the
+ * sample stops short of the end of the input, a quoted field still open and a '\r' whose
+ * next character is unknown are left out, as they would be once the rest were seen.
+ *
+ * `settled`: the guess cannot change with more text, because a '\n' outside quotes came
+ * before any '\r' (what follows cannot move either). A file of '\n' line ends is so known
+ * from its first chunk, and its first rows need not wait for a MiB of text.
  */
-function guessNewline(text: string, final: boolean): '\r\n' | '\n' | '\r' {
+function guessNewline(
+  text: string,
+  final: boolean,
+): { newline: '\r\n' | '\n' | '\r'; settled: boolean } {
   let sample = text.slice(0, GUESS_SAMPLE);
   const partial = !final || sample.length < text.length;
   if (partial && sample.endsWith('\r')) sample = sample.slice(0, -1);
   sample = sample.replace(partial ? /"[^]*?(?:"|$)/g : /"[^]*?"/g, '');
   const pieces = sample.split('\r');
   const firstLf = sample.indexOf('\n');
-  if (pieces.length === 1 || (firstLf >= 0 && firstLf < (pieces[0] as string).length)) return '\n';
+  if (firstLf >= 0 && firstLf < (pieces[0] as string).length)
+    return { newline: '\n', settled: true };
+  if (pieces.length === 1) return { newline: '\n', settled: false };
   let crlf = 0;
   for (const piece of pieces) if (piece.charCodeAt(0) === LF) crlf++;
-  return crlf >= pieces.length / 2 ? '\r\n' : '\r';
+  return { newline: crlf >= pieces.length / 2 ? '\r\n' : '\r', settled: false };
 }
 
 /**
  * Turns chunks of CSV text into blocks of complete records. The line end is guessed from
- * the first MiB of text (or all of it, when shorter), then a framer cuts each chunk after
+ * the first MiB of text (or all of it, when shorter; or less, once the guess is settled),
+ * then a framer cuts each chunk after
  * its last complete record; what follows waits for the next chunk. Every character
  * therefore goes into exactly one block.
  */
@@ -49,6 +59,7 @@ class CsvBlocks {
   /** Text before the line end is known. */
   private undecided: string[] = [];
   private undecidedLength = 0;
+  private nextLook = 0;
   /** Text after the last complete record, and its offset in the whole text. */
   private parts: string[] = [];
   private partsLength = 0;
@@ -68,9 +79,17 @@ class CsvBlocks {
     if (this.framer) return this.frame(this.framer, chunk);
     this.undecided.push(chunk);
     this.undecidedLength += chunk.length;
-    // Guessing from less text than Papa would could tip its vote; guessing from more would
-    // buffer a file without line ends for nothing.
-    if (this.undecidedLength < GUESS_SAMPLE) return { block: '' };
+    // Guessing from less text than Papa would could tip its vote, unless the guess is
+    // settled already; guessing from more would buffer a file without line ends for nothing.
+    if (this.undecidedLength < GUESS_SAMPLE) {
+      // Looked at again each time the text has doubled, so that the looks cost time
+      // linear in it however small the chunks.
+      if (this.undecidedLength < this.nextLook) return { block: '' };
+      this.nextLook = 2 * this.undecidedLength;
+      const text = this.undecided.join('');
+      this.undecided = [text];
+      if (!guessNewline(text, false).settled) return { block: '' };
+    }
     return this.decide(false);
   }
 
@@ -87,7 +106,7 @@ class CsvBlocks {
   private decide(final: boolean): { block: string; overflow?: Overflow } {
     const text = this.undecided.join('');
     this.undecided = [];
-    this.newline = guessNewline(text, final);
+    this.newline = guessNewline(text, final).newline;
     this.framer = new CsvFramer(this.delimiter, this.newline, this.limits);
     return text.length > 0 ? this.frame(this.framer, text) : { block: '' };
   }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   charactersParsed,
@@ -265,6 +266,39 @@ describe('CSV reader', () => {
       ),
       { numRuns: 2000 },
     );
+  });
+
+  it('yields the first rows of a file of \\n line ends from its first chunk, not after a MiB', async () => {
+    const first = `id,name\n${'1,a\n'.repeat(50)}`;
+    let pulled = 0;
+    async function* source(newline: string): AsyncGenerator<string> {
+      const opening = first.replaceAll('\n', newline);
+      pulled = opening.length;
+      yield opening;
+      for (let i = 0; i < 40; i++) {
+        const chunk = '2,b\n'.repeat(16_384).replaceAll('\n', newline);
+        pulled += chunk.length;
+        yield chunk;
+      }
+    }
+    const lf = parseRows(source('\n'), 'csv', ',', 10);
+    expect(toObjects((await lf.next()).value as Batch)).toHaveLength(10);
+    expect(pulled).toBe(first.length);
+    await lf.return(undefined);
+    // Whether '\r\n' or '\r' ends a line is a vote over the first MiB, as Papa takes it.
+    const crlf = parseRows(source('\r\n'), 'csv', ',', 10);
+    await crlf.next();
+    expect(pulled).toBeGreaterThanOrEqual(1 << 20);
+    await crlf.return(undefined);
+  });
+
+  it('reads a file whose first line ends with \\n as Papa does, though \\r\\n ends most lines', async () => {
+    const text = `a,b\n1,2\n${'3,4\r\n'.repeat(2000)}`;
+    const papa = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
+    const [names, ...records] = papa;
+    const expected = records.map((r) => Object.fromEntries(r.map((v, i) => [names?.[i], v])));
+    expect(expected[1]).toEqual({ a: '3', b: '4\r' });
+    expect(await collect(chunksOf(text, 7), 'csv', 100)).toEqual(expected);
   });
 
   it('hands each character to Papa once, for short records and for one of 3 MB', async () => {
