@@ -7,7 +7,7 @@ import type { Databases } from '../db/databases.ts';
 import type { RequestRow } from '../db/status/requests.ts';
 import { getActions, getPipeline, type StageName } from '../db/system/pipelines.ts';
 import type { ServiceLimits } from '../limits.ts';
-import { fromActions } from '../pipelines/definition.ts';
+import { fromActions, type SensorConfig } from '../pipelines/definition.ts';
 import type { ActionLock } from './action-lock.ts';
 import { describeWriteFailure, StageFailure, type Running } from './failures.ts';
 import { compileFilter } from './filter.ts';
@@ -99,18 +99,18 @@ export class StagePass {
 
   private job(
     request: RequestRow,
+    sensor: SensorConfig,
     path: string,
     snapshot: string | undefined,
     filter: StageJob['filter'],
   ): StageJob {
-    const { definition } = this.definitionOf(request);
     const { limits } = this.context;
     return {
       path,
       filename: request.filename,
       snapshot,
-      format: formatOf(request.filename, definition.sensor.format),
-      delimiter: definition.sensor.delimiter,
+      format: formatOf(request.filename, sensor.format),
+      delimiter: sensor.delimiter,
       batchSize: this.context.batchSize,
       limits: { maxRecordChars: limits?.maxRecordChars, maxFieldChars: limits?.maxFieldChars },
       filter,
@@ -181,7 +181,7 @@ export class StagePass {
     } else {
       if (sensorCached) progress.skip('Sensor');
       const path = sensorCached ? snapshot : await this.inboxFile(request, progress);
-      const job = this.job(request, path, sensorCached ? undefined : snapshot, {
+      const job = this.job(request, definition.sensor, path, sensorCached ? undefined : snapshot, {
         actions: definition.filter,
         args,
       });
@@ -237,7 +237,10 @@ export class StagePass {
       const path = await this.inboxFile(request, progress);
       // The whole input is read now: its row count is known even when the Filter failed
       // before the Sensor's end was reported.
-      for await (const event of this.events(this.job(request, path, snapshot, undefined), entry))
+      for await (const event of this.events(
+        this.job(request, definition.sensor, path, snapshot, undefined),
+        entry,
+      ))
         if (event.kind === 'sensorEnd') progress.record('Sensor', event.rows);
     }
     if (failed !== 'Joint' || cache.completion(action, requestId, 'Filter')) return;
@@ -246,7 +249,10 @@ export class StagePass {
       cache.clearPart(action, requestId, 'Filter');
       let chunk = 0;
       let kept = 0;
-      const job = this.job(request, snapshot, undefined, { actions: definition.filter, args });
+      const job = this.job(request, definition.sensor, snapshot, undefined, {
+        actions: definition.filter,
+        args,
+      });
       const rows = this.rows(
         this.events(job, entry),
         progress,
