@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { completion } from '../db/action/cache.ts';
 import { actionMigrations } from '../db/action/migrations.ts';
 import { openDatabase } from '../db/sqlite.ts';
+import { parseDefinitions } from '../pipelines/definition.ts';
 import { JointThread, JointWriteFailure, type TableSpec } from './joint-thread.ts';
 import { encodeRows } from './stage-wire.ts';
 
@@ -48,6 +49,40 @@ describe("the Joint's writer thread", () => {
     expect(completion(db, 'r1', 'JointTables')).toEqual({ tables: ['T'] });
     const csv = readFileSync(join(folder, 'out.partial'), 'utf8').split('\n');
     expect(csv.slice(0, 2)).toEqual(['id,name', '0,row 0']);
+  });
+
+  it("writes a table too wide for 250 rows a statement within SQLite's limit on values", async () => {
+    const width = 200;
+    const wide: TableSpec = {
+      name: 'WIDE',
+      columns: Array.from({ length: width }, (_, c) => ({
+        name: `C${c}`,
+        type: 'INTEGER' as const,
+        from: `c${c}`,
+      })),
+    };
+    const row = (r: number) =>
+      Object.fromEntries(Array.from({ length: width }, (_, c) => [`c${c}`, r * c]));
+    await thread.begin();
+    await thread.table(wide);
+    await thread.rows(encodeRows(Array.from({ length: 400 }, (_, r) => row(r))));
+    expect(await thread.commit('r-wide', 'pl_1')).toEqual([400]);
+    expect(db.prepare('SELECT SUM(C199) FROM WIDE').pluck().get()).toBe(199 * ((399 * 400) / 2));
+  });
+
+  it('refuses a definition of more columns than SQLite allows a table, before any request', () => {
+    const columns = (n: number) =>
+      Array.from({ length: n }, (_, c) => ({ name: `C${c}`, type: 'INTEGER' }));
+    const definition = (n: number) =>
+      JSON.stringify({
+        pipelines: [
+          { id: 'pl_1', name: 'Wide', joint: [{ table: { name: 'W', columns: columns(n) } }] },
+        ],
+      });
+    expect(parseDefinitions(definition(2000))).toHaveLength(1);
+    expect(() => parseDefinitions(definition(2001))).toThrow(
+      'pl_1: table W has 2001 columns; a table has at most 2000',
+    );
   });
 
   it('rolls back a failed write, names the table, and removes its files', async () => {

@@ -131,6 +131,8 @@ export function loadDefinitionFile(path: string): PipelineDefinition[] {
   return parseDefinitions(text, path);
 }
 
+const MAX_TABLE_COLUMNS = 2000;
+
 export function parseDefinitions(text: string, source = 'definition'): PipelineDefinition[] {
   let raw: unknown;
   try {
@@ -167,6 +169,13 @@ export function parseDefinitions(text: string, source = 'definition'): PipelineD
       if (problem !== undefined) {
         throw new Error(`${source}: ${def.id}: arg ${arg.name}: default ${problem}`);
       }
+    }
+    for (const action of def.joint) {
+      // SQLite's own limit (SQLITE_MAX_COLUMN), said before a request fails on it.
+      if ('table' in action && action.table.columns.length > MAX_TABLE_COLUMNS)
+        throw new Error(
+          `${source}: ${def.id}: table ${action.table.name} has ${action.table.columns.length} columns; a table has at most ${MAX_TABLE_COLUMNS}`,
+        );
     }
     if (def.args.some((a) => ['pipelineid', 'filename'].includes(a.name.toLowerCase()))) {
       throw new Error(`${source}: ${def.id}: pipelineid and filename are not usable as arg names`);
