@@ -71,6 +71,40 @@ function envelopeData(
   return (result.data ?? {}) as Record<string, unknown>;
 }
 
+export type SessionClientOptions = TransportOptions & { sessionId?: string };
+
+/** How a Part speaks: its path prefix, the header its session goes in, its envelope. */
+interface SessionDialect {
+  readonly prefix: string;
+  readonly header: string;
+  readonly dataOf: (raw: RawResponse) => Record<string, unknown>;
+}
+
+/** What the Part A and Part B clients share: calls that carry the session in its header. */
+abstract class SessionClient {
+  private readonly transport: Transport;
+  /** The current session id, set by login (or given, to resume a stored session). */
+  sessionId: string | undefined;
+
+  constructor(
+    protected readonly options: SessionClientOptions,
+    private readonly dialect: SessionDialect,
+  ) {
+    this.transport = new Transport(options);
+    this.sessionId = options.sessionId;
+  }
+
+  protected async call(
+    method: Method,
+    path: string,
+    data?: RequestData,
+  ): Promise<Record<string, unknown>> {
+    const { prefix, header, dataOf } = this.dialect;
+    const headers: Record<string, string> = this.sessionId ? { [header]: this.sessionId } : {};
+    return dataOf(await this.transport.send(method, `${prefix}${path}`, data, headers));
+  }
+}
+
 /**
  * Client of the management console API (Part A): login, logout and, on the embedded
  * service, the session and the pipeline API settings. After login it sends X-As-SessionId.
@@ -80,25 +114,9 @@ function envelopeData(
  * const { role } = await mc.login({ userName: 'admin', password: 'secret', getRole: true });
  * const pipelines = await mc.pipelineClient().listPipelines();
  */
-export class ManagementConsoleClient {
-  private readonly transport: Transport;
-  /** The current session id, set by login (or given, to resume a stored session). */
-  sessionId: string | undefined;
-
-  constructor(private readonly options: TransportOptions & { sessionId?: string } = {}) {
-    this.transport = new Transport(options);
-    this.sessionId = options.sessionId;
-  }
-
-  private async call(
-    method: Method,
-    path: string,
-    data?: RequestData,
-  ): Promise<Record<string, unknown>> {
-    const headers: Record<string, string> = this.sessionId
-      ? { [MC_SESSION_HEADER]: this.sessionId }
-      : {};
-    return partAData(await this.transport.send(method, `/mcapi${path}`, data, headers));
+export class ManagementConsoleClient extends SessionClient {
+  constructor(options: SessionClientOptions = {}) {
+    super(options, { prefix: '/mcapi', header: MC_SESSION_HEADER, dataOf: partAData });
   }
 
   /**
@@ -216,24 +234,9 @@ function partBData(raw: RawResponse): Record<string, unknown> {
  * const fs = new FlowServiceClient({ host: '127.0.0.1', port: 25080 });
  * await fs.login({ user: 'robot' }); // a user without a password
  */
-export class FlowServiceClient {
-  private readonly transport: Transport;
-  sessionId: string | undefined;
-
-  constructor(options: TransportOptions & { sessionId?: string } = {}) {
-    this.transport = new Transport(options);
-    this.sessionId = options.sessionId;
-  }
-
-  private async call(
-    method: Method,
-    path: string,
-    data?: RequestData,
-  ): Promise<Record<string, unknown>> {
-    const headers: Record<string, string> = this.sessionId
-      ? { [FS_SESSION_HEADER]: this.sessionId }
-      : {};
-    return partBData(await this.transport.send(method, `/api${path}`, data, headers));
+export class FlowServiceClient extends SessionClient {
+  constructor(options: SessionClientOptions = {}) {
+    super(options, { prefix: '/api', header: FS_SESSION_HEADER, dataOf: partBData });
   }
 
   /** @example const sessionId = await fs.login({ user: 'alice', password: 'pw', lifetime: 60 }); */
