@@ -61,6 +61,16 @@ export interface BulkJob {
   readonly items: readonly BulkItem[];
   /** Matching items of that page's filter (`job` only). */
   readonly itemTotal: number | undefined;
+  /** Once the job is done (`job` only): what became of the requests whose calls were accepted. */
+  readonly now: BulkJobNow | undefined;
+}
+
+export interface BulkJobNow {
+  readonly accepted: number;
+  /** Accepted requests the service no longer knows. */
+  readonly unknown: number;
+  /** How many are in each status now, in the service's words. */
+  readonly statuses: readonly { readonly status: string; readonly count: number }[];
 }
 
 function fail(what: string): never {
@@ -133,6 +143,19 @@ function job(j: TreeObject): BulkJob {
       };
     }),
     itemTotal: info === undefined ? undefined : num(info, 'Total'),
+    now: j.Now === undefined ? undefined : jobNow(obj(j.Now, 'Now')),
+  };
+}
+
+function jobNow(n: TreeObject): BulkJobNow {
+  const statuses = Array.isArray(n.Status) ? n.Status : [];
+  return {
+    accepted: num(n, 'Accepted'),
+    unknown: num(n, 'Unknown'),
+    statuses: statuses.map((value) => {
+      const s = obj(value, 'Status');
+      return { status: str(s, 'Name'), count: num(s, 'Count') };
+    }),
   };
 }
 

@@ -63,6 +63,7 @@ export type {
   BulkAction,
   BulkItem,
   BulkJob,
+  BulkJobNow,
   BulkOutcome,
   BulkPreview,
   BulkSelection,

@@ -65,7 +65,13 @@ function table(rows: readonly Row[], columns?: readonly string[]): string {
 }
 
 function bulkSummary(job: BulkJob): string {
-  return `job ${job.jobId} (${job.action}, ${job.state}): ${job.done} of ${job.total} done, ${job.succeeded} ok, ${job.refused} refused, ${job.failed} failed\n`;
+  const calls = `job ${job.jobId} (${job.action}, ${job.state}): ${job.done} of ${job.total} done, ${job.succeeded} ok, ${job.refused} refused, ${job.failed} failed`;
+  if (!job.now || job.now.accepted === 0) return `${calls}\n`;
+  const now = [
+    ...job.now.statuses.map((s) => `${s.count} ${s.status}`),
+    ...(job.now.unknown > 0 ? [`${job.now.unknown} no longer known`] : []),
+  ];
+  return `${calls}\nthe ${job.now.accepted} accepted now: ${now.join(', ')}\n`;
 }
 
 export async function run(

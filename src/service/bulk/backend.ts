@@ -2,7 +2,7 @@ import { ErrorCode } from '../../kit/wire.ts';
 import type { ServiceContext } from '../context.ts';
 import type { BulkAction, BulkSelection } from '../db/system/bulk-jobs.ts';
 import { getPipeline } from '../db/system/pipelines.ts';
-import { listRequests, matchingRequestIds } from '../db/status/request-list.ts';
+import { listRequests, matchingRequestIds, statusCountsOf } from '../db/status/request-list.ts';
 import { getRequest } from '../db/status/requests.ts';
 import { ApiError } from '../errors.ts';
 import { upstreamOperations } from '../gateway/adapter.ts';
@@ -41,6 +41,16 @@ export interface BulkBackend {
   call(action: BulkAction, requestId: string): Promise<CallOutcome>;
   /** The request's status now, `gone` when the service no longer knows it. */
   currentStatus(requestId: string): Promise<string | 'gone'>;
+  /**
+   * How many of a day's requests are in each status now, in the service's words; those it
+   * no longer knows are left out. Behind the gateway, as its index last saw them.
+   */
+  statusCounts(day: string, requestIds: readonly string[]): StatusCount[];
+}
+
+export interface StatusCount {
+  readonly status: string;
+  readonly count: number;
 }
 
 const OPERATION = { retry: 'requestretry', cancel: 'requestcancel' } as const;
@@ -88,6 +98,9 @@ export function embeddedBackend(ctx: ServiceContext): BulkBackend {
     },
     currentStatus(requestId) {
       return Promise.resolve(getRequest(ctx.dbs.status, requestId)?.status ?? 'gone');
+    },
+    statusCounts(day, requestIds) {
+      return statusCountsOf(ctx.dbs.status, day, requestIds);
     },
   };
 }
@@ -160,6 +173,10 @@ export function upstreamBackend(upstream: Upstream): BulkBackend {
         if (error instanceof ApiError && error.httpStatus === 404) return 'gone';
         throw error;
       }
+    },
+    statusCounts(_day, requestIds) {
+      const poller = upstream.poller;
+      return poller ? poller.index.statusCounts(poller.service, requestIds) : [];
     },
   };
 }

@@ -244,6 +244,13 @@ describe('bulk retry of a service behind the gateway', () => {
       ...Array(4).fill(['pl_1', vendor.variant.status.cancelled]),
     ]);
     expect(vendor.calls().requestcancel).toBe(4);
+    // What became of them, in the vendor's words, once the index has seen it.
+    await poller.pollNow();
+    expect((await olivia.bulk.job(started.jobId)).now).toEqual({
+      accepted: 4,
+      unknown: 0,
+      statuses: [{ status: vendor.variant.status.cancelled, count: 4 }],
+    });
   });
 
   it('records each call to an unreachable vendor as failed, with why', async () => {
@@ -261,6 +268,7 @@ describe('bulk retry of a service behind the gateway', () => {
     const job = await finished(olivia, started.jobId);
     expect(job).toMatchObject({ total: 3, succeeded: 0, refused: 0, failed: 3 });
     for (const item of job.items) expect(item.message).toContain('Vendor cannot be reached');
+    expect(job.now).toEqual({ accepted: 0, unknown: 0, statuses: [] });
   });
 });
 

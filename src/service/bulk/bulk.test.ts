@@ -125,6 +125,12 @@ describe('bulk retry', () => {
     await service.app.engine.whenIdle();
     const stats = await service.client.requestStats({ date: day, id: 'pl_1' });
     expect(stats.pipelines[0]?.counts).toEqual([{ status: 'Finish', value: 130 }]);
+    // What became of them, not only that each retry was accepted.
+    expect((await operator.bulk.job(started.jobId)).now).toEqual({
+      accepted: 130,
+      unknown: 0,
+      statuses: [{ status: 'Finish', count: 130 }],
+    });
 
     const admin = await signInAdmin();
     const audit = (await (
@@ -186,6 +192,7 @@ describe('bulk cancel', () => {
     expect(job.succeeded).toBe(5);
     const stats = await service.client.requestStats({ date: day, id: 'pl_3' });
     expect(stats.pipelines[0]?.counts).toEqual([{ status: 'Stop', value: 5 }]);
+    expect(job.now).toEqual({ accepted: 5, unknown: 0, statuses: [{ status: 'Stop', count: 5 }] });
     await expect(
       operator.bulk.start({ action: 'cancel', date: day, statuses: ['Error'] }, 'x'),
     ).rejects.toBeInstanceOf(HttpError);
@@ -216,7 +223,11 @@ describe('pipelinectl bulk', () => {
       done.out,
     )?.[1];
     expect(jobId).toBeDefined();
-    expect((await ctl('bulk-job', jobId as string)).out).toContain('3 of 3 done');
+    // Retried, the three failed again (their file is still missing), as the job now says.
+    await service.app.engine.whenIdle();
+    const later = (await ctl('bulk-job', jobId as string)).out;
+    expect(later).toContain('3 of 3 done');
+    expect(later).toContain('the 3 accepted now: 3 Error\n');
     await expect(ctl('bulk', 'delete', '--date', day)).rejects.toThrow(
       'bulk takes retry or cancel',
     );

@@ -13,7 +13,9 @@ import type { AuditSubject } from '../audit/audit-log.ts';
 import type { Caller } from '../auth/session-auth.ts';
 import { isCalendarDay } from '../clock.ts';
 import type { ServiceContext } from '../context.ts';
+import type { Db } from '../db/sqlite.ts';
 import {
+  acceptedRequestIds,
   bulkItemsPage,
   getBulkJob,
   listBulkJobs,
@@ -105,6 +107,22 @@ function jobFields(job: BulkJobRow) {
     Succeeded: job.succeeded,
     Refused: job.refused,
     Failed: job.failed,
+  };
+}
+
+/**
+ * What became of the requests a finished job's calls were accepted for: how many are in
+ * each status now (a retried one may have finished or failed again, a cancelled one
+ * stopped), and how many the service no longer knows.
+ */
+function statusesNow(system: Db, backend: BulkBackend, job: BulkJobRow) {
+  const accepted = acceptedRequestIds(system, job.id);
+  const counts = backend.statusCounts(job.day, accepted);
+  const known = counts.reduce((sum, c) => sum + c.count, 0);
+  return {
+    Accepted: accepted.length,
+    Unknown: accepted.length - known,
+    Status: counts.map((c) => ({ Name: c.status, Count: c.count })),
   };
 }
 
@@ -223,6 +241,9 @@ export function bulkRoutes(
       return send(reply, {
         BulkJob: {
           ...jobFields(job),
+          ...(job.state === 'done'
+            ? { Now: statusesNow(ctx.dbs.system, jobs.backend(route.id), job) }
+            : {}),
           Item: page.items.map((i) => ({
             RequestId: i.requestId,
             Outcome: i.outcome,

@@ -109,7 +109,8 @@ function bulkEndpoints(prefix: string, pathFields: readonly Field[]): Endpoint[]
       method: 'GET',
       path: `${prefix}/bulkjob/{type}`,
       tag,
-      summary: 'A job’s progress and its requests’ outcomes, paged',
+      summary:
+        'A job’s progress and its requests’ outcomes, paged; once done, their statuses now (Now)',
       pathFields: [...pathFields, format],
       fields: [
         { name: 'job', schema: { type: 'string', pattern: '^\\d{1,10}$' }, required: true },

@@ -300,6 +300,20 @@ export class RequestIndex {
     ).all(service, sinceMs, JSON.stringify(statuses)) as FailedRequest[];
   }
 
+  /** How many of these requests are in each status as the index last saw them. */
+  statusCounts(
+    service: string,
+    requestIds: readonly string[],
+  ): { status: string; count: number }[] {
+    if (requestIds.length === 0) return [];
+    return prepared(
+      this.db,
+      `SELECT status, COUNT(*) AS count FROM indexed_request
+       WHERE service = ? AND request_id IN (SELECT value FROM json_each(?))
+       GROUP BY status ORDER BY status`,
+    ).all(service, JSON.stringify(requestIds)) as { status: string; count: number }[];
+  }
+
   /** A request this server just retried or cancelled: ask about it again. */
   unsettle(service: string, requestId: string): void {
     prepared(

@@ -163,6 +163,23 @@ export function matchingRequestIds(
     .all(filterValues(pipelineId, filter)) as string[];
 }
 
+/**
+ * How many of these requests of a day are in each status now (one bound parameter
+ * whatever their number); requests the day does not hold are left out.
+ */
+export function statusCountsOf(
+  db: Db,
+  day: string,
+  requestIds: readonly string[],
+): { status: string; count: number }[] {
+  if (!dayTableExists(db, day) || requestIds.length === 0) return [];
+  return prepared(
+    db,
+    `SELECT STATUS AS status, COUNT(*) AS count FROM ${quoteIdentifier(statusTableName(day))}
+     WHERE REQUESTID IN (SELECT value FROM json_each(?)) GROUP BY STATUS ORDER BY STATUS`,
+  ).all(JSON.stringify(requestIds)) as { status: string; count: number }[];
+}
+
 /** A day's requests counted per pipeline and status, from the counts the triggers keep. */
 export function countByPipelineAndStatus(
   db: Db,

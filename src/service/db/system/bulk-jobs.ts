@@ -254,3 +254,13 @@ export function bulkItemsPage(
   ).all(id, outcome, pageSize, index) as RawItem[];
   return { items: items.map(item), total };
 }
+
+/** The requests of a job whose call the service accepted, in the job's order. */
+export function acceptedRequestIds(db: Db, id: number): string[] {
+  return prepared(
+    db,
+    "SELECT REQUESTID FROM BULK_ITEM WHERE JOBID = ? AND OUTCOME = 'ok' ORDER BY SEQ",
+  )
+    .pluck()
+    .all(id) as string[];
+}
