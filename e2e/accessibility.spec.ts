@@ -166,7 +166,7 @@ test('on a 390 px phone an operator finds a failure, reads why, and retries it, 
   await retry.click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
-  await expect(dialog).toContainText('✓ done');
+  await expect(dialog).toContainText('✓ accepted');
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toBeHidden();
   await expect(retry).toBeFocused();

@@ -60,7 +60,7 @@ test('the request detail shows administrators who retried it and when', async ({
   await expect(history).toContainText('Nobody has retried or cancelled');
   await page.getByRole('button', { name: 'Retry', exact: true }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Yes, go ahead' }).click();
-  await expect(page.getByRole('dialog')).toContainText('✓ done');
+  await expect(page.getByRole('dialog')).toContainText('✓ accepted');
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
   await expect(history.locator('li').first()).toContainText(ADMIN.user);
   await expect(history.locator('li').first()).toContainText(/retry/i);

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { seedDay } from './day-seed.ts';
 import { expect, OPERATOR, signIn, test } from './fixtures.ts';
 
@@ -46,10 +47,24 @@ test('retries all of a day’s errors of a pipeline: dry run, reason, progress, 
     timeout: 30_000,
   });
   await expect(dialog.getByTestId('bulk-outcomes')).toHaveText(
-    '30 done, 0 refused, 0 failed — finished.',
+    '30 accepted, 0 refused, 0 failed — finished.',
   );
   await expect(dialog.getByTestId('bulk-items').locator('li')).toHaveCount(30);
-  await expect(dialog.locator(`[data-request="${preview.requestIds[0]}"]`)).toContainText('✓ done');
+  await expect(dialog.locator(`[data-request="${preview.requestIds[0]}"]`)).toContainText(
+    '✓ accepted',
+  );
+  // Then what became of them: their input is still missing, so each failed again.
+  await expect(dialog.getByTestId('bulk-now')).toHaveText('Of the 30 accepted, now: 30 in Error.', {
+    timeout: 30_000,
+  });
+  // The finished job's dialog, in both themes (the theme follows the system's here).
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const axe = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+      .analyze();
+    expect(axe.violations.map((v) => `${colorScheme}: ${v.id} ${v.help}`)).toEqual([]);
+  }
   const [job] = await service.client.bulk.jobs();
   expect([job?.user, job?.reason, job?.total, job?.succeeded]).toEqual([
     OPERATOR.user,
@@ -72,9 +87,10 @@ test('cancels all waiting requests of a pipeline, reporting each', async ({ page
   await dialog.getByLabel(/^Reason/).fill('input withdrawn');
   await dialog.getByRole('button', { name: 'Cancel 8 requests' }).click();
   await expect(dialog.getByTestId('bulk-outcomes')).toHaveText(
-    '8 done, 0 refused, 0 failed — finished.',
+    '8 accepted, 0 refused, 0 failed — finished.',
     { timeout: 30_000 },
   );
+  await expect(dialog.getByTestId('bulk-now')).toHaveText('Of the 8 accepted, now: 8 in Stop.');
   await expect(dialog.getByTestId('bulk-items').locator('li')).toHaveCount(8);
   const stopped = await service.client.requestList({ date: DAY, id: 'pl_3', status: ['Stop'] });
   expect(stopped.info.total).toBe(8);

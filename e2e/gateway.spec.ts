@@ -151,7 +151,7 @@ for (const id of SERVICES) {
       await failedRow.getByRole('button', { name: `Retry ${failed}` }).click();
       let dialog = page.getByRole('dialog');
       await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
-      await expect(dialog).toContainText('✓ done');
+      await expect(dialog).toContainText('✓ accepted');
       await dialog.getByRole('button', { name: 'Close' }).click();
 
       const one = waiting[0] as string;
@@ -161,7 +161,7 @@ for (const id of SERVICES) {
         .click();
       dialog = page.getByRole('dialog');
       await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
-      await expect(dialog).toContainText('✓ done');
+      await expect(dialog).toContainText('✓ accepted');
       await dialog.getByRole('button', { name: 'Close' }).click();
 
       // The gateway's index learns of the change at once (its poller is nudged): the list
@@ -176,7 +176,7 @@ for (const id of SERVICES) {
       await page.getByRole('button', { name: 'Cancel selected (2)' }).click();
       dialog = page.getByRole('dialog');
       await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
-      await expect(dialog.getByText('✓ done')).toHaveCount(2);
+      await expect(dialog.getByText('✓ accepted')).toHaveCount(2);
       await dialog.getByRole('button', { name: 'Close' }).click();
 
       const finishedRow = page.locator(`tr[data-request="${finished}"]`);

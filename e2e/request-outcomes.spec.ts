@@ -51,7 +51,7 @@ test('a retry follows the request and reports it failing again, in the service�
   await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
   for (const id of [first, second]) {
     const line = dialog.locator(`[data-request="${id}"]`);
-    await expect(line).toContainText('✓ done');
+    await expect(line).toContainText('✓ accepted');
     await expect(line.getByTestId('action-outcome')).toHaveText('Finish', { timeout: 15_000 });
     await expect(line.getByTestId('action-outcome')).toHaveAttribute('data-tone', 'good');
   }
@@ -76,7 +76,7 @@ test('a refused cancel shows the service’s own Code and Message, and no outcom
   await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
   const line = dialog.locator(`[data-request="${id}"]`);
   await expect(line).toContainText(/✕ \[\d+\] \S/);
-  await expect(line).not.toContainText('✓ done');
+  await expect(line).not.toContainText('✓ accepted');
   await expect(line.getByTestId('action-outcome')).toHaveCount(0);
 });
 

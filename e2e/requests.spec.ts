@@ -77,7 +77,7 @@ test('retries a failed request after its file is put in the inbox', async ({ pag
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByTestId('action-targets')).toHaveText(requestId as string);
   await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
-  await expect(dialog).toContainText('✓ done');
+  await expect(dialog).toContainText('✓ accepted');
   // Not only accepted: the dialog follows it to its end.
   await expect(dialog.getByTestId('action-outcome')).toHaveText('Finish', { timeout: 15_000 });
   await dialog.getByRole('button', { name: 'Close' }).click();
@@ -100,7 +100,7 @@ test('cancels waiting requests in bulk, naming exactly the selected ones and rep
   for (const id of ids.slice(0, 2)) await expect(dialog).toContainText(id);
   await expect(dialog).not.toContainText(ids[2] as string);
   await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
-  await expect(dialog.getByText('✓ done')).toHaveCount(2);
+  await expect(dialog.getByText('✓ accepted')).toHaveCount(2);
   await expect(dialog.getByTestId('action-outcome')).toHaveText(['Stop', 'Stop']);
   await dialog.getByRole('button', { name: 'Close' }).click();
   for (const id of ids.slice(0, 2))
@@ -120,7 +120,7 @@ test('cancels a long request while it runs', async ({ page, service }) => {
   await expect(page.getByText(/Process|Start|Wait/).first()).toBeVisible();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Yes, go ahead' }).click();
-  await expect(page.getByRole('dialog')).toContainText('✓ done');
+  await expect(page.getByRole('dialog')).toContainText('✓ accepted');
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
   await expect(page.getByTestId('timeline')).toBeVisible();
   await expect

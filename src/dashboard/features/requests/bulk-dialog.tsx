@@ -6,7 +6,7 @@ import { Dialog } from '../../components/dialog.tsx';
 import { describeError } from '../../components/error-view.tsx';
 import { Select } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { scopeText, useBulkJob, useBulkPreview, useStartBulk } from './bulk.ts';
+import { bulkStillRunning, scopeText, useBulkJob, useBulkPreview, useStartBulk } from './bulk.ts';
 
 const OUTCOME_STYLE: Record<BulkOutcome, string> = {
   pending: 'text-slate-500 dark:text-slate-400',
@@ -20,7 +20,8 @@ const SHOWN_OUTCOMES = ['ok', 'refused', 'failed', 'pending'] as const;
 
 /**
  * A bulk retry or cancel by filter: the service's dry run first (the exact count and the
- * first ids), a reason, then the job, its progress and each request's outcome.
+ * first ids), a reason, then the job, its progress and each request's outcome, and once it
+ * is done, what became of the requests it was accepted for.
  */
 export function BulkDialog({
   selection,
@@ -150,6 +151,21 @@ export function BulkDialog({
               failed: job.data.failed,
             })}
           </p>
+          {job.data.now && job.data.now.accepted > 0 ? (
+            <p className="mb-2" data-testid="bulk-now" role="status">
+              {t(bulkStillRunning(job.data) ? 'bulk.nowUpdating' : 'bulk.now', {
+                accepted: job.data.now.accepted,
+                list: new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format([
+                  ...job.data.now.statuses.map((s) =>
+                    t('bulk.nowStatus', { count: s.count, status: s.status }),
+                  ),
+                  ...(job.data.now.unknown > 0
+                    ? [t('bulk.nowUnknown', { count: job.data.now.unknown })]
+                    : []),
+                ]),
+              })}
+            </p>
+          ) : null}
           <label className="mb-2 flex items-center gap-2">
             <span>{t('bulk.show')}</span>
             <Select

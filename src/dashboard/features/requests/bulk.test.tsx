@@ -1,7 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
-import { bulkSelectionOf } from './bulk.ts';
+import type { BulkJob } from '../../../kit/index.ts';
+import { bulkSelectionOf, bulkStillRunning } from './bulk.ts';
 
 // A role that may not retry or cancel: none of the three has that today, so the sign-in is
 // stood in for here; the page asks forbiddenReason as every action button does.
@@ -27,6 +28,27 @@ describe('bulkSelectionOf', () => {
     expect(bulkSelectionOf('cancel', view)?.statuses).toEqual(['Wait']);
     expect(bulkSelectionOf('retry', { ...view, status: ['Error', 'Wait'] })).toBeUndefined();
     expect(bulkSelectionOf('cancel', { ...view, q: 'x' })).toMatchObject({ id: 'pl_2', q: 'x' });
+  });
+});
+
+describe('bulkStillRunning', () => {
+  const job = (statuses: string[] | undefined) =>
+    ({
+      now:
+        statuses &&
+        ({
+          accepted: 3,
+          unknown: 0,
+          statuses: statuses.map((status) => ({ status, count: 1 })),
+        } as const),
+    }) as unknown as BulkJob;
+  it('is true while an accepted request is in a status that may still change', () => {
+    expect(bulkStillRunning(job(['Finish', 'Error', 'Stop']))).toBe(false);
+    expect(bulkStillRunning(job(['Finish', 'Wait']))).toBe(true);
+    // A vendor's own word is not known to be final: it is followed.
+    expect(bulkStillRunning(job(['Finish', 'Queued']))).toBe(true);
+    expect(bulkStillRunning(job(undefined))).toBe(false);
+    expect(bulkStillRunning(undefined)).toBe(false);
   });
 });
 

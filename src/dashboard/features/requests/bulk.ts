@@ -1,6 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import type { BulkAction, BulkOutcome, BulkSelection } from '../../../kit/index.ts';
+import {
+  TERMINAL_STATUSES,
+  type BulkAction,
+  type BulkJob,
+  type BulkOutcome,
+  type BulkSelection,
+  type RequestStatus,
+} from '../../../kit/index.ts';
 import { useClients } from '../../app/auth.ts';
 import { auditKeys } from '../../shared/audit.ts';
 import { requestKeys } from '../../shared/queries.ts';
@@ -87,7 +94,17 @@ export function useStartBulk() {
   });
 }
 
-/** A job's progress and its requests, asked every second until it is done. */
+/** Whether any of a finished job's accepted requests may still change (a status not final of ours). */
+export function bulkStillRunning(job: BulkJob | undefined): boolean {
+  return (
+    job?.now?.statuses.some((s) => !TERMINAL_STATUSES.includes(s.status as RequestStatus)) ?? false
+  );
+}
+
+/**
+ * A job's progress and its requests, asked every second until it is done; then every 2 s
+ * while what became of its requests may still change.
+ */
 export function useBulkJob(jobId: number | undefined, outcome: BulkOutcome | undefined) {
   const { pipeline } = useClients();
   const queryClient = useQueryClient();
@@ -100,6 +117,10 @@ export function useBulkJob(jobId: number | undefined, outcome: BulkOutcome | und
       return job;
     },
     enabled: jobId !== undefined,
-    refetchInterval: (query) => (query.state.data?.state === 'done' ? false : 1000),
+    refetchInterval: (query) => {
+      const job = query.state.data;
+      if (job?.state !== 'done') return 1000;
+      return bulkStillRunning(job) ? 2000 : false;
+    },
   });
 }
