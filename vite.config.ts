@@ -18,7 +18,21 @@ export default defineConfig({
   preview: { host: '127.0.0.1', proxy },
   // No source maps in the build: served next to the bundle they would hand anyone who asks
   // the dashboard's whole source, comments included.
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    rollupOptions: {
+      output: {
+        // A language other than English (i18n/catalogues.ts) loads as one chunk, not one
+        // request per namespace.
+        manualChunks: (id) => {
+          const language = /\/i18n\/locales\/([\w-]+)\/[^/]+\.json$/.exec(id)?.[1];
+          return language && language !== 'en' ? `locale-${language}` : undefined;
+        },
+      },
+    },
+  },
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     environment: 'node',

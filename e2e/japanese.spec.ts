@@ -106,3 +106,24 @@ test('the services page speaks Japanese', async ({ page, service }) => {
   await expect(table.locator('tr[data-service="local"]')).toContainText('接続可能');
   await expect(table.locator('tr[data-service="local"]')).toContainText('リアルタイム');
 });
+
+test('switching to Japanese on the sign-in page loads its catalogue, and back', async ({
+  page,
+  service,
+}) => {
+  const chunks: string[] = [];
+  page.on('request', (request) => {
+    if (/\/assets\/locale-ja-[\w-]+\.js$/.test(request.url())) chunks.push(request.url());
+  });
+  await page.goto(`${service.url}/sign-in`);
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  // English is bundled: no catalogue chunk was fetched for it.
+  expect(chunks).toEqual([]);
+  await page.getByTestId('language-picker').selectOption('ja');
+  await expect(page.getByRole('heading', { name: 'サインイン' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+  expect(chunks).toHaveLength(1);
+  await page.getByTestId('language-picker').selectOption('en');
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+});

@@ -5,7 +5,7 @@ import { RouterProvider } from 'react-router';
 import { createQueryClient } from './app/query-client.ts';
 import { router } from './app/router.tsx';
 import { useThemeClass } from './app/theme.ts';
-import './i18n/index.ts';
+import { i18nReady } from './i18n/index.ts';
 import './index.css';
 
 const queryClient = createQueryClient();
@@ -20,10 +20,13 @@ function App() {
 }
 
 const root = document.getElementById('root');
-if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-}
+// The first paint waits for the chosen language's catalogues (a chunk of its own unless it
+// is English); should they fail to load, the dashboard shows in English.
+void i18nReady.finally(() => {
+  if (root)
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+});

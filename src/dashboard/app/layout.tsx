@@ -22,7 +22,7 @@ import { dismiss, useNotices } from './notices.ts';
 import { usePreference, type Theme, type ZoneChoice } from './preferences.ts';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { LANGUAGES, type Language } from '../i18n/resources.ts';
+import { LANGUAGES, type Language } from '../i18n/catalogues.ts';
 
 /** Built as the layout renders, so that every link carries the service being looked at. */
 function navItems(t: TFunction<'common'>, administrator: boolean) {

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, type Language } from '../i18n/resources.ts';
+import { LANGUAGES, type Language } from '../i18n/catalogues.ts';
 
 /**
  * The language choice where there is no header yet (sign-in): each language named in itself,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES, resources } from './resources.ts';
+import { english as bundled, LANGUAGES, loadNamespace, NAMESPACES } from './catalogues.ts';
 
 type Tree = { readonly [key: string]: string | Tree };
 
@@ -17,15 +17,32 @@ function leaves(tree: Tree, prefix = ''): Map<string, string> {
 
 const variables = (text: string) => [...text.matchAll(/\{\{\s*([\w.]+)/g)].map((m) => m[1]).sort();
 
-const catalogue = (language: (typeof LANGUAGES)[number], ns: string) =>
-  leaves((resources[language] as Record<string, Tree>)[ns] ?? {});
+// Every catalogue file as it lies, by language and namespace.
+const files = import.meta.glob<Tree>('./locales/*/*.json', { eager: true, import: 'default' });
+const resources: Record<string, Record<string, Tree>> = {};
+for (const [path, tree] of Object.entries(files)) {
+  const [, , language, file] = path.split('/') as [string, string, string, string];
+  (resources[language] ??= {})[file.replace(/\.json$/, '')] = tree;
+}
 
-const namespaces = Object.keys(resources.en);
+const catalogue = (language: (typeof LANGUAGES)[number], ns: string) =>
+  leaves(resources[language]?.[ns] ?? {});
+
+const namespaces = NAMESPACES as readonly string[];
 
 describe('the catalogues', () => {
-  it('have the same namespaces in every language', () => {
+  it('have a folder for every language shown, and the same namespaces in each', () => {
+    expect(Object.keys(resources).sort()).toEqual([...LANGUAGES].sort());
     for (const language of LANGUAGES)
-      expect(Object.keys(resources[language]).sort()).toEqual([...namespaces].sort());
+      expect(Object.keys(resources[language] ?? {}).sort()).toEqual([...namespaces].sort());
+  });
+
+  it('bundle English whole, and load every other language by namespace', async () => {
+    expect(bundled).toEqual(resources.en);
+    for (const language of LANGUAGES.filter((l) => l !== 'en'))
+      for (const ns of namespaces)
+        expect(await loadNamespace(language, ns)).toEqual(resources[language]?.[ns]);
+    await expect(loadNamespace('xx', 'common')).rejects.toThrow('No common catalogue for xx');
   });
 
   for (const ns of namespaces) {

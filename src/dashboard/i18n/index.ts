@@ -1,24 +1,29 @@
 import i18n from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
+import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next } from 'react-i18next';
-import { LANGUAGES, resources, type Language } from './resources.ts';
+import { english, LANGUAGES, loadNamespace, NAMESPACES, type Language } from './catalogues.ts';
 
 const LANGUAGE_STORAGE_KEY = 'pipeline-dashboard.language';
 
 // The language follows the browser until the user picks one in the header; the pick is
-// kept in localStorage beside the other view preferences.
-void i18n
+// kept in localStorage beside the other view preferences. English is bundled; another
+// language's catalogues load before it is shown (main.tsx waits for `i18nReady`, and
+// changeLanguage for its own).
+const i18nReady = i18n
   .use(LanguageDetector)
   .use(initReactI18next)
+  .use(resourcesToBackend(loadNamespace))
   .init({
-    resources,
+    resources: { en: english },
+    partialBundledLanguages: true,
     supportedLngs: LANGUAGES,
     // Japanese browsers send ja-JP: read it as ja.
     nonExplicitSupportedLngs: true,
     load: 'languageOnly',
     fallbackLng: 'en',
     defaultNS: 'common',
-    ns: Object.keys(resources.en),
+    ns: NAMESPACES,
     detection: {
       order: ['localStorage', 'navigator'],
       lookupLocalStorage: LANGUAGE_STORAGE_KEY,
@@ -26,6 +31,9 @@ void i18n
     },
     // React escapes what it renders; escaping here too would show &amp; to the user.
     interpolation: { escapeValue: false },
+    // Never suspend: a language is shown once its catalogues are in, and English, always
+    // bundled, is the fallback meanwhile.
+    react: { useSuspense: false },
     returnNull: false,
   });
 
@@ -42,4 +50,4 @@ function currentLanguage(): Language {
   return (LANGUAGES as readonly string[]).includes(resolved) ? (resolved as Language) : 'en';
 }
 
-export { i18n };
+export { i18n, i18nReady };

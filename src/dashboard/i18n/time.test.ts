@@ -59,8 +59,10 @@ describe('timestamps with their zone', () => {
 });
 
 describe('the catalogue in Node (unit tests render components)', () => {
-  it('is initialised with English', () => {
+  it('is initialised with English, and loads Japanese when asked', async () => {
     expect(i18n.t('nav.overview')).toBe('Overview');
+    expect(i18n.hasResourceBundle('ja', 'common')).toBe(false);
+    await i18n.loadLanguages('ja');
     expect(i18n.getFixedT('ja')('nav.overview')).toBe('概要');
   });
 });

@@ -3,6 +3,9 @@ import type { RequestDetail } from '../../kit/index.ts';
 import { i18n } from '../i18n/index.ts';
 import type { FollowedRequest } from './follow.ts';
 
+// Japanese loads on demand, as in the browser.
+await i18n.loadLanguages('ja');
+
 // The dialog's hooks read the signed-in session as they load; outcomeOf needs none of them.
 vi.mock('./queries.ts', () => ({}));
 vi.mock('./follow.ts', () => ({}));

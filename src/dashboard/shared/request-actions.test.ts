@@ -1,6 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { i18n } from '../i18n/index.ts';
 
+// Japanese loads on demand, as in the browser.
+await i18n.loadLanguages('ja');
+
 // auth.ts and services.ts read the browser's storage as they load; the function under test
 // takes the role's refusal as a parameter, so neither is needed here.
 vi.mock('../app/auth.ts', () => ({}));

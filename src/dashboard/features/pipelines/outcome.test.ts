@@ -4,6 +4,9 @@ import { i18n } from '../../i18n/index.ts';
 import type { FollowedRequest } from '../../shared/follow.ts';
 import { outcomeText } from './outcome.ts';
 
+// Japanese loads on demand, as in the browser.
+await i18n.loadLanguages('ja');
+
 const en = i18n.getFixedT('en', 'pipelines');
 const ja = i18n.getFixedT('ja', 'pipelines');
 
