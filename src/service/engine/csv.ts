@@ -48,9 +48,8 @@ function guessNewline(
 /**
  * Turns chunks of CSV text into blocks of complete records. The line end is guessed from
  * the first MiB of text (or all of it, when shorter; or less, once the guess is settled),
- * then a framer cuts each chunk after
- * its last complete record; what follows waits for the next chunk. Every character
- * therefore goes into exactly one block.
+ * then a framer cuts each chunk after its last complete record; what follows waits for the
+ * next chunk. Every character therefore goes into exactly one block.
  */
 class CsvBlocks {
   private framer: CsvFramer | undefined;
