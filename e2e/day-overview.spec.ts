@@ -75,6 +75,11 @@ test('a refresh of the overview downloads the counts alone, a few KB', async ({
 }) => {
   await signIn(page, service, undefined, `/?date=${DAY}`);
   await expect(page.getByTestId('day-total')).toBeVisible();
+  // The first paint's own calls end before the listening starts: the latest errors and
+  // their messages (the sign-in page's network idle, reached long before, does not wait).
+  const latest = page.getByTestId('latest-errors').locator('li');
+  await expect(latest).toHaveCount(5);
+  await expect(latest.filter({ hasText: '…' })).toHaveCount(0);
   await page.waitForLoadState('networkidle');
   const calls: { url: string; bytes: number }[] = [];
   page.on('requestfinished', (request) => {

@@ -74,11 +74,16 @@ describe('launch.mjs', () => {
         'console.log(JSON.stringify({ url: import.meta.url, argv: process.argv.slice(2), stack }));',
       ].join('\n'),
     );
+    const cache = join(REPO_ROOT, 'node_modules/.cache/pipeline-service');
+    const before = new Set(readdirSync(cache));
     const run = spawnSync(
       process.execPath,
       [join(REPO_ROOT, 'src/service/launch.mjs'), entry, '--flag', 'value'],
       { encoding: 'utf8' },
     );
+    // The probe's bundle goes with the test: each run's folder, so its name, is new.
+    for (const file of readdirSync(cache))
+      if (!before.has(file) && file.startsWith('probe-')) rmSync(join(cache, file));
     expect(run.status).toBe(0);
     const probe = JSON.parse(run.stdout) as { url: string; argv: string[]; stack: string };
     expect(probe.url).toBe(pathToFileURL(entry).href);
