@@ -37,6 +37,26 @@ async function start(config: Partial<AppConfig>): Promise<TestService> {
   return service;
 }
 
+/** A gateway in July before the `pacific` double, as service `west` of zone America/Los_Angeles. */
+function westGateway(
+  pacific: VendorService,
+  config: Partial<AppConfig> = {},
+): Promise<TestService> {
+  return start({
+    services: [
+      {
+        id: 'west',
+        name: 'West',
+        url: pacific.url,
+        apiKey: pacific.apiKey,
+        zone: 'America/Los_Angeles',
+      },
+    ],
+    clock: new ManualClock(Date.UTC(2026, 6, 1, 12)),
+    ...config,
+  });
+}
+
 async function zones(service: TestService): Promise<Zone[]> {
   const login = await service.fetch('/mcapi/auth/login', {
     method: 'POST',
@@ -121,18 +141,7 @@ describe('an upstream', () => {
 
   it("with zone: in the services file: that zone's offset on the day, and the name its dates carry", async () => {
     const pacific = await vendor('pacific');
-    const gateway = await start({
-      services: [
-        {
-          id: 'west',
-          name: 'West',
-          url: pacific.url,
-          apiKey: pacific.apiKey,
-          zone: 'America/Los_Angeles',
-        },
-      ],
-      clock: new ManualClock(Date.UTC(2026, 6, 1, 12)),
-    });
+    const gateway = await westGateway(pacific);
     expect((await zones(gateway))[0]).toMatchObject({
       timeZone: 'America/Los_Angeles',
       utcOffsetMinutes: -420,
@@ -154,19 +163,7 @@ describe("an upstream's AsOf", () => {
     const pacific = await vendor('pacific');
     pacific.addRequests('pl_1', 2);
     // Our clock months away from the double's: no request can tell its offset.
-    const gateway = await start({
-      services: [
-        {
-          id: 'west',
-          name: 'West',
-          url: pacific.url,
-          apiKey: pacific.apiKey,
-          zone: 'America/Los_Angeles',
-        },
-      ],
-      clock: new ManualClock(Date.UTC(2026, 6, 1, 12)),
-      apiKey: 'zone-gateway-key-0123456789',
-    });
+    const gateway = await westGateway(pacific, { apiKey: 'zone-gateway-key-0123456789' });
     await gateway.app.context.services.route('west')?.upstream?.poller?.pollNow();
     const answer = await gateway.fetch('/pipelineapi/requestlist/json', {
       headers: { 'X-Pipelinewebapi': 'zone-gateway-key-0123456789' },
