@@ -1,6 +1,6 @@
 import type { StageName } from '../db/system/pipelines.ts';
 import type { StageEvent, StageJob } from './stage-source.ts';
-import { setField, toObjects, type Batch, type Row, type Value } from './values.ts';
+import { toObjects, type Batch, type Row, type Value } from './values.ts';
 
 /**
  * A batch of rows on its way between threads. Rows that share their fields in one order (a
@@ -174,19 +174,13 @@ export class RowCursor {
 
 export function decodeRows(encoded: EncodedRows): Row[] {
   if ('rows' in encoded) return encoded.rows as Row[];
-  const { keys } = encoded;
   const cursor = new RowCursor(encoded);
-  const rows: Row[] = new Array<Row>(cursor.count);
-  // Plain assignment keeps one hidden class for every row; only `__proto__` needs setField.
-  const plain = !keys.includes('__proto__');
-  for (let i = 0; i < rows.length; i++) {
+  const cells = new Array<Value[]>(cursor.count);
+  for (let i = 0; i < cells.length; i++) {
     cursor.next();
-    const row: Row = {};
-    for (let j = 0; j < cursor.width; j++) {
-      if (plain) row[keys[j] as string] = cursor.value(j);
-      else setField(row, keys[j] as string, cursor.value(j));
-    }
-    rows[i] = row;
+    const values = new Array<Value>(cursor.width);
+    for (let j = 0; j < cursor.width; j++) values[j] = cursor.value(j);
+    cells[i] = values;
   }
-  return rows;
+  return toObjects({ names: encoded.keys, cells });
 }
