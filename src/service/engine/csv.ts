@@ -87,14 +87,20 @@ class CsvBlocks {
       this.nextLook = 2 * this.undecidedLength;
       const text = this.undecided.join('');
       this.undecided = [text];
-      if (!guessNewline(text, false).settled) return { block: '' };
+      const guess = guessNewline(text, false);
+      return guess.settled ? this.decide(text, guess.newline) : { block: '' };
     }
-    return this.decide(false);
+    const text = this.undecided.join('');
+    return this.decide(text, guessNewline(text, false).newline);
   }
 
   /** The text after the last complete record, at the end of the input. */
   end(): { block: string; overflow?: Overflow } {
-    const framed = this.framer ? { block: '' } : this.decide(true);
+    let framed: { block: string; overflow?: Overflow } = { block: '' };
+    if (!this.framer) {
+      const text = this.undecided.join('');
+      framed = this.decide(text, guessNewline(text, true).newline);
+    }
     if (framed.overflow) return framed;
     const rest = this.parts.join('');
     this.parts = [];
@@ -102,10 +108,13 @@ class CsvBlocks {
     return { block: framed.block + rest };
   }
 
-  private decide(final: boolean): { block: string; overflow?: Overflow } {
-    const text = this.undecided.join('');
+  /** Frames the text kept so far (`text`, all of it) with the line end now known. */
+  private decide(
+    text: string,
+    newline: '\r\n' | '\n' | '\r',
+  ): { block: string; overflow?: Overflow } {
     this.undecided = [];
-    this.newline = guessNewline(text, final).newline;
+    this.newline = newline;
     this.framer = new CsvFramer(this.delimiter, this.newline, this.limits);
     return text.length > 0 ? this.frame(this.framer, text) : { block: '' };
   }
