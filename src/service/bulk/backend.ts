@@ -43,9 +43,10 @@ export interface BulkBackend {
   currentStatus(requestId: string): Promise<string | 'gone'>;
   /**
    * How many of a day's requests are in each status now, in the service's words; those it
-   * no longer knows are left out. Behind the gateway, as its index last saw them.
+   * no longer knows are left out. Behind the gateway, as its index last saw them; undefined
+   * when there is no index to tell.
    */
-  statusCounts(day: string, requestIds: readonly string[]): StatusCount[];
+  statusCounts(day: string, requestIds: readonly string[]): StatusCount[] | undefined;
 }
 
 export interface StatusCount {
@@ -176,7 +177,7 @@ export function upstreamBackend(upstream: Upstream): BulkBackend {
     },
     statusCounts(_day, requestIds) {
       const poller = upstream.poller;
-      return poller ? poller.index.statusCounts(poller.service, requestIds) : [];
+      return poller?.index.statusCounts(poller.service, requestIds);
     },
   };
 }

@@ -113,11 +113,13 @@ function jobFields(job: BulkJobRow) {
 /**
  * What became of the requests a finished job's calls were accepted for: how many are in
  * each status now (a retried one may have finished or failed again, a cancelled one
- * stopped), and how many the service no longer knows.
+ * stopped), and how many the service no longer knows; undefined, and left out of the answer,
+ * when the service has no index to tell.
  */
 function statusesNow(system: Db, backend: BulkBackend, job: BulkJobRow) {
   const accepted = acceptedRequestIds(system, job.id);
   const counts = backend.statusCounts(job.day, accepted);
+  if (!counts) return undefined;
   const known = counts.reduce((sum, c) => sum + c.count, 0);
   return {
     Accepted: accepted.length,
@@ -241,9 +243,10 @@ export function bulkRoutes(
       return send(reply, {
         BulkJob: {
           ...jobFields(job),
-          ...(job.state === 'done'
-            ? { Now: statusesNow(ctx.dbs.system, jobs.backend(route.id), job) }
-            : {}),
+          Now:
+            job.state === 'done'
+              ? statusesNow(ctx.dbs.system, jobs.backend(route.id), job)
+              : undefined,
           Item: page.items.map((i) => ({
             RequestId: i.requestId,
             Outcome: i.outcome,
