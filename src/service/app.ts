@@ -230,7 +230,11 @@ export async function buildApp(config: AppConfig): Promise<App> {
       VERSION,
       time,
       () => clock.now(),
-      limits.upstreamTimeoutMs,
+      {
+        timeoutMs: limits.upstreamTimeoutMs,
+        maxBytes: limits.upstreamMaxBytes,
+        concurrency: limits.upstreamConcurrency,
+      },
       (service, seconds, ok) => {
         metrics.upstreamChecked(service, seconds, ok);
         rules.upstreamChecked(

@@ -104,6 +104,8 @@ const BOUNDS: readonly [string, string, keyof ServiceLimits, number, number, num
   ['headers-timeout-s', 'PIPELINE_HEADERS_TIMEOUT_S', 'headersTimeoutMs', 1000, 1, 3600],
   ['request-timeout-s', 'PIPELINE_REQUEST_TIMEOUT_S', 'requestTimeoutMs', 1000, 1, 3600],
   ['upstream-timeout-s', 'PIPELINE_UPSTREAM_TIMEOUT_S', 'upstreamTimeoutMs', 1000, 1, 600],
+  ['upstream-max-mb', 'PIPELINE_UPSTREAM_MAX_MB', 'upstreamMaxBytes', 1 << 20, 1, 4096],
+  ['upstream-concurrency', 'PIPELINE_UPSTREAM_CONCURRENCY', 'upstreamConcurrency', 1, 1, 64],
 ];
 
 function integer(name: string, text: string, min: number, max: number): number {

@@ -23,6 +23,10 @@ export interface ServiceLimits {
   readonly actionWaitMs: number;
   /** How long a gateway waits for an upstream's answer before 504. */
   readonly upstreamTimeoutMs: number;
+  /** Largest answer a gateway reads from an upstream; a larger one is refused (502). */
+  readonly upstreamMaxBytes: number;
+  /** Calls at once from a gateway to one upstream. */
+  readonly upstreamConcurrency: number;
 }
 
 const KIB = 1024;
@@ -39,6 +43,8 @@ export const DEFAULT_LIMITS: ServiceLimits = {
   requestTimeoutMs: 30_000,
   actionWaitMs: 2000,
   upstreamTimeoutMs: 15_000,
+  upstreamMaxBytes: 256 * MIB,
+  upstreamConcurrency: 4,
 };
 
 export const formatBytes = (bytes: number): string =>

@@ -16,8 +16,10 @@ import { requestStatsDocument } from '../pipelineapi/request-stats.ts';
 import type { Params } from '../pipelineapi/params.ts';
 import { CData, type Document, type Leaf, type Tree } from '../render/document.ts';
 import { argItem, element, elements, rowCount, text, upstreamInbox } from './extensions.ts';
-import { listedRequests } from './poller.ts';
-import { UPSTREAM_PAGE_BOUND, type Upstream } from './upstream.ts';
+import { readAll } from './paging.ts';
+import { readDay } from './poller.ts';
+import type { Upstream } from './upstream.ts';
+import { normalDate } from './zone.ts';
 
 // Part C answered for a service behind the gateway: each operation asks the upstream in
 // interfaces.md's terms and answers the browser in our contract's, so the dashboard and
@@ -25,12 +27,26 @@ import { UPSTREAM_PAGE_BOUND, type Upstream } from './upstream.ts';
 // never invented: no RequestId when the new request cannot be told apart, Total only as
 // the count of what the upstream returned (exact when it returned less than was asked).
 
-export { UPSTREAM_PAGE_BOUND };
+/** Rows of one table the gateway reads at most; beyond, a page says the table has more. */
+export const TABLE_BOUND = 20_000;
 
 export type UpstreamOperation = (upstream: Upstream, params: Params) => Promise<Document>;
 
-function cell(value: TreeValue | undefined): Leaf {
-  return value === null ? null : text(value);
+/** A table row's cells as read loosely: text, or null for XML's `isnull="true"`. */
+function recordCells(record: Readonly<Record<string, unknown>>): Leaf[] {
+  const items = record.Item;
+  const values = Array.isArray(items) ? (items as unknown[]) : items === undefined ? [] : [items];
+  return values.map((v) =>
+    typeof v === 'string'
+      ? v
+      : v !== null && typeof v === 'object' && (v as Record<string, unknown>)['@_isnull'] === 'true'
+        ? null
+        : typeof v === 'object' &&
+            v !== null &&
+            typeof (v as Record<string, unknown>)['#text'] === 'string'
+          ? ((v as Record<string, unknown>)['#text'] as string)
+          : '',
+  );
 }
 
 const ok = (extra: Tree = {}): Document => ({
@@ -52,12 +68,12 @@ function slice<T>(all: readonly T[], params: Params, maxPage: number) {
 }
 
 async function requestIds(upstream: Upstream, pipeline: string): Promise<Set<string>> {
-  const tree = await upstream.call('requestlist', {
-    id: pipeline,
-    pagesize: String(UPSTREAM_PAGE_BOUND),
-  });
-  return new Set(elements(element(tree.RequestList).Request).map((r) => text(r.RequestId)));
+  const { requests } = await readDay(upstream, { id: pipeline });
+  return new Set(requests.map((r) => r.requestId));
 }
+
+/** A vendor's date in our one form (its own clock), text that is no date as it came. */
+const date = (value: TreeValue | undefined): string => normalDate(text(value)).date;
 
 const exec: UpstreamOperation = async (upstream, params) => {
   const pipeline = pipelineId(params);
@@ -181,12 +197,7 @@ const requestlist: UpstreamOperation = async (upstream, params) => {
       'since',
       `is not available for this day of service ${upstream.name}, which tells no change times`,
     );
-  const tree = await upstream.call('requestlist', {
-    id,
-    date,
-    pagesize: String(UPSTREAM_PAGE_BOUND),
-  });
-  const listed = listedRequests(tree);
+  const listed = await readDay(upstream, { id, date });
   const needle = filter.text?.toLowerCase();
   const all = listed.requests.filter(
     (r) =>
@@ -224,7 +235,7 @@ const requestdetail: UpstreamOperation = async (upstream, params) => {
     upstream.poller?.observed(text(d.RequestId), {
       status: text(d.Status),
       stage: text(d.Stage),
-      endTime: text(d.EndTime),
+      endTime: date(d.EndTime),
     });
   return {
     root: 'RequestDetail',
@@ -234,8 +245,8 @@ const requestdetail: UpstreamOperation = async (upstream, params) => {
       Name: text(d.Name),
       Status: text(d.Status),
       Stage: text(d.Stage),
-      BeginTime: text(d.BeginTime),
-      EndTime: text(d.EndTime),
+      BeginTime: date(d.BeginTime),
+      EndTime: date(d.EndTime),
       SensorTime: text(d.SensorTime),
       FilterTime: text(d.FilterTime),
       JointTime: text(d.JointTime),
@@ -283,18 +294,33 @@ const databaseBrowser =
   (operation: 'systemdb' | 'statusdb' | 'actiondb'): UpstreamOperation =>
   async (upstream, params) => {
     const table = params.optional('tablename', 128);
-    const tree = await upstream.call(operation, {
-      tablename: table,
-      pagesize: String(UPSTREAM_PAGE_BOUND),
-    });
+    const pageSize = params.integer('pagesize', 100, 1, 10_000);
+    const index = params.integer('index', 0, 0, 1_000_000_000);
+    const { items, whole, tree } = await readAll(
+      upstream,
+      operation,
+      { tablename: table },
+      { root: 'Result', record: 'Record', map: recordCells, key: (cells) => JSON.stringify(cells) },
+      TABLE_BOUND,
+    );
     const result = element(tree.Result);
-    const records = elements(result.Record);
-    const { page, info } = slice(records, params, 10_000);
+    const page = items.slice(index, index + pageSize);
+    const info = pageInfo(index, pageSize, page.length, items.length);
     const header = element(result.Header);
     return {
       root: 'Result',
       body: {
-        Info: { ...info },
+        // Only what was read is counted: past the bound, no Total is said, and Bound tells
+        // how many rows were read of a table that may hold more.
+        Info: whole
+          ? { ...info }
+          : {
+              Index: info.Index,
+              Prev: info.Prev,
+              Next: info.Next,
+              Count: info.Count,
+              Bound: items.length,
+            },
         Header:
           table === undefined
             ? { Item: ['tablename'] }
@@ -305,11 +331,7 @@ const databaseBrowser =
                   Key: text(c.Key) || 'false',
                 })),
               },
-        Record: page.map((r) => {
-          const items = r.Item;
-          const values = Array.isArray(items) ? items : items === undefined ? [] : [items];
-          return { Item: values.map(cell) };
-        }),
+        Record: page.map((cells) => ({ Item: cells })),
         Status: 'OK',
       },
     };

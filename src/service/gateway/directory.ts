@@ -3,6 +3,7 @@ import type { RequestIndex } from '../db/index/request-index.ts';
 import type { FailedRequest } from '../db/index/request-index.ts';
 import { IndexPoller } from './poller.ts';
 import type { ServiceEntry } from './services.ts';
+import { Redactor } from './redactor.ts';
 import { Upstream } from './upstream.ts';
 
 /** What the server knows of one service it answers for (`GET /mcapi/services`). */
@@ -75,14 +76,16 @@ export class ServiceDirectory {
     /** The embedded service's zone: the server's own. */
     private readonly embeddedTime: ServiceTime,
     private readonly now: () => Date,
-    upstreamTimeoutMs: number,
+    upstreamLimits: { timeoutMs: number; maxBytes: number; concurrency: number },
     /** Told of each check's time and outcome (metrics). */
     private readonly onCheck?: (service: string, seconds: number, ok: boolean) => void,
     indexing?: IndexOptions,
   ) {
+    // Every upstream's key is cut out of every upstream's text: one vendor may echo another's.
+    const redactor = new Redactor(entries.flatMap((e) => (e.embedded ? [] : [e.apiKey])));
     this.routes = entries.map((e) => {
       if (e.embedded) return { id: e.id, upstream: undefined };
-      const upstream = new Upstream(e, upstreamTimeoutMs);
+      const upstream = new Upstream(e, { ...upstreamLimits, redactor });
       if (indexing)
         upstream.poller = new IndexPoller(upstream, indexing.index, {
           intervalMs: (e.pollSeconds ?? indexing.pollSeconds) * 1000,

@@ -14,8 +14,9 @@ import {
 import { offsetAt } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import { AS_OF_MARGIN_MS } from '../pipelineapi/request-filter.ts';
-import { UPSTREAM_PAGE_BOUND, type Upstream } from './upstream.ts';
-import { offsetFrom, ZONE_ASK_MS, zoneNameOf } from './zone.ts';
+import { PROBE_EVERY_MS, probePaging, readAll } from './paging.ts';
+import type { Upstream } from './upstream.ts';
+import { normalDate, offsetFrom, ZONE_ASK_MS, zoneNameOf } from './zone.ts';
 
 // One poller per upstream service keeps the gateway's index of its requests (contract
 // section 8), whatever the number of browsers: they read the index, never the upstream.
@@ -32,6 +33,15 @@ import { offsetFrom, ZONE_ASK_MS, zoneNameOf } from './zone.ts';
 
 /** requestdetail calls a round may make for requests no list showed. */
 const DETAILS_PER_ROUND = 20;
+
+/** Requests of one day the index reads at most: beyond, the day is marked as missing some. */
+export const DAY_BOUND = 500_000;
+
+/**
+ * A round waits at least this many times as long as the last one took, so that reading a
+ * large day costs the upstream (and this process) at most a fifth of the time.
+ */
+const COST_FACTOR = 4;
 
 export interface PollerOptions {
   readonly intervalMs: number;
@@ -58,6 +68,8 @@ export interface PollerState {
   readonly offsetMinutes: number | null;
   /** The zone abbreviation its pipelines' Createdate carries (e.g. JST), once seen. */
   readonly zoneName: string | null;
+  /** How long the last successful round took (ms): what the wait is adapted to. */
+  readonly lastRoundMs: number | null;
 }
 
 function element(value: TreeValue | undefined): TreeObject {
@@ -68,25 +80,48 @@ function text(value: TreeValue | undefined): string {
   return value === undefined || value === null || typeof value === 'object' ? '' : String(value);
 }
 
-/** A day answer's requests as the index takes them, and the day the upstream says it is. */
-export function listedRequests(tree: TreeObject): { day: string; requests: ListedRequest[] } {
-  const root = element(tree.RequestList);
-  const raw = root.Request;
-  const items = raw === undefined || raw === '' ? [] : Array.isArray(raw) ? raw : [raw];
-  const requests = items.map((item) => {
-    const r = element(item);
-    return {
-      requestId: text(r.RequestId),
-      pipelineId: text(r.PipelineId),
-      name: text(r.Name),
-      status: text(r.Status),
-      stage: text(r.Stage),
-      beginDate: text(r.BeginDate),
-    };
-  });
-  const stated = text(element(root.Info).Date);
-  const fromId = /-(\d{8})_\d{2}-\d+$/.exec(requests[0]?.requestId ?? '')?.[1];
-  return { day: /^\d{8}$/.test(stated) ? stated : (fromId ?? ''), requests };
+/** A request of a list answer as the index takes it; dates in one form whatever the vendor's. */
+export function listedRequest(record: Readonly<Record<string, unknown>>): ListedRequest {
+  const field = (name: string) => {
+    const value = record[name];
+    return typeof value === 'string' ? value : '';
+  };
+  return {
+    requestId: field('RequestId'),
+    pipelineId: field('PipelineId'),
+    name: field('Name'),
+    status: field('Status'),
+    stage: field('Stage'),
+    beginDate: normalDate(field('BeginDate')).date,
+  };
+}
+
+/** The day a list answer says it lists, or the day its first request's id names. */
+export function listedDay(tree: TreeObject, first: ListedRequest | undefined): string {
+  const stated = text(element(element(tree.RequestList).Info).Date);
+  const fromId = /-(\d{8})_\d{2}-\d+$/.exec(first?.requestId ?? '')?.[1];
+  return /^\d{8}$/.test(stated) ? stated : (fromId ?? '');
+}
+
+/** Every request of a day (or of a pipeline's day) the upstream gives, read as it pages. */
+export async function readDay(
+  upstream: Upstream,
+  fields: { readonly date?: string | undefined; readonly id?: string | undefined },
+): Promise<{ day: string; requests: ListedRequest[]; whole: boolean }> {
+  const { items, whole, tree } = await readAll(
+    upstream,
+    'requestlist',
+    fields,
+    {
+      root: 'RequestList',
+      record: 'Request',
+      map: listedRequest,
+      key: (r) => r.requestId,
+      dedupe: true,
+    },
+    DAY_BOUND,
+  );
+  return { day: listedDay(tree, items[0]) || fields.date || '', requests: items, whole };
 }
 
 /** The pipeline ids of a list answer. */
@@ -109,6 +144,7 @@ export class IndexPoller {
   private readonly shared = new Map<string, { at: number; answer: Promise<TreeObject> }>();
   private zoneName: string | null = null;
   private zoneAskedAt = Number.NEGATIVE_INFINITY;
+  private lastRoundMs: number | null = null;
 
   constructor(
     readonly upstream: Upstream,
@@ -145,6 +181,7 @@ export class IndexPoller {
       pollDelayMs: this.delayMs,
       offsetMinutes,
       zoneName: this.zoneName,
+      lastRoundMs: this.lastRoundMs,
     };
   }
 
@@ -306,6 +343,7 @@ export class IndexPoller {
     const maxDelay = this.options.maxDelayMs ?? Math.max(60_000, interval * 12);
     try {
       const before = this.index.state(this.service);
+      await this.probe(started);
       const listed = await this.listDay(undefined, startedMs);
       const { requests, added } = listed;
       // An empty list that names no day: still the day the service last named.
@@ -326,12 +364,28 @@ export class IndexPoller {
       // The first round of a new index sees the day as it stands: nothing to tell of then.
       if (before.indexedAt !== null) await this.tellFailed(Date.parse(before.indexedAt));
       const took = this.options.now().getTime() - startedMs;
-      // Slow answers mean a busy upstream: wait longer, up to the bound, until it recovers.
-      this.delayMs = took > interval ? Math.min(this.delayMs * 2, maxDelay) : interval;
+      this.lastRoundMs = took;
+      // A costly round (a large day, a slow upstream) waits longer, up to the bound.
+      this.delayMs = Math.max(interval, Math.min(maxDelay, took * COST_FACTOR));
     } catch (error) {
       this.error = (error as Error).message;
       this.delayMs = Math.min(Math.max(this.delayMs, interval) * 2, maxDelay);
       this.options.log?.(`index of service ${this.service}: ${this.error}`);
+    }
+  }
+
+  /** How the upstream pages, asked at the first round and every hour (contract section 12). */
+  private async probe(now: Date): Promise<void> {
+    const { probedAt } = this.upstream.paging;
+    if (probedAt !== null && now.getTime() - Date.parse(probedAt) < PROBE_EVERY_MS) return;
+    // What it refused at once is asked again: a busy hour is not its limit for ever.
+    this.upstream.limiter.reset();
+    try {
+      this.upstream.paging = await probePaging(this.upstream, now);
+    } catch (error) {
+      // Reads decide from what their own answers show meanwhile; asked again next round.
+      this.upstream.learnPaging({ probeError: (error as Error).message });
+      throw error;
     }
   }
 
@@ -350,21 +404,17 @@ export class IndexPoller {
   }
 
   private async listDay(day: string | undefined, nowMs: number) {
-    const tree = await this.upstream.call('requestlist', {
-      date: day,
-      pagesize: String(UPSTREAM_PAGE_BOUND),
-    });
-    const listed = listedRequests(tree);
+    const listed = await readDay(this.upstream, { date: day });
     const stated = listed.day || day || '';
     if (!stated) return { ...listed, added: 0 };
     const { added, gap } = this.index.ingest(
       this.service,
       stated,
       listed.requests,
-      listed.requests.length >= UPSTREAM_PAGE_BOUND,
+      !listed.whole,
       nowMs,
     );
-    // More requests than one answer holds: each pipeline's list reaches further back.
+    // More requests than the upstream gives in one read: each pipeline's list reaches further.
     const complete = gap ? await this.listByPipeline(stated, nowMs) : true;
     this.index.markDay(this.service, stated, complete);
     return { ...listed, day: stated, added };
@@ -376,19 +426,8 @@ export class IndexPoller {
     let complete = true;
     for (const id of pipelines) {
       if (this.stopped) return false;
-      const tree = await this.upstream.call('requestlist', {
-        id,
-        date: day,
-        pagesize: String(UPSTREAM_PAGE_BOUND),
-      });
-      const { requests } = listedRequests(tree);
-      const { gap } = this.index.ingest(
-        this.service,
-        day,
-        requests,
-        requests.length >= UPSTREAM_PAGE_BOUND,
-        nowMs,
-      );
+      const { requests, whole } = await readDay(this.upstream, { id, date: day });
+      const { gap } = this.index.ingest(this.service, day, requests, !whole, nowMs);
       if (gap) complete = false;
     }
     return complete;

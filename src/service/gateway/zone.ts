@@ -25,3 +25,18 @@ export function offsetFrom(beginDate: string, now: Date): number | undefined {
   const minutes = Math.round((local - now.getTime()) / 60_000 / 15) * 15;
   return Math.abs(minutes) <= 14 * 60 ? minutes : undefined;
 }
+
+/**
+ * A vendor's date in our one form (`YYYY-MM-DD hh:mm:ss`, the service's own clock), with the
+ * zone it carried: interfaces.md shows `-` and `/` forms, and products add `T`,
+ * milliseconds or a zone (`JST`, `+09:00`). Text that is no date is kept as it came.
+ */
+export function normalDate(value: string): { date: string; zone: string | undefined } {
+  const match =
+    /^\s*(\d{4})[-/](\d{2})[-/](\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:[.,]\d+)?\s*([A-Za-z][A-Za-z0-9/_+-]{0,31}|[+-]\d{2}:?\d{2})?\s*$/.exec(
+      value,
+    );
+  if (!match) return { date: value, zone: undefined };
+  const [, y, mo, d, h, mi, s, zone] = match;
+  return { date: `${y}-${mo}-${d} ${h}:${mi}:${s}`, zone };
+}

@@ -51,7 +51,7 @@ describe('health endpoints', () => {
       expect(response.status).toBe(503);
       const down = ((await response.json()) as Readiness).components.at(-1);
       expect(down).toMatchObject({ name: 'service prod', state: 'failing' });
-      expect(down?.message).toContain('Service Production cannot be reached');
+      expect(down?.message).toBeNull();
       expect(down?.checkedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     } finally {
       await gateway.close();

@@ -46,11 +46,13 @@ export function healthRoutes(
     });
     for (const service of services.list()) {
       if (service.embedded) continue;
+      // States only: no one signs in here, and an upstream's words are its own data
+      // (they may echo what it was sent). Signed-in people read them in /mcapi/services.
       components.push({
         name: `service ${service.id}`,
         state: service.reachable ? 'ok' : 'failing',
         checkedAt: service.checkedAt,
-        message: service.message,
+        message: null,
       });
     }
     const ready = components.every((c) => c.state === 'ok');

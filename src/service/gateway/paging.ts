@@ -1,0 +1,201 @@
+import type { OperationName, TreeObject, TreeValue } from '../../kit/index.ts';
+import { element, text } from './extensions.ts';
+import type { Upstream } from './upstream.ts';
+
+// How an upstream pages its lists is learnt, not assumed (contract section 12): interfaces.md
+// shows `pagesize` on the database browsers and an Info of Index/Prev/Next/Count on lists,
+// with "bounds of pagesize: not shown". Vendors differ: some answer a whole day whatever
+// pagesize says, some cap it, some honour `index`, some state `Next` or `Total` and some
+// say `Next` -1 whatever they left out. A probe at start and every hour asks which; every
+// read of a list then decides from these facts whether an answer was whole.
+
+export type Learnt<T extends string> = T | 'unknown';
+
+export interface ListPaging {
+  /** Whether an answer holds at most `pagesize` rows. */
+  readonly pagesize: Learnt<'honoured' | 'ignored'>;
+  /** Whether `index` skips rows. */
+  readonly index: Learnt<'honoured' | 'ignored'>;
+  /** Whether Info's Next tells the truth: -1 only at the end. */
+  readonly next: Learnt<'stated' | 'always -1' | 'absent'>;
+  readonly total: Learnt<'stated' | 'absent'>;
+  /** The most rows it gave per answer when it was seen cutting below what was asked. */
+  readonly cap: number | null;
+  /** When the probe last ran (ISO), and why it failed if it did. */
+  readonly probedAt: string | null;
+  readonly probeError: string | null;
+}
+
+export const UNPROBED: ListPaging = {
+  pagesize: 'unknown',
+  index: 'unknown',
+  next: 'unknown',
+  total: 'unknown',
+  cap: null,
+  probedAt: null,
+  probeError: null,
+};
+
+/** Rows asked of an upstream per answer at first; more while it keeps giving as many. */
+export const FIRST_PAGE = 1000;
+
+export const PROBE_EVERY_MS = 60 * 60_000;
+
+function integer(value: TreeValue | undefined): number | undefined {
+  const t = text(value);
+  return /^-?\d+$/.test(t) ? Number(t) : undefined;
+}
+
+/** What one answer's Info states of paging. */
+function infoOf(tree: TreeObject, root: string) {
+  const info = element(element(tree[root]).Info);
+  return { next: integer(info.Next), total: integer(info.Total), hasNext: 'Next' in info };
+}
+
+/**
+ * Asks today's requestlist three small questions: with pagesize 1 (is it honoured; does Next
+ * say more; is Total stated), with pagesize 2 when Next said -1 (was that true), and with
+ * index 1 (is index honoured). A day of fewer than two requests leaves most unknown.
+ */
+export async function probePaging(upstream: Upstream, now: Date): Promise<ListPaging> {
+  const ask = async (fields: Record<string, string>) => {
+    const ids: string[] = [];
+    const tree = await upstream.call('requestlist', fields, {
+      parent: 'RequestList',
+      child: 'Request',
+      onRecord: (r) => ids.push(typeof r.RequestId === 'string' ? r.RequestId : ''),
+    });
+    return { ids, ...infoOf(tree, 'RequestList') };
+  };
+  const before = upstream.paging;
+  const one = await ask({ pagesize: '1' });
+  const total = one.total !== undefined ? 'stated' : 'absent';
+  // A cap is learnt again from the reads after each probe: the day that showed it may have been one of exactly that many.
+  const facts = {
+    ...before,
+    total,
+    cap: null,
+    probedAt: now.toISOString(),
+    probeError: null,
+  } as const;
+  if (one.ids.length > 1) return { ...facts, pagesize: 'ignored' };
+  if (one.ids.length === 0) return { ...facts, next: one.hasNext ? before.next : 'absent' };
+  let next: ListPaging['next'] = !one.hasNext ? 'absent' : one.next === -1 ? 'unknown' : 'stated';
+  let two: Awaited<ReturnType<typeof ask>> | undefined;
+  if (one.hasNext && one.next === -1) {
+    two = await ask({ pagesize: '2' });
+    next = two.ids.length > 1 ? 'always -1' : 'unknown';
+  }
+  const known = (two?.ids.length ?? 0) > 1 || one.next === 1 || (one.total ?? 0) > 1;
+  if (!known) return { ...facts, pagesize: 'honoured', next };
+  const second = await ask({ pagesize: '1', index: '1' });
+  const index = second.ids.length === 1 && second.ids[0] !== one.ids[0] ? 'honoured' : 'ignored';
+  return { ...facts, pagesize: 'honoured', next, index };
+}
+
+export interface ReadAllResult<T> {
+  readonly items: T[];
+  /** Every row the upstream has: false when the bound was reached or it could not be paged. */
+  readonly whole: boolean;
+  /** The tree of the last answer, without its records. */
+  readonly tree: TreeObject;
+}
+
+/**
+ * Every record of a list (a day's requests, a table's rows) up to `bound`, read as the
+ * upstream pages: one answer when it ignores pagesize or stops short; `index` pages while it
+ * honours index; else larger answers, four times as large each time, while it keeps giving
+ * as many as asked. Records are handed over as they are read, never as one tree.
+ */
+export async function readAll<T>(
+  upstream: Upstream,
+  operation: OperationName,
+  fields: Readonly<Record<string, string | undefined>>,
+  shape: {
+    readonly root: string;
+    readonly record: string;
+    readonly map: (record: Readonly<Record<string, unknown>>) => T;
+    /** Tells rows apart, to see an `index` that was ignored (a page of rows already read). */
+    readonly key: (item: T) => string;
+    /**
+     * A row read again is left out (a day's requests: new ones at the head shift the next
+     * page by as many). Table rows may repeat in their own right: they are kept.
+     */
+    readonly dedupe?: boolean;
+  },
+  bound: number,
+): Promise<ReadAllResult<T>> {
+  let size = Math.min(bound, upstream.paging.cap ?? FIRST_PAGE);
+  /** The size of the last answer that was full, before a larger one was asked. */
+  let lastFull: number | undefined;
+  for (;;) {
+    const items: T[] = [];
+    const keys = new Set<string>();
+    let index = 0;
+    let tree: TreeObject = {};
+    let whole: boolean | undefined;
+    while (whole === undefined) {
+      let count = 0;
+      let repeated = 0;
+      tree = await upstream.call(
+        operation,
+        { ...fields, pagesize: String(size), ...(index > 0 ? { index: String(index) } : {}) },
+        {
+          parent: shape.root,
+          child: shape.record,
+          onRecord: (record) => {
+            count++;
+            const item = shape.map(record);
+            const key = shape.key(item);
+            if (keys.has(key)) {
+              repeated++;
+              if (shape.dedupe) return;
+            } else keys.add(key);
+            if (items.length < bound) items.push(item);
+          },
+        },
+      );
+      if (index > 0 && repeated === count && count > 0) {
+        // The next page was one already read: index is not honoured.
+        upstream.learnPaging({ index: 'ignored' });
+        if (!shape.dedupe) items.splice(index);
+        break;
+      }
+      if (index > 0 && repeated < count) upstream.learnPaging({ index: 'honoured' });
+      const stated = infoOf(tree, shape.root);
+      if (count > size) {
+        upstream.learnPaging({ pagesize: 'ignored' });
+        whole = count <= bound;
+        break;
+      }
+      if (lastFull !== undefined && index === 0 && count === lastFull && count < size) {
+        // Asked for more, given exactly as many as before: a cap it does not state (or a
+        // day of exactly that many; which, nothing it said can tell).
+        upstream.learnPaging({ cap: count });
+        return { items, whole: false, tree };
+      }
+      const paging = upstream.paging;
+      const more =
+        stated.total !== undefined
+          ? index + count < stated.total
+          : paging.next === 'stated' && stated.next !== undefined
+            ? stated.next !== -1
+            : count < Math.min(size, paging.cap ?? size)
+              ? false
+              : undefined;
+      if (more === false) whole = true;
+      else {
+        if (more === true && count < size && index === 0) upstream.learnPaging({ cap: count });
+        if (items.length >= bound) whole = false;
+        else if (paging.index !== 'ignored' && count > 0) index += count;
+        else break;
+      }
+    }
+    if (whole !== undefined) return { items, whole, tree };
+    // Neither pages nor a short answer: ask for more at once, up to the bound.
+    const cap = upstream.paging.cap;
+    if (size >= bound || (cap !== null && size >= cap)) return { items, whole: false, tree };
+    lastFull = size;
+    size = Math.min(bound, size * 4);
+  }
+}
