@@ -1,5 +1,13 @@
 import { BulkClient } from './bulk.ts';
 import { ParseError } from './errors.ts';
+import {
+  followRequest,
+  startRequest,
+  type FollowOptions,
+  type FollowedRequest,
+  type StartOptions,
+  type StartedRequest,
+} from './follow.ts';
 import { PipelineResult, type Format } from './result.ts';
 import {
   Transport,
@@ -194,6 +202,29 @@ export class PipelineClient {
       { ...args, pipelineid: pipelineId, filename },
       decodeExecuteResponse,
     );
+  }
+
+  /**
+   * exec, telling which request it started even when the service names none: with
+   * `find`, the one request new in the pipeline's list of the day (see startRequest).
+   * @example const { requestId, requestIdFrom } = await client.startRequest('pl_1', 'orders.csv', {}, { find: true })
+   */
+  startRequest(
+    pipelineId: string,
+    filename: string,
+    args: Readonly<Record<string, string>> = {},
+    options: StartOptions = {},
+  ): Promise<StartedRequest> {
+    return startRequest(this, pipelineId, filename, args, options);
+  }
+
+  /**
+   * Follows a request to its end (an EndTime, or a terminal status): `ok`, `failed`, or
+   * `running` when `timeoutMs` ran out (see followRequest).
+   * @example const { outcome, detail } = await client.followRequest(requestId, { timeoutMs: 600_000 })
+   */
+  followRequest(requestId: string, options: FollowOptions = {}): Promise<FollowedRequest> {
+    return followRequest(this, requestId, options);
   }
 
   /**

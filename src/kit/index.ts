@@ -68,6 +68,26 @@ export type {
   BulkPreview,
   BulkSelection,
 } from './bulk.ts';
+export {
+  END_STATUSES,
+  OK_STATUSES,
+  followRequest,
+  requestHasEnded,
+  startRequest,
+  type FollowOptions,
+  type FollowedRequest,
+  type StartOptions,
+  type StartedRequest,
+} from './follow.ts';
+export {
+  SNIFF_BYTES,
+  chooseCharset,
+  contentTypeCharset,
+  declaredCharset,
+  decodeAnswer,
+  knownCharset,
+  type ChosenCharset,
+} from './charset.ts';
 export { jsonToTree, xmlToTree, type TreeObject, type TreeValue } from './tree.ts';
 export { htmlToTree } from './html.ts';
 export * from './wire.ts';

@@ -393,6 +393,55 @@ describe('pipelinectl', () => {
     expect((await ctl('version')).out.trim()).toBe(service.app.context.version);
   });
 
+  it('exec --wait follows a request of our service to its end: exit 0 when it finished, 1 when not', async () => {
+    const finished = await ctl('exec', 'pl_1', '--file', 'orders.csv', '--wait');
+    expect(finished.code).toBe(0);
+    const [started, ended] = finished.out.split('\n');
+    const id = /^OK Success (pl_1-\S+)$/.exec(started ?? '')?.[1] as string;
+    expect(id).toBeDefined();
+    expect(ended).toMatch(new RegExp(`^${id} ended Finish \\(Complete\\) at \\S`));
+    const failed = await ctl('exec', 'pl_1', '--file', 'missing.csv', '--wait', '--json');
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.out)).toMatchObject({
+      requestIdFrom: 'service',
+      outcome: 'failed',
+      detail: { status: 'Error' },
+    });
+  });
+
+  it("keeps NULL apart from '' in db --json, from XML and JSON alike, and in HTML", async () => {
+    const day = requestId.slice(5, 13);
+    for (const wire of ['xml', 'json']) {
+      const status = JSON.parse(
+        (await ctl('db', 'status', `STATUS${day}`, '--json', '--wire', wire)).out,
+      ) as { columns: { name: string }[]; rows: (string | null)[][] };
+      const errorMsg = status.columns.findIndex((c) => c.name === 'ERRORMSG');
+      const row = status.rows.find((r) => r[0] === requestId);
+      expect(row?.[errorMsg]).toBeNull();
+      const orders = JSON.parse(
+        (await ctl('db', 'action', 'ORDERS', '--json', '--wire', wire)).out,
+      ) as { rows: (string | null)[][] };
+      expect(orders.rows.map((r) => r[3])).toContain('');
+      expect(orders.rows.flat()).not.toContain(null);
+    }
+    const client = new PipelineClient({
+      apiKey: TEST_API_KEY,
+      baseUrl: service.url,
+      fetch: service.checkedFetch,
+    });
+    const records = async (type: string) =>
+      (
+        (await client.get(`/statusdb/${type}`, { tablename: `STATUS${day}` })).response()
+          ?.Result as {
+          Record: unknown;
+        }
+      ).Record;
+    const xml = await records('xml');
+    expect(JSON.stringify(xml)).toContain('null');
+    expect(await records('json')).toEqual(xml);
+    expect(await records('htm')).toEqual(xml);
+  });
+
   it('reports service errors through HttpError and usage errors plainly', async () => {
     await expect(ctl('retry', requestId)).rejects.toMatchObject({ status: 409, code: 1301 });
     await expect(ctl('exec', 'pl_1')).rejects.toThrow('exec needs --file');

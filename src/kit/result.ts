@@ -10,6 +10,39 @@ export type ResultStatus = (typeof ResultStatus)[keyof typeof ResultStatus];
 export const ResultFormat = { XML: 0, Json: 1, Html: 2, Unknown: 3 } as const;
 export type ResultFormat = (typeof ResultFormat)[keyof typeof ResultFormat];
 
+/** Longest refusal text kept from a body that is no answer of the API (a whole error page is not a message). */
+const MAX_WORDS = 500;
+
+const ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+};
+
+/** The readable words of a text or HTML body: no tags, scripts or styles, blanks collapsed. */
+function wordsOf(body: string): string {
+  const text = body
+    .replace(/<(script|style|head)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
+      if (name.startsWith('#')) {
+        const code =
+          name[1] === 'x' || name[1] === 'X'
+            ? Number.parseInt(name.slice(2), 16)
+            : Number(name.slice(1));
+        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+      }
+      return ENTITIES[name.toLowerCase()] ?? entity;
+    })
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > MAX_WORDS ? `${text.slice(0, MAX_WORDS)}…` : text;
+}
+
 /** Response types of Part C. */
 export type Format = 'xml' | 'json';
 
@@ -85,7 +118,11 @@ export class PipelineResult {
     return ResultStatus.OK;
   }
 
-  /** The Code and Message of an error body, when it has them. */
+  /**
+   * The Code and Message of an error body, when it has them. An HTTP error whose body is
+   * no answer of the API (a vendor's text or HTML page) gives that body's words as its
+   * message: they are all the service said.
+   */
   error(): { code: number | undefined; message: string | undefined } {
     const execute = this.response()?.ExecuteResponse;
     if (execute && typeof execute === 'object' && !Array.isArray(execute)) {
@@ -93,6 +130,10 @@ export class PipelineResult {
         code: typeof execute.Code === 'number' ? execute.Code : undefined,
         message: typeof execute.Message === 'string' ? execute.Message : undefined,
       };
+    }
+    if (this.httpStatus >= 400 && this.response() === undefined) {
+      const words = wordsOf(this.body);
+      return { code: undefined, message: words || undefined };
     }
     return { code: undefined, message: undefined };
   }

@@ -1,3 +1,4 @@
+import { SNIFF_BYTES, chooseCharset, decodeAnswer, knownCharset } from './charset.ts';
 import { NetworkError, TimeoutError } from './errors.ts';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -24,11 +25,18 @@ export interface TransportOptions {
    * cookies: a client that authenticates by header then never picks up a `SESSIONID`.
    */
   readonly credentialsMode?: 'omit' | 'same-origin' | 'include';
+  /**
+   * The charset of answers that state none (no BOM, Content-Type charset, XML declaration
+   * or HTML meta), e.g. `shift_jis` for a service known to write it without saying so.
+   * Default UTF-8. A stated charset always wins.
+   */
+  readonly charset?: string;
 }
 
 export interface RawResponse {
   readonly status: number;
   readonly contentType: string;
+  /** Decoded by the charset the answer states (TransportOptions.charset when none). */
   readonly body: string;
   readonly method: Method;
   readonly url: string;
@@ -51,7 +59,14 @@ export class Transport {
   readonly origin: string;
   private readonly fetchFn: FetchLike;
 
+  private readonly fallbackCharset: string | undefined;
+
   constructor(private readonly options: TransportOptions = {}) {
+    if (options.charset !== undefined) {
+      this.fallbackCharset = knownCharset(options.charset);
+      if (this.fallbackCharset === undefined)
+        throw new RangeError(`charset ${options.charset} is not one this platform decodes`);
+    }
     const host = options.host?.includes(':') ? `[${options.host}]` : options.host;
     const origin = options.baseUrl ?? (host ? `http://${host}:${options.port ?? 25080}` : '');
     this.origin = `${origin.replace(/\/$/, '')}${(options.basePath ?? '').replace(/\/$/, '')}`;
@@ -88,19 +103,26 @@ export class Transport {
         signal: controller.signal,
         ...(hasBody ? { body: encodeForm(data) } : {}),
       });
-      const body = await response.text();
-      return {
-        status: response.status,
-        contentType: response.headers.get('content-type') ?? '',
-        body,
-        method,
-        url,
-      };
+      const contentType = response.headers.get('content-type') ?? '';
+      // Not response.text(): that is UTF-8 whatever the answer says, and a Japanese
+      // product's Shift_JIS or EUC-JP refusal would reach the user as mojibake.
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const body = this.decode(contentType, bytes);
+      return { status: response.status, contentType, body, method, url };
     } catch (error) {
       if (controller.signal.aborted) throw new TimeoutError(method, url, timeoutMs);
       throw new NetworkError(method, url, error);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
     }
+  }
+
+  private decode(contentType: string, bytes: Uint8Array): string {
+    if (this.fallbackCharset !== undefined) {
+      // Whether the answer states a charset is told by its first bytes alone.
+      const stated = chooseCharset(contentType, bytes.subarray(0, SNIFF_BYTES));
+      if (stated.from === 'default') return new TextDecoder(this.fallbackCharset).decode(bytes);
+    }
+    return decodeAnswer(contentType, bytes);
   }
 }

@@ -2,11 +2,15 @@ import { parseArgs } from 'node:util';
 import {
   DATABASE_NAMES,
   HttpError,
+  OK_STATUSES,
   PipelineClient,
   PipelineKitError,
+  knownCharset,
   type BulkJob,
   type DatabaseName,
   type Format,
+  type RequestDetail,
+  type StartedRequest,
 } from '../index.ts';
 
 const USAGE = `Usage: pipelinectl <command> [arguments] [options]
@@ -14,7 +18,17 @@ const USAGE = `Usage: pipelinectl <command> [arguments] [options]
 Commands:
   list                                   pipelines
   exec <pipeline> --file <name> [--arg k=v ...]
-                                         start a request; prints its RequestId
+                                         start a request; prints its RequestId, or says the
+                                         service named none (interfaces.md's exec names none)
+     ... --wait [--wait-timeout s] [--ok-status S,..]
+                                         then follow it to its end and print its final status;
+                                         a request the service did not name is the one new
+                                         request in the pipeline's list of the day (listed
+                                         just before and after the exec). It has ended when
+                                         its EndTime is set or its status is Finish, Error,
+                                         Stop or an --ok-status; it ended well when its status
+                                         is an --ok-status (default Finish). --wait-timeout
+                                         in seconds (default 3600, 0 = no limit)
   requests [--date yyyymmdd] [--pipeline pl_N] [--index n] [--page-size n]
                                          requests of a day, newest first
   requeststats [--date yyyymmdd] [--pipeline pl_N]
@@ -38,9 +52,52 @@ Options:
   --url <url>        service address [PIPELINE_URL] (default http://127.0.0.1:25080)
   --key <key>        API key [PIPELINE_API_KEY]
   --json             print JSON for scripts instead of tables
-  --wire <xml|json>  response type to ask the service for (default json)
-  --timeout <ms>     per call (default 30000)
+  --wire <xml|json>  response type to ask the service for (default xml: interfaces.md
+                     describes XML alone; a vendor's JSON may not tell NULL from '')
+  --timeout <ms>     per call (default 30000, 0 = no limit)
+  --charset <label>  charset of answers that state none (default UTF-8; a stated one wins),
+                     e.g. shift_jis or euc-jp
+
+Exit status: 0 done; 1 the service refused or could not be reached, or a followed
+request ended failing; 2 usage; 3 exec --wait could not follow the request to its end
+(not ended at --wait-timeout, or the service's list did not tell which request it was).
 `;
+
+/** Exit status of exec --wait when the request could not be followed to its end. */
+const NOT_FOLLOWED = 3;
+
+/** The exec line: what the service answered and which request it started, if known. */
+function startedLine(started: StartedRequest, pipelineId: string): string {
+  const head = `${started.status} ${started.message}`;
+  if (started.requestIdFrom === 'service') return `${head} ${started.requestId}`;
+  if (started.requestIdFrom === 'list')
+    return `${head} ${started.requestId} (the service named no request id; it is the one new request of ${pipelineId} in its list of the day)`;
+  const fresh = started.newRequestIds;
+  if (fresh === undefined) return `${head}: accepted; the service named no request id`;
+  return fresh.length === 0
+    ? `${head}: accepted; the service named no request id, and its list of the day shows no new request of ${pipelineId}: cannot tell which to follow`
+    : `${head}: accepted; the service named no request id, and its list of the day shows ${fresh.length} new requests of ${pipelineId} (${fresh.join(', ')}): cannot tell which to follow`;
+}
+
+function stateOf(detail: RequestDetail): string {
+  return `${detail.status || '(no status)'}${detail.stage ? ` (${detail.stage})` : ''}`;
+}
+
+/** A whole number option, or an error naming it: never NaN sent on or taken as "off". */
+function wholeNumber(option: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()))
+    throw new Error(`--${option} takes a whole number, not '${value}'`);
+  return Number(value);
+}
+
+/** A number of seconds, fractions allowed. */
+function seconds(option: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(value.trim()))
+    throw new Error(`--${option} takes a number of seconds, not '${value}'`);
+  return Number(value);
+}
 
 type Row = Record<string, string | number | boolean | null | undefined>;
 
@@ -74,10 +131,15 @@ function bulkSummary(job: BulkJob): string {
   return `${calls}\nthe ${job.now.accepted} accepted now: ${now.join(', ')}\n`;
 }
 
+/**
+ * Runs one command; `write` takes what it prints, `progress` what a waiting command says
+ * along the way (stderr from the command line, so that stdout stays the answer).
+ */
 export async function run(
   argv: readonly string[],
   env: Record<string, string | undefined>,
   write: (text: string) => void,
+  progress: (text: string) => void = () => undefined,
 ): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...argv],
@@ -87,6 +149,10 @@ export async function run(
       json: { type: 'boolean' },
       wire: { type: 'string' },
       timeout: { type: 'string' },
+      charset: { type: 'string' },
+      wait: { type: 'boolean' },
+      'wait-timeout': { type: 'string' },
+      'ok-status': { type: 'string' },
       file: { type: 'string' },
       arg: { type: 'string', multiple: true },
       date: { type: 'string' },
@@ -109,19 +175,26 @@ export async function run(
     write(USAGE);
     return command ? 0 : 2;
   }
-  const wire = (values.wire ?? 'json') as Format;
+  // XML by default: it is the one form interfaces.md describes whole (a NULL cell is
+  // isnull="true"); a vendor's JSON is its own, and may write a NULL as ''.
+  const wire = (values.wire ?? 'xml') as Format;
   if (wire !== 'json' && wire !== 'xml') throw new Error('--wire is xml or json');
+  if (values.charset !== undefined && knownCharset(values.charset) === undefined)
+    throw new Error(`--charset ${values.charset} is not a charset this platform decodes`);
   const client = new PipelineClient({
     baseUrl: values.url ?? env.PIPELINE_URL ?? 'http://127.0.0.1:25080',
     apiKey: values.key ?? env.PIPELINE_API_KEY,
-    timeoutMs: values.timeout ? Number(values.timeout) : 30_000,
+    timeoutMs: wholeNumber('timeout', values.timeout) ?? 30_000,
+    ...(values.charset === undefined ? {} : { charset: values.charset }),
   });
   const need = (value: string | undefined, what: string): string => {
     if (!value) throw new Error(`${command} needs ${what}`);
     return value;
   };
-  const number = (value: string | undefined): number | undefined =>
-    value === undefined ? undefined : Number(value);
+  const page = {
+    index: wholeNumber('index', values.index),
+    pageSize: wholeNumber('page-size', values['page-size']),
+  };
   const out = (data: unknown, human: () => string): void =>
     write(values.json ? `${JSON.stringify(data, null, 2)}\n` : human());
   const done = (result: {
@@ -159,18 +232,53 @@ export async function run(
         if (at < 1) throw new Error(`--arg takes name=value, not ${pair}`);
         args[pair.slice(0, at)] = pair.slice(at + 1);
       }
-      done(
-        await client.exec(need(target, 'a pipeline id'), need(values.file, '--file'), args, wire),
-      );
-      return 0;
+      const pipelineId = need(target, 'a pipeline id');
+      const filename = need(values.file, '--file');
+      const wait = values.wait === true;
+      const okStatuses = values['ok-status']
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean) ?? [...OK_STATUSES];
+      if (okStatuses.length === 0) throw new Error('--ok-status takes status words, S,..');
+      const waitTimeoutS = seconds('wait-timeout', values['wait-timeout']) ?? 3600;
+      if (!wait && (values['wait-timeout'] !== undefined || values['ok-status'] !== undefined))
+        throw new Error('--wait-timeout and --ok-status go with --wait');
+      const started = await client.startRequest(pipelineId, filename, args, {
+        format: wire,
+        find: wait,
+      });
+      const startedJson = { ...started, requestId: started.requestId ?? null };
+      if (!wait) {
+        out(startedJson, () => `${startedLine(started, pipelineId)}\n`);
+        return 0;
+      }
+      if (started.requestId === undefined) {
+        out({ ...startedJson, outcome: 'unknown' }, () => `${startedLine(started, pipelineId)}\n`);
+        return NOT_FOLLOWED;
+      }
+      const requestId = started.requestId;
+      const followed = await client.followRequest(requestId, {
+        format: wire,
+        okStatuses,
+        timeoutMs: waitTimeoutS * 1000,
+        onChange: (detail) => progress(`${requestId} ${stateOf(detail)}\n`),
+      });
+      const { detail, outcome } = followed;
+      out({ ...startedJson, outcome, detail }, () => {
+        const end =
+          outcome === 'running'
+            ? `${requestId} has not ended after ${waitTimeoutS} s: ${stateOf(detail)}`
+            : `${requestId} ended ${stateOf(detail)}${detail.endTime ? ` at ${detail.endTime}` : ''}${outcome === 'failed' ? `: failed (ok is ${okStatuses.join(', ')})` : ''}`;
+        return `${startedLine(started, pipelineId)}\n${end}\n`;
+      });
+      return outcome === 'ok' ? 0 : outcome === 'failed' ? 1 : NOT_FOLLOWED;
     }
     case 'requests': {
       const list = await client.requestList(
         {
           date: values.date,
           id: values.pipeline,
-          index: number(values.index),
-          pageSize: number(values['page-size']),
+          ...page,
         },
         wire,
       );
@@ -313,7 +421,6 @@ export async function run(
       const database = need(target, names) as DatabaseName;
       if (!(DATABASE_NAMES as readonly string[]).includes(database))
         throw new Error(`db takes ${names}`);
-      const page = { index: number(values.index), pageSize: number(values['page-size']) };
       if (extra === undefined) {
         const list = await client.tables(database, page, wire);
         out(list, () => table(list.tables.map((t) => ({ Table: t }))));
@@ -349,18 +456,24 @@ export async function run(
   }
 }
 
-/** Runs the CLI with process arguments; exit code 1 for service errors, 2 for usage. */
+/** Runs the CLI with process arguments; exit statuses as USAGE tells (1 service errors, 2 usage). */
 export async function main(): Promise<void> {
   try {
-    process.exitCode = await run(process.argv.slice(2), process.env, (text) =>
-      process.stdout.write(text),
+    process.exitCode = await run(
+      process.argv.slice(2),
+      process.env,
+      (text) => process.stdout.write(text),
+      (text) => process.stderr.write(text),
     );
   } catch (error) {
     if (error instanceof HttpError) {
       // A refusal inside a 2xx answer (a vendor service) has only the service's words.
       const status = error.status < 400 ? 'refused' : String(error.status);
+      const head = `${status}${error.code !== undefined ? ` ${error.code}` : ''}`;
+      const words = error.serviceMessage ?? error.message;
+      // An error page's words often start with its status ("404 Not Found"): said once.
       process.stderr.write(
-        `pipelinectl: ${status}${error.code !== undefined ? ` ${error.code}` : ''} ${error.serviceMessage ?? error.message}\n`,
+        `pipelinectl: ${words.startsWith(`${head} `) ? words : `${head} ${words}`}\n`,
       );
       process.exitCode = 1;
     } else if (error instanceof PipelineKitError) {

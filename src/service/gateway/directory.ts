@@ -1,10 +1,11 @@
 import { offsetAt, type ServiceTime } from '../clock.ts';
 import type { RequestIndex } from '../db/index/request-index.ts';
 import type { FailedRequest } from '../db/index/request-index.ts';
-import { IndexPoller } from './poller.ts';
+import { IndexPoller, type PollerState } from './poller.ts';
 import type { ServiceEntry } from './services.ts';
+import type { ListPaging } from './paging.ts';
 import { Redactor } from './redactor.ts';
-import { Upstream } from './upstream.ts';
+import { Upstream, type WireFacts } from './upstream.ts';
 
 /** What the server knows of one service it answers for (`GET /mcapi/services`). */
 export interface ServiceState {
@@ -34,6 +35,22 @@ export interface ServiceState {
   readonly utcOffsetMinutes: number | null;
   /** The zone abbreviation its own dates carry (e.g. JST), '' while unknown. */
   readonly zoneName: string;
+  /** What the gateway learnt of how an upstream answers (contract section 12). */
+  readonly capabilities?: Capabilities;
+}
+
+/** How an upstream answers, as probed and as seen: every paging and reading decision's facts. */
+export interface Capabilities extends ListPaging, WireFacts {
+  /** The zone its request dates carry, null when they carry none, undefined before a list. */
+  readonly datesZone: string | null;
+  /**
+   * Where its zone comes from: the configuration, its own dates, or none (its clock is then
+   * inferred from new requests' begin times, and the Services page says so).
+   */
+  readonly zoneFrom: 'configured' | 'dates' | 'none';
+  /** Seconds the poller now waits between rounds (adapted to their cost), and the last round's ms. */
+  readonly pollSeconds: number | null;
+  readonly lastRoundMs: number | null;
 }
 
 /** The gateway's request index and how often its pollers ask (contract section 8). */
@@ -139,10 +156,38 @@ export class ServiceDirectory {
         utcOffsetMinutes: e.zone ? offsetAt(e.zone, now) : (polled?.offsetMinutes ?? null),
         zoneName: polled?.zoneName ?? '',
       };
-      if (!polled) return { ...state, ...zone };
+      const upstream = this.route(e.id)?.upstream;
+      const capabilities = upstream && this.capabilitiesOf(e.zone, upstream, polled);
+      if (!polled) return { ...state, ...zone, ...(capabilities ? { capabilities } : {}) };
       const { indexedAt, indexError } = polled;
-      return { ...state, indexedAt, indexError, ...zone };
+      return {
+        ...state,
+        indexedAt,
+        indexError,
+        ...zone,
+        ...(capabilities ? { capabilities } : {}),
+      };
     });
+  }
+
+  private capabilitiesOf(
+    configuredZone: string | undefined,
+    upstream: Upstream,
+    polled: PollerState | undefined,
+  ): Capabilities {
+    const datesZone = upstream.datesZone ?? null;
+    return {
+      ...upstream.paging,
+      ...upstream.wireFacts(),
+      datesZone,
+      zoneFrom: configuredZone
+        ? 'configured'
+        : datesZone !== null || polled?.zoneName
+          ? 'dates'
+          : 'none',
+      pollSeconds: polled ? polled.pollDelayMs / 1000 : null,
+      lastRoundMs: polled?.lastRoundMs ?? null,
+    };
   }
 
   /** Every poller of an upstream's request index. */

@@ -108,6 +108,7 @@ export async function readDay(
   upstream: Upstream,
   fields: { readonly date?: string | undefined; readonly id?: string | undefined },
 ): Promise<{ day: string; requests: ListedRequest[]; whole: boolean }> {
+  let first = true;
   const { items, whole, tree } = await readAll(
     upstream,
     'requestlist',
@@ -115,7 +116,14 @@ export async function readDay(
     {
       root: 'RequestList',
       record: 'Request',
-      map: listedRequest,
+      map: (record) => {
+        // Whether its dates carry a zone: the first of an answer tells for all of them.
+        if (first && typeof record.BeginDate === 'string') {
+          upstream.learnDatesZone(normalDate(record.BeginDate).zone ?? null);
+          first = false;
+        }
+        return listedRequest(record);
+      },
       key: (r) => r.requestId,
       dedupe: true,
     },

@@ -121,6 +121,13 @@ export class Upstream {
     return this.entry.name;
   }
 
+  /** The zone its request dates carry (`JST`, `+09:00`), null when they carry none. */
+  datesZone: string | null | undefined = undefined;
+
+  learnDatesZone(zone: string | null): void {
+    this.datesZone = zone;
+  }
+
   /** What an answer just showed of its paging (e.g. more rows than asked). */
   learnPaging(facts: Partial<ListPaging>): void {
     this.paging = { ...this.paging, ...facts };

@@ -91,6 +91,30 @@ const auditEntry = exactly({
   requestId: nullableText,
 });
 
+const learnt = (...values: string[]): Schema => ({ enum: [...values, 'unknown'] });
+const nullableCount: Schema = { type: ['integer', 'null'], minimum: 0 };
+/** What the gateway learnt of an upstream's answers (contract section 12). */
+const capabilities = exactly({
+  pagesize: learnt('honoured', 'ignored'),
+  index: learnt('honoured', 'ignored'),
+  next: learnt('stated', 'always -1', 'absent'),
+  total: learnt('stated', 'absent'),
+  cap: nullableCount,
+  probedAt: nullableText,
+  probeError: nullableText,
+  charset: nullableText,
+  charsetFrom: { enum: ['bom', 'content-type', 'document', 'default', null] },
+  setsSessionId: { type: 'boolean' },
+  concurrency: wholeNumber,
+  concurrencyLimit: nullableCount,
+  largestAnswerBytes: wholeNumber,
+  compressed: { type: 'boolean' },
+  datesZone: nullableText,
+  zoneFrom: { enum: ['configured', 'dates', 'none'] },
+  pollSeconds: { type: ['number', 'null'], minimum: 0 },
+  lastRoundMs: { type: ['number', 'null'], minimum: 0 },
+});
+
 const serviceState = exactly(
   {
     id: text,
@@ -110,8 +134,9 @@ const serviceState = exactly(
     timeZone: text,
     utcOffsetMinutes: { type: ['integer', 'null'], minimum: -840, maximum: 840 },
     zoneName: text,
+    capabilities,
   },
-  ['indexedAt', 'indexError'],
+  ['indexedAt', 'indexError', 'capabilities'],
 );
 
 const notification = exactly({

@@ -1,15 +1,45 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import iconv from 'iconv-lite';
+import {
+  acceptsGzip,
+  CHARSET_LABEL,
+  dateForms,
+  DEFAULT_BEHAVIOUR,
+  MESSAGES,
+  pageOf,
+  type VendorBehaviour,
+} from './behaviour.ts';
+import {
+  HUGE_DEFAULT_BYTES,
+  writeEndless,
+  writeHuge,
+  writeMalformed,
+  writeTruncated,
+  type VendorFault,
+} from './faults.ts';
+
+export {
+  DEFAULT_BEHAVIOUR,
+  MESSAGES as VENDOR_MESSAGES,
+  type VendorBehaviour,
+} from './behaviour.ts';
+export type { VendorFault } from './faults.ts';
 
 // A stand-in for the vendor's pipeline service, written from interfaces.md alone, for the
 // gateway's tests. Wherever interfaces.md says "not shown" it differs from our contract on
-// purpose, in one of two plausible ways (the variants): other status words, failures told
-// as a 2xx ExecuteResponse or as a bare HTTP error, no paging extensions (no `index`, no
-// `Total`), exec without `RequestId`, JSON in its own loose shape, another time zone. It is
-// not a model of our own service, which is tested as itself.
+// purpose. The variants are two plausible products: other status words, failures told as a
+// 2xx ExecuteResponse or as a bare HTTP error, exec without `RequestId`, JSON in its own
+// loose shape, another time zone. The switches (behaviour.ts) each move one more silent
+// point independently: paging (by default none of our extensions: no `index`, no `Total`),
+// charsets, date forms, load, leaked keys, cookies, gzip. Faults (faults.ts) break HTTP or
+// XML itself. It is not a model of our own service, which is tested as itself.
 //
 // One file over 400 lines on purpose: it is one description of one imagined product, read
 // top to bottom when a gateway test surprises; split, its variants' rules would scatter.
+// What a switch means is told once, in behaviour.ts; how each answer shows it is told here.
 
 export interface VendorVariant {
   readonly name: string;
@@ -84,6 +114,8 @@ export interface VendorService {
   readonly url: string;
   readonly apiKey: string;
   readonly variant: VendorVariant;
+  /** The switches this service was started with, defaults filled in. */
+  readonly behaviour: VendorBehaviour;
   /** Moves every unfinished request of a running pipeline one step on. */
   advance(): void;
   /**
@@ -96,10 +128,25 @@ export interface VendorService {
     filename?: string,
     state?: 'done' | 'failed' | 'waiting',
   ): void;
-  /** Calls answered so far, per api (list, requestlist, ...): what a gateway costs it. */
+  /** Appends `count` generated rows to an action database table (SALES exists). */
+  addTableRows(table: string, count: number): void;
+  /** Calls received so far, per api (list, requestlist, ...): what a gateway costs it. */
   calls(): Readonly<Record<string, number>>;
-  /** Answers every later call this many milliseconds late (0: at once). */
+  /** The most calls that were in flight at once so far, refused ones included. */
+  maxInFlight(): number;
+  /** Answers every later call this many milliseconds late (0: at once), whatever latencyMs says. */
   setDelay(ms: number): void;
+  /**
+   * Breaks every later answer (of `apis`, default all) until cleared with undefined:
+   * 'truncated' (the whole Content-Length, the connection cut after half the body),
+   * 'endless' (a 200 that never ends), 'malformed' (a 200 of broken XML), 'huge' (valid XML
+   * of `bytes` bytes, default 200 MiB, streamed), 'error' (the service's own internal
+   * failure: a 500, or a SystemError envelope).
+   */
+  setFault(
+    fault: VendorFault | undefined,
+    options?: { readonly apis?: readonly string[]; readonly bytes?: number },
+  ): void;
   /** Requests as the service holds them, newest first. */
   requests(): readonly VendorRequest[];
   close(): Promise<void>;
@@ -107,21 +154,57 @@ export interface VendorService {
 
 const STEPS = ['Sensor', 'Filter', 'Joint'] as const;
 
+/** The root element of each api's answer, for faults that must look like one. */
+const ROOTS: Record<string, string> = {
+  list: 'PipelineList',
+  requestlist: 'RequestList',
+  requestdetail: 'RequestDetail',
+  version: 'Response',
+  systemdb: 'Result',
+  statusdb: 'Result',
+  actiondb: 'Result',
+};
+
+const MEDIA = { xml: 'text/xml', json: 'text/javascript', html: 'text/html', text: 'text/plain' };
+
+/** One answer before its charset and transfer coding are applied. */
+interface Answer {
+  status: number;
+  type: keyof typeof MEDIA;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 const escape = (text: string): string =>
-  text.replace(
-    /[&<>"]/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c,
-  );
+  /[&<>"]/.test(text) ? text.replace(/[&<>"]/g, (c) => ENTITIES[c] ?? c) : text;
 
 type Node = string | null | { [name: string]: Node | Node[] };
 
-function xml(name: string, node: Node | Node[]): string {
-  if (Array.isArray(node)) return node.map((n) => xml(name, n)).join('');
-  if (node === null) return `<${name} isnull="true"/>`;
-  if (typeof node === 'string') return `<${name}>${escape(node)}</${name}>`;
-  return `<${name}>${Object.entries(node)
-    .map(([k, v]) => xml(k, v))
-    .join('')}</${name}>`;
+const TAGS = new Map<string, readonly [open: string, close: string, empty: string]>();
+const tags = (name: string) => {
+  let found = TAGS.get(name);
+  if (!found) TAGS.set(name, (found = [`<${name}>`, `</${name}>`, `<${name} isnull="true"/>`]));
+  return found;
+};
+
+/**
+ * Pushes whole tags and joins once: building each element's string, or joining at every
+ * level, costs several times more on a day of 100,000 requests in one answer.
+ */
+function xml(name: string, node: Node | Node[], out: string[] = []): string[] {
+  if (Array.isArray(node)) for (const n of node) xml(name, n, out);
+  else {
+    const [open, close, empty] = tags(name);
+    if (node === null) out.push(empty);
+    else if (typeof node === 'string') out.push(open, escape(node), close);
+    else {
+      out.push(open);
+      for (const k in node) xml(k, node[k] as Node | Node[], out);
+      out.push(close);
+    }
+  }
+  return out;
 }
 
 /** The vendor's JSON: the XML tree as it stands, one element an object, many an array. */
@@ -132,7 +215,7 @@ function looseJson(node: Node | Node[]): unknown {
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, looseJson(v)]));
 }
 
-function htmlTable(root: string, node: Node): string {
+function htmlRows(node: Node): string {
   const rows: string[] = [];
   const walk = (value: Node | Node[]): void => {
     if (Array.isArray(value)) return value.forEach(walk);
@@ -144,21 +227,44 @@ function htmlTable(root: string, node: Node): string {
     }
   };
   walk(node);
-  return `<html><head><title>${root}</title></head><body><table>${rows.join('')}</table></body></html>`;
+  return `<table>${rows.join('')}</table>`;
 }
 
 /** Starts a vendor-like service on an ephemeral loopback port. */
 export async function startVendorService(
-  options: { variant?: VendorVariant; apiKey?: string; now?: () => Date } = {},
+  options: {
+    variant?: VendorVariant;
+    apiKey?: string;
+    now?: () => Date;
+    behaviour?: Partial<VendorBehaviour>;
+  } = {},
 ): Promise<VendorService> {
   const variant = options.variant ?? VENDOR_VARIANTS.kanto;
   const apiKey = options.apiKey ?? 'vendor-key-0123456789abcdef';
   const now = options.now ?? (() => new Date());
+  // A switch given as undefined keeps its default, as one left out does.
+  const given = Object.entries(options.behaviour ?? {}).filter(([, value]) => value !== undefined);
+  const behaviour: VendorBehaviour = Object.freeze({
+    ...DEFAULT_BEHAVIOUR,
+    ...Object.fromEntries(given),
+  });
+  const words = MESSAGES[behaviour.language];
+  const session = `vendor-session-${randomBytes(12).toString('hex')}`;
   const shifted = (date: Date) => new Date(date.getTime() + variant.zone.offsetMinutes * 60_000);
   const day = (date: Date) => shifted(date).toISOString().slice(0, 10).replaceAll('-', '');
   const stamp = (date: Date) => shifted(date).toISOString().slice(0, 19).replace('T', ' ');
   const created = (date: Date) =>
     `${shifted(date).toISOString().slice(0, 23)} ${variant.zone.abbreviation}`;
+  const dates = dateForms(behaviour.dates, variant.zone);
+  const label = CHARSET_LABEL[behaviour.charset];
+  const inDocument = behaviour.declare === 'both' || behaviour.declare === 'document';
+  const inHeader = behaviour.declare === 'both' || behaviour.declare === 'content-type';
+  // Without an encoding, an XML reader takes UTF-8: a lie whenever the charset is another.
+  const prolog = `<?xml version="1.0"${inDocument ? ` encoding="${label}"` : ''}?>`;
+  const page = (title: string | undefined, body: string): string => {
+    const head = `${inDocument ? `<meta charset="${label}">` : ''}${title === undefined ? '' : `<title>${title}</title>`}`;
+    return `<html>${head ? `<head>${head}</head>` : ''}<body>${body}</body></html>`;
+  };
   const pipelines: VendorPipeline[] = [
     {
       id: 'pl_1',
@@ -171,7 +277,11 @@ export async function startVendorService(
     { id: 'pl_2', name: 'Stock', runmode: 'run', description: '', created: now(), args: [] },
     { id: 'pl_7', name: 'Archive', runmode: 'stop', description: 'Held', created: now(), args: [] },
   ];
+  // Oldest first, so adding is a push; requests() turns it round once per change.
   const requests: VendorRequest[] = [];
+  const byId = new Map<string, VendorRequest>();
+  const byDay = new Map<string, VendorRequest[]>();
+  let newestFirst: VendorRequest[] | undefined;
   const serials = new Map<string, number>();
   const tables = new Map<
     string,
@@ -194,13 +304,23 @@ export async function startVendorService(
     ],
   ]);
 
+  // Requests added together share their millisecond: its day and hour are worked out once.
+  let last = { time: NaN, date: '', hour: '' };
   const newRequest = (pipelineId: string, filename: string, at: Date): VendorRequest => {
-    const key = `${pipelineId}-${day(at)}`;
+    if (at.getTime() !== last.time) {
+      const iso = shifted(at).toISOString();
+      last = {
+        time: at.getTime(),
+        date: iso.slice(0, 10).replaceAll('-', ''),
+        hour: iso.slice(11, 13),
+      };
+    }
+    const { date, hour } = last;
+    const key = `${pipelineId}-${date}`;
     const serial = (serials.get(key) ?? 0) + 1;
     serials.set(key, serial);
-    const hour = shifted(at).toISOString().slice(11, 13);
     const request: VendorRequest = {
-      requestId: `${pipelineId}-${day(at)}_${hour}-${String(serial).padStart(6, '0')}`,
+      requestId: `${pipelineId}-${date}_${hour}-${String(serial).padStart(6, '0')}`,
       pipelineId,
       filename,
       status: variant.status.waiting,
@@ -211,7 +331,12 @@ export async function startVendorService(
       errorMsg: '',
       log: [{ date: at, stage: '', event: 'Start', status: 'Start', message: '' }],
     };
-    requests.unshift(request);
+    requests.push(request);
+    byId.set(request.requestId, request);
+    const ofDay = byDay.get(date);
+    if (ofDay) ofDay.push(request);
+    else byDay.set(date, [request]);
+    newestFirst = undefined;
     return request;
   };
 
@@ -219,7 +344,8 @@ export async function startVendorService(
     [variant.status.done, variant.status.failed, variant.status.cancelled].includes(r.status);
 
   const advance = (): void => {
-    for (const r of requests) {
+    for (let i = requests.length - 1; i >= 0; i--) {
+      const r = requests[i] as VendorRequest;
       const pipeline = pipelines.find((p) => p.id === r.pipelineId);
       if (terminal(r) || pipeline?.runmode === 'stop') continue;
       const at = now();
@@ -233,7 +359,7 @@ export async function startVendorService(
       r.end = at;
       if (r.filename.includes('fail')) {
         r.status = variant.status.failed;
-        r.errorMsg = `Input ${r.filename} could not be parsed`;
+        r.errorMsg = words.unreadable(r.filename);
       } else {
         r.status = variant.status.done;
         r.stage = 'Complete';
@@ -242,57 +368,105 @@ export async function startVendorService(
     }
   };
 
-  /** A refusal, told the variant's way. */
+  /** A refusal, told the variant's way; `page` is a whole HTML error page to show instead. */
   class Refusal extends Error {
     constructor(
       readonly httpStatus: number,
       message: string,
+      readonly page?: string,
     ) {
       super(message);
     }
   }
 
+  /** The service's own failure, which with echoKey shows what it was sent, key and all. */
+  const systemError = (req: IncomingMessage): Refusal => {
+    if (!behaviour.echoKey) return new Refusal(500, words.systemError());
+    const sent: string[] = [];
+    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+      sent.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+    return new Refusal(
+      500,
+      `${words.systemError()} (${sent.join('; ')})`,
+      page(
+        'HTTP Status 500',
+        `<h1>HTTP Status 500 - ${escape(words.systemError())}</h1><h2>Request headers</h2><pre>${escape(sent.join('\n'))}</pre>`,
+      ),
+    );
+  };
+
+  const refuse = (refusal: Refusal): Answer => {
+    if (variant.failures === 'envelope')
+      return {
+        status: 200,
+        type: 'xml',
+        body: `${prolog}${xml('ExecuteResponse', {
+          Status: refusal.httpStatus >= 500 ? 'SystemError' : 'Error',
+          Message: refusal.message,
+        }).join('')}`,
+      };
+    if (refusal.page) return { status: refusal.httpStatus, type: 'html', body: refusal.page };
+    if (refusal.httpStatus === 404)
+      return {
+        status: 404,
+        type: 'html',
+        body: page(undefined, `<h1>404</h1><p>${escape(refusal.message)}</p>`),
+      };
+    return { status: refusal.httpStatus, type: 'text', body: refusal.message };
+  };
+
   const answer = (
     req: IncomingMessage,
     res: ServerResponse,
     fields: Record<string, string>,
-  ): void => {
+  ): Answer => {
     const url = new URL(req.url ?? '/', 'http://vendor');
     const [, prefix, api = '', type = 'xml'] = url.pathname.split('/');
-    if (prefix !== 'pipelineapi') throw new Refusal(404, 'Not Found');
+    if (prefix !== 'pipelineapi') throw new Refusal(404, words.notFound());
     const key = req.headers['x-pipelinewebapi'];
     const cookie = /SESSIONID=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
-    if (key !== apiKey && cookie !== 'vendor-session') throw new Refusal(401, 'Invalid API key');
-    res.setHeader('Set-Cookie', 'SESSIONID=vendor-session; Path=/');
+    if (key !== apiKey && !(behaviour.sessionId && cookie === session))
+      throw new Refusal(
+        401,
+        behaviour.echoKey ? words.invalidKeyEchoed(String(key ?? '')) : words.invalidKey(),
+      );
+    if (behaviour.sessionId) res.setHeader('Set-Cookie', `SESSIONID=${session}; Path=/`);
     const field = (name: string): string => {
       const value = fields[name];
-      if (!value) throw new Refusal(400, `${name} is required`);
+      if (!value) throw new Refusal(400, words.required(name));
       return value;
     };
     const pipeline = (id: string) => {
       const found = pipelines.find((p) => p.id === id);
-      if (!found) throw new Refusal(404, `Pipeline ${id} does not exist`);
+      if (!found) throw new Refusal(404, words.noPipeline(id));
       return found;
     };
     const request = (id: string) => {
-      const found = requests.find((r) => r.requestId === id);
-      if (!found) throw new Refusal(404, `Request ${id} does not exist`);
+      const found = byId.get(id);
+      if (!found) throw new Refusal(404, words.noRequest(id));
+      return found;
+    };
+    const table = (name: string) => {
+      const found = tables.get(name);
+      if (!found) throw new Refusal(404, words.noTable(name));
       return found;
     };
     const ok = (extra: Record<string, string> = {}): [string, Node] => [
       'ExecuteResponse',
       { Status: 'OK', Message: 'Success', ...extra },
     ];
-    const pageSize = Math.max(1, Math.min(1000, Number(fields.pagesize) || 100));
-    const result = (header: Node, records: Node[]): [string, Node] => [
-      'Result',
-      {
-        Info: { Index: '0', Prev: '-1', Next: '-1', Count: String(records.length) },
-        Header: header,
-        Record: records,
-        Status: 'OK',
-      },
-    ];
+    /** A Result of one page of `rows`, as the paging switches tell it. */
+    const result = <T>(
+      header: Node,
+      rows: readonly T[],
+      record: (row: T) => Node,
+    ): [string, Node] => {
+      const { start, end, info } = pageOf(behaviour, rows.length, fields);
+      return [
+        'Result',
+        { Info: info, Header: header, Record: rows.slice(start, end).map(record), Status: 'OK' },
+      ];
+    };
     const method = req.method ?? 'GET';
     const routes: Record<string, [string, () => [string, Node]]> = {
       list: [
@@ -326,30 +500,30 @@ export async function startVendorService(
         'GET',
         () => {
           const date = fields.date ?? day(now());
-          const matching = requests.filter(
-            (r) => day(r.begin) === date && (!fields.id || r.pipelineId === fields.id),
-          );
-          const shown = matching.slice(0, pageSize);
+          const ofDay = byDay.get(date) ?? [];
+          const matching: VendorRequest[] = [];
+          for (let i = ofDay.length - 1; i >= 0; i--) {
+            const r = ofDay[i] as VendorRequest;
+            if (!fields.id || r.pipelineId === fields.id) matching.push(r);
+          }
+          const { start, end, info } = pageOf(behaviour, matching.length, fields);
+          const names = new Map(pipelines.map((p) => [p.id, p.name]));
           return [
             'RequestList',
             {
-              Request: shown.map((r) => ({
-                RequestId: r.requestId,
-                PipelineId: r.pipelineId,
-                Name: pipeline(r.pipelineId).name,
-                Status: r.status,
-                Stage: r.stage,
-                BeginDate: stamp(r.begin),
-              })),
-              Info: {
-                Index: '0',
-                Prev: '-1',
-                Next: '-1',
-                Count: String(shown.length),
-                Error: 'false',
-                Date: date,
-                Id: fields.id ?? '',
-              },
+              Request: matching.slice(start, end).map((r) => {
+                const name = names.get(r.pipelineId);
+                if (name === undefined) throw new Refusal(404, words.noPipeline(r.pipelineId));
+                return {
+                  RequestId: r.requestId,
+                  PipelineId: r.pipelineId,
+                  Name: name,
+                  Status: r.status,
+                  Stage: r.stage,
+                  BeginDate: dates.when(r.begin),
+                };
+              }),
+              Info: { ...info, Error: 'false', Date: date, Id: fields.id ?? '' },
             },
           ];
         },
@@ -366,8 +540,8 @@ export async function startVendorService(
               Name: pipeline(r.pipelineId).name,
               Status: r.status,
               Stage: r.stage,
-              BeginTime: stamp(r.begin),
-              EndTime: r.end ? stamp(r.end) : '',
+              BeginTime: dates.when(r.begin),
+              EndTime: r.end ? dates.when(r.end) : '',
               SensorTime: r.step > 0 ? '00:01' : '',
               FilterTime: r.step > 1 ? '00:02' : '',
               JointTime: r.step > 2 ? '00:01' : '',
@@ -377,7 +551,7 @@ export async function startVendorService(
                 ? {
                     RequestLog: {
                       Log: r.log.map((l, i) => ({
-                        Date: stamp(l.date).replaceAll('-', '/'),
+                        Date: dates.log(l.date),
                         Stage: l.stage,
                         Event: l.event,
                         Status: l.status,
@@ -392,7 +566,7 @@ export async function startVendorService(
                     AppLog: {
                       Log: r.log.map((l, i) => ({
                         Index: String(i + 1),
-                        Date: stamp(l.date).slice(11),
+                        Date: dates.time(l.date),
                         Type: 'INFO',
                         Message: l.message || `${l.stage || 'Request'} ${l.event}`,
                       })),
@@ -408,10 +582,7 @@ export async function startVendorService(
         () => {
           const r = request(field('requestid'));
           if (r.status !== variant.status.failed && r.status !== variant.status.cancelled)
-            throw new Refusal(
-              409,
-              `Request ${r.requestId} cannot be retried in status ${r.status}`,
-            );
+            throw new Refusal(409, words.notRetriable(r.requestId, r.status));
           Object.assign(r, {
             status: variant.status.waiting,
             step: 0,
@@ -426,8 +597,7 @@ export async function startVendorService(
         'DELETE',
         () => {
           const r = request(field('requestid'));
-          if (terminal(r))
-            throw new Refusal(409, `Request ${r.requestId} has already ended (${r.status})`);
+          if (terminal(r)) throw new Refusal(409, words.ended(r.requestId, r.status));
           Object.assign(r, { status: variant.status.cancelled, end: now() });
           return ok();
         },
@@ -435,19 +605,15 @@ export async function startVendorService(
       resume: ['PUT', () => ((pipeline(field('pipelineid')).runmode = 'run'), ok())],
       suspend: ['PUT', () => ((pipeline(field('pipelineid')).runmode = 'stop'), ok())],
       version: ['GET', () => ['Response', { Version: variant.version }]],
-      systemdb: ['GET', () => result({ Item: 'tablename' }, [{ Item: 'PIPELINE' }])],
+      systemdb: ['GET', () => result({ Item: 'tablename' }, ['PIPELINE'], (t) => ({ Item: t }))],
       statusdb: [
         'GET',
         () => {
-          const days = [...new Set(requests.map((r) => day(r.begin)))].sort();
+          const days = [...byDay.keys()].sort();
           if (!fields.tablename)
-            return result(
-              { Item: 'tablename' },
-              days.map((d) => ({ Item: `STATUS${d}` })).slice(0, pageSize),
-            );
-          const match = /^STATUS(\d{8})$/.exec(fields.tablename);
-          if (!match || !days.includes(match[1] as string))
-            throw new Refusal(404, `Table ${fields.tablename} does not exist`);
+            return result({ Item: 'tablename' }, days, (d) => ({ Item: `STATUS${d}` }));
+          const ofDay = byDay.get(/^STATUS(\d{8})$/.exec(fields.tablename)?.[1] ?? '');
+          if (!ofDay) throw new Refusal(404, words.noTable(fields.tablename));
           const columns = [
             'REQUESTID',
             'PIPELINEID',
@@ -466,21 +632,19 @@ export async function startVendorService(
                 Key: String(c === 'REQUESTID'),
               })),
             },
-            requests
-              .filter((r) => day(r.begin) === match[1])
-              .slice(0, pageSize)
-              .map((r) => ({
-                Item: [
-                  r.requestId,
-                  r.pipelineId,
-                  stamp(r.begin),
-                  stamp(r.end ?? r.begin),
-                  r.stage,
-                  r.status,
-                  r.errorMsg || null,
-                  r.status === variant.status.failed ? '1' : '0',
-                ],
-              })),
+            [...ofDay].reverse(),
+            (r) => ({
+              Item: [
+                r.requestId,
+                r.pipelineId,
+                stamp(r.begin),
+                stamp(r.end ?? r.begin),
+                r.stage,
+                r.status,
+                r.errorMsg || null,
+                r.status === variant.status.failed ? '1' : '0',
+              ],
+            }),
           );
         },
       ],
@@ -488,17 +652,12 @@ export async function startVendorService(
         'GET',
         () => {
           if (!fields.tablename)
-            return result(
-              { Item: 'tablename' },
-              [...tables.keys()].map((t) => ({ Item: t })),
-            );
-          const table = tables.get(fields.tablename);
-          if (!table) throw new Refusal(404, `Table ${fields.tablename} does not exist`);
+            return result({ Item: 'tablename' }, [...tables.keys()], (t) => ({ Item: t }));
+          const { columns, rows } = table(fields.tablename);
           return result(
-            {
-              Item: table.columns.map(([name, t, k]) => ({ Name: name, Type: t, Key: String(k) })),
-            },
-            table.rows.slice(0, pageSize).map((row) => ({ Item: row })),
+            { Item: columns.map(([name, t, k]) => ({ Name: name, Type: t, Key: String(k) })) },
+            rows,
+            (row) => ({ Item: row }),
           );
         },
       ],
@@ -506,70 +665,111 @@ export async function startVendorService(
       deletetable: [
         'DELETE',
         () => {
-          const table = tables.get(field('table'));
-          if (!table) throw new Refusal(404, `Table ${fields.table} does not exist`);
-          const count = table.rows.length;
-          table.rows = [];
+          const found = table(field('table'));
+          const count = found.rows.length;
+          found.rows = [];
           return ok({ RowCount: String(count) });
         },
       ],
       droptable: [
         'DELETE',
         () => {
-          const table = tables.get(field('table'));
-          if (!table) throw new Refusal(404, `Table ${fields.table} does not exist`);
+          const found = table(field('table'));
           tables.delete(fields.table as string);
-          return ok({ RowCount: String(table.rows.length) });
+          return ok({ RowCount: String(found.rows.length) });
         },
       ],
     };
     const route = routes[api];
-    if (!route) throw new Refusal(404, `Unknown API ${api}`);
-    if (route[0] !== method) throw new Refusal(405, `Method ${method} is not allowed`);
+    if (!route) throw new Refusal(404, words.unknownApi(api));
+    if (route[0] !== method) throw new Refusal(405, words.method(method));
     const [root, body] = route[1]();
-    if (type === 'json') {
-      res.writeHead(200, { 'content-type': 'text/javascript' });
-      res.end(JSON.stringify({ [root]: looseJson(body) }));
-    } else if (type === 'htm') {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(htmlTable(root, body));
-    } else {
-      res.writeHead(200, { 'content-type': 'text/xml' });
-      res.end(`<?xml version="1.0" encoding="UTF-8"?>${xml(root, body)}`);
-    }
+    if (type === 'json')
+      return { status: 200, type: 'json', body: JSON.stringify({ [root]: looseJson(body) }) };
+    if (type === 'htm') return { status: 200, type: 'html', body: page(root, htmlRows(body)) };
+    return { status: 200, type: 'xml', body: `${prolog}${xml(root, body).join('')}` };
   };
 
+  /** The answer's bytes and headers: its charset, where it is declared, and gzip. */
+  const encode = (
+    req: IncomingMessage,
+    { status, type, body, headers }: Answer,
+  ): { status: number; headers: Record<string, string>; bytes: Buffer } => {
+    const all: Record<string, string> = {
+      'content-type': inHeader ? `${MEDIA[type]}; charset=${label}` : MEDIA[type],
+      ...headers,
+    };
+    let bytes =
+      behaviour.charset === 'utf-8' ? Buffer.from(body) : iconv.encode(body, behaviour.charset);
+    if (behaviour.gzip) {
+      all.vary = 'Accept-Encoding';
+      if (acceptsGzip(req.headers['accept-encoding'])) {
+        bytes = gzipSync(bytes);
+        all['content-encoding'] = 'gzip';
+      }
+    }
+    return { status, headers: all, bytes };
+  };
+
+  let fault: { kind: VendorFault; apis?: ReadonlySet<string>; bytes: number } | undefined;
   const calls: Record<string, number> = {};
-  let delayMs = 0;
+  let delayMs: number | undefined;
+  let inFlight = 0;
+  let answering = 0;
+  let maxInFlight = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     const api = new URL(req.url ?? '/', 'http://vendor').pathname.split('/')[2] ?? '';
     calls[api] = (calls[api] ?? 0) + 1;
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    // 'close' comes once the answer is out or the client has gone: the call's end either way.
+    res.on('close', () => inFlight--);
+    const admitted = behaviour.concurrency <= 0 || answering < behaviour.concurrency;
+    if (admitted) {
+      answering++;
+      res.on('close', () => answering--);
+    }
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => (delayMs > 0 ? setTimeout(respond, delayMs) : respond()));
+    req.on('end', () => {
+      const wait = delayMs ?? behaviour.latencyMs;
+      if (!admitted) respond();
+      else if (wait > 0) setTimeout(respond, wait);
+      else respond();
+    });
     const respond = () => {
       if (res.destroyed) return;
+      if (!admitted) {
+        const busy = encode(req, {
+          status: 503,
+          type: 'text',
+          body: words.busy(),
+          headers: { 'retry-after': '1' },
+        });
+        res.writeHead(busy.status, busy.headers);
+        res.end(busy.bytes);
+        return;
+      }
+      const broken = fault && (!fault.apis || fault.apis.has(api)) ? fault : undefined;
+      if (broken?.kind === 'endless') return writeEndless(res);
+      if (broken?.kind === 'malformed') return writeMalformed(res);
+      if (broken?.kind === 'huge')
+        return writeHuge(res, api, ROOTS[api] ?? 'ExecuteResponse', broken.bytes);
       const url = new URL(req.url ?? '/', 'http://vendor');
       const fields: Record<string, string> = Object.fromEntries(url.searchParams);
       for (const [k, v] of new URLSearchParams(Buffer.concat(chunks).toString('utf8')))
         fields[k] = v;
+      let told: Answer;
       try {
-        answer(req, res, fields);
+        if (broken?.kind === 'error') throw systemError(req);
+        told = answer(req, res, fields);
       } catch (error) {
-        const refusal = error instanceof Refusal ? error : new Refusal(500, 'System error');
-        if (variant.failures === 'envelope') {
-          res.writeHead(200, { 'content-type': 'text/xml' });
-          res.end(
-            `<?xml version="1.0" encoding="UTF-8"?>${xml('ExecuteResponse', { Status: refusal.httpStatus >= 500 ? 'SystemError' : 'Error', Message: refusal.message })}`,
-          );
-        } else if (refusal.httpStatus === 404) {
-          res.writeHead(404, { 'content-type': 'text/html' });
-          res.end(`<html><body><h1>404</h1><p>${escape(refusal.message)}</p></body></html>`);
-        } else {
-          res.writeHead(refusal.httpStatus, { 'content-type': 'text/plain' });
-          res.end(refusal.message);
-        }
+        told = refuse(error instanceof Refusal ? error : systemError(req));
       }
+      const { status, headers, bytes } = encode(req, told);
+      if (broken?.kind === 'truncated') return writeTruncated(res, status, headers, bytes);
+      res.writeHead(status, headers);
+      res.end(bytes);
     };
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -578,25 +778,49 @@ export async function startVendorService(
     url: `http://127.0.0.1:${port}`,
     apiKey,
     variant,
+    behaviour,
     advance,
     addRequests(pipelineId, count, filename = 'daily.csv', state = 'done') {
       for (let i = 0; i < count; i++) {
         const r = newRequest(pipelineId, filename, now());
         if (state === 'waiting') continue;
-        Object.assign(r, {
-          status: state === 'done' ? variant.status.done : variant.status.failed,
-          stage: state === 'done' ? 'Complete' : 'Joint',
-          step: STEPS.length,
-          end: now(),
-          errorMsg: state === 'done' ? '' : `Input ${filename} could not be parsed`,
-        });
+        r.status = state === 'done' ? variant.status.done : variant.status.failed;
+        r.stage = state === 'done' ? 'Complete' : 'Joint';
+        r.step = STEPS.length;
+        r.end = now();
+        r.errorMsg = state === 'done' ? '' : words.unreadable(filename);
+      }
+    },
+    addTableRows(name, count) {
+      const found = tables.get(name);
+      if (!found) throw new Error(`No action table ${name}`);
+      const regions = ['JP', 'US', 'DE', 'FR', null, ''];
+      for (let i = 0; i < count; i++) {
+        const n = found.rows.length + 1;
+        found.rows.push(
+          found.columns.map(([column, type, key]) =>
+            key || type === 'BIGINT'
+              ? String(n)
+              : type === 'INTEGER'
+                ? String((n * 37) % 1000)
+                : type === 'TIMESTAMP'
+                  ? stamp(now())
+                  : column === 'REGION'
+                    ? (regions[n % regions.length] as string | null)
+                    : `${column.toLowerCase()}-${n}`,
+          ),
+        );
       }
     },
     calls: () => ({ ...calls }),
+    maxInFlight: () => maxInFlight,
     setDelay(ms) {
       delayMs = ms;
     },
-    requests: () => requests,
+    setFault(kind, { apis, bytes = HUGE_DEFAULT_BYTES } = {}) {
+      fault = kind && { kind, bytes, ...(apis ? { apis: new Set(apis) } : {}) };
+    },
+    requests: () => (newestFirst ??= [...requests].reverse()),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
