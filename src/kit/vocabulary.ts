@@ -75,6 +75,9 @@ export const ELEMENTS = {
   Next: number,
   Count: number,
   Total: number,
+  // A gateway's table page (contract section 12): the rows it read of a table that may hold
+  // more, stated instead of Total.
+  Bound: number,
   // RequestList Info (contract section 8, ours): the service time the answer is as of,
   // yyyymmddhhmmss, to send back as `since` for what changed after it.
   AsOf: string,

@@ -52,6 +52,9 @@ function infoOf(tree: TreeObject, root: string) {
   return { next: integer(info.Next), total: integer(info.Total), hasNext: 'Next' in info };
 }
 
+/** Thrown from a record handler to stop reading an answer that has told enough. */
+class EnoughRead extends Error {}
+
 /**
  * Asks today's requestlist three small questions: with pagesize 1 (is it honoured; does Next
  * say more; is Total stated), with pagesize 2 when Next said -1 (was that true), and with
@@ -60,16 +63,27 @@ function infoOf(tree: TreeObject, root: string) {
 export async function probePaging(upstream: Upstream, now: Date): Promise<ListPaging> {
   const ask = async (fields: Record<string, string>) => {
     const ids: string[] = [];
-    const tree = await upstream.call('requestlist', fields, {
-      parent: 'RequestList',
-      child: 'Request',
-      onRecord: (r) => ids.push(typeof r.RequestId === 'string' ? r.RequestId : ''),
-    });
-    return { ids, ...infoOf(tree, 'RequestList') };
+    let tree: TreeObject = {};
+    try {
+      tree = await upstream.call('requestlist', fields, {
+        parent: 'RequestList',
+        child: 'Request',
+        onRecord: (r) => {
+          ids.push(typeof r.RequestId === 'string' ? r.RequestId : '');
+          // More than asked already tells: the rest of a whole day need not be read.
+          if (ids.length > Number(fields.pagesize) + 1) throw new EnoughRead();
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof EnoughRead)) throw error;
+      return { ids, cut: true, ...infoOf(tree, 'RequestList') };
+    }
+    return { ids, cut: false, ...infoOf(tree, 'RequestList') };
   };
   const before = upstream.paging;
   const one = await ask({ pagesize: '1' });
-  const total = one.total !== undefined ? 'stated' : 'absent';
+  // An answer cut short (a whole day: more than asked) never reached its Info.
+  const total = one.cut ? before.total : one.total !== undefined ? 'stated' : 'absent';
   // A cap is learnt again from the reads after each probe: the day that showed it may have been one of exactly that many.
   const facts = {
     ...before,
@@ -91,6 +105,35 @@ export async function probePaging(upstream: Upstream, now: Date): Promise<ListPa
   const second = await ask({ pagesize: '1', index: '1' });
   const index = second.ids.length === 1 && second.ids[0] !== one.ids[0] ? 'honoured' : 'ignored';
   return { ...facts, pagesize: 'honoured', next, index };
+}
+
+/** Whether the upstream has a row not yet read at `index` (one row asked). */
+async function rowAfter<T>(
+  upstream: Upstream,
+  operation: OperationName,
+  fields: Readonly<Record<string, string | undefined>>,
+  shape: {
+    readonly root: string;
+    readonly record: string;
+    readonly map: (record: Readonly<Record<string, unknown>>) => T;
+    readonly key: (item: T) => string;
+  },
+  index: number,
+  keys: ReadonlySet<string>,
+): Promise<boolean> {
+  let fresh = false;
+  await upstream.call(
+    operation,
+    { ...fields, pagesize: '1', index: String(index) },
+    {
+      parent: shape.root,
+      child: shape.record,
+      onRecord: (record) => {
+        if (!keys.has(shape.key(shape.map(record)))) fresh = true;
+      },
+    },
+  );
+  return fresh;
 }
 
 export interface ReadAllResult<T> {
@@ -175,7 +218,7 @@ export async function readAll<T>(
         return { items, whole: false, tree };
       }
       const paging = upstream.paging;
-      const more =
+      let more =
         stated.total !== undefined
           ? index + count < stated.total
           : paging.next === 'stated' && stated.next !== undefined
@@ -183,6 +226,11 @@ export async function readAll<T>(
             : count < Math.min(size, paging.cap ?? size)
               ? false
               : undefined;
+      if (more === false && stated.total === undefined && paging.next !== 'stated' && count > 0)
+        // Short, and nothing stated: a cap it keeps quiet about looks the same. Where index
+        // is honoured, one row past the answer tells.
+        if (paging.index === 'honoured')
+          more = await rowAfter(upstream, operation, fields, shape, index + count, keys);
       if (more === false) whole = true;
       else {
         if (more === true && count < size && index === 0) upstream.learnPaging({ cap: count });

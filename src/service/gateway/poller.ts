@@ -1,4 +1,4 @@
-import type { TreeObject, TreeValue } from '../../kit/index.ts';
+import type { TreeObject } from '../../kit/index.ts';
 import type {
   FailedRequest,
   IndexFilter,
@@ -14,7 +14,8 @@ import {
 import { offsetAt } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import { AS_OF_MARGIN_MS } from '../pipelineapi/request-filter.ts';
-import { PROBE_EVERY_MS, probePaging, readAll } from './paging.ts';
+import { FIRST_PAGE, PROBE_EVERY_MS, probePaging, readAll } from './paging.ts';
+import { element, elements, text } from './extensions.ts';
 import type { Upstream } from './upstream.ts';
 import { normalDate, offsetFrom, ZONE_ASK_MS, zoneNameOf } from './zone.ts';
 
@@ -70,14 +71,6 @@ export interface PollerState {
   readonly zoneName: string | null;
   /** How long the last successful round took (ms): what the wait is adapted to. */
   readonly lastRoundMs: number | null;
-}
-
-function element(value: TreeValue | undefined): TreeObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
-}
-
-function text(value: TreeValue | undefined): string {
-  return value === undefined || value === null || typeof value === 'object' ? '' : String(value);
 }
 
 /** A request of a list answer as the index takes it; dates in one form whatever the vendor's. */
@@ -390,10 +383,39 @@ export class IndexPoller {
     this.upstream.limiter.reset();
     try {
       this.upstream.paging = await probePaging(this.upstream, now);
+      await this.crossCheck();
     } catch (error) {
       // Reads decide from what their own answers show meanwhile; asked again next round.
       this.upstream.learnPaging({ probeError: (error as Error).message });
       throw error;
+    }
+  }
+
+  /**
+   * A short answer is whole only if the upstream does not cut answers short on its own. When
+   * nothing it states can tell (no Total, no truthful Next, no index), its pipelines' lists
+   * are read beside the day's: more requests among them than in the day's list means the
+   * day's was cut, at that many rows. Hourly, with the probe.
+   */
+  private async crossCheck(): Promise<void> {
+    const { paging } = this.upstream;
+    const told =
+      paging.total === 'stated' ||
+      paging.next === 'stated' ||
+      paging.index === 'honoured' ||
+      paging.pagesize === 'ignored';
+    if (told) return;
+    const day = await this.upstream.call('requestlist', { pagesize: String(FIRST_PAGE) });
+    const listed = elements(element(day.RequestList).Request).length;
+    if (listed === 0 || listed >= FIRST_PAGE) return;
+    const seen = new Set<string>();
+    for (const id of listedPipelines(await this.sharedCall('list'))) {
+      const tree = await this.upstream.call('requestlist', { id, pagesize: String(FIRST_PAGE) });
+      for (const r of elements(element(tree.RequestList).Request)) seen.add(text(r.RequestId));
+      if (seen.size > listed) {
+        this.upstream.learnPaging({ cap: listed });
+        return;
+      }
     }
   }
 
@@ -415,7 +437,7 @@ export class IndexPoller {
     const listed = await readDay(this.upstream, { date: day });
     const stated = listed.day || day || '';
     if (!stated) return { ...listed, added: 0 };
-    const { added, gap } = this.index.ingest(
+    const { added, gap } = await this.index.ingest(
       this.service,
       stated,
       listed.requests,
@@ -435,7 +457,7 @@ export class IndexPoller {
     for (const id of pipelines) {
       if (this.stopped) return false;
       const { requests, whole } = await readDay(this.upstream, { id, date: day });
-      const { gap } = this.index.ingest(this.service, day, requests, !whole, nowMs);
+      const { gap } = await this.index.ingest(this.service, day, requests, !whole, nowMs);
       if (gap) complete = false;
     }
     return complete;

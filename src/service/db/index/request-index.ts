@@ -57,6 +57,14 @@ export interface IndexState {
  */
 export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['Finish', 'Error', 'Stop']);
 
+/** Rows written per transaction of an ingest, with other calls let through between. */
+const INGEST_CHUNK = 5000;
+
+/** Request ids looked up per query of an ingest. */
+const KNOWN_CHUNK = 20_000;
+
+const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** The file of the index in a data folder; only a server with upstreams creates it. */
 export const INDEX_FILE = 'upstream-index.db';
 
@@ -126,106 +134,127 @@ export class RequestIndex {
 
   /**
    * Takes in one requestlist answer of a day (newest first), `full` when the upstream
-   * returned as many as it was asked for, so that older ones may be out of reach. New
-   * requests are numbered oldest first; a known one whose status or stage changed gets
-   * `changedMs`. `gap`: the answer was full and its oldest request is new this round, so
-   * requests older than it may be missing.
+   * may have had older ones out of reach of it. New requests are numbered oldest first; a
+   * known one whose status or stage changed gets `changedMs`. `gap`: the answer was full
+   * and its oldest request is new this round, so requests older than it may be missing.
+   *
+   * A whole day of a vendor that answers it in one piece is 100,000 rows: what is known is
+   * read in one query, and the writes go in transactions of INGEST_CHUNK rows with the
+   * event loop let through between them, so that no other call waits for all of them.
    */
-  ingest(
+  async ingest(
     service: string,
     day: string,
     listed: readonly ListedRequest[],
     full: boolean,
     nowMs: number,
-  ): { added: number; changed: number; gap: boolean } {
-    return this.db.transaction(() => {
-      const known = prepared(
+  ): Promise<{ added: number; changed: number; gap: boolean }> {
+    const known = new Map<string, { status: string; stage: string; first: number }>();
+    const ids = listed.map((r) => r.requestId);
+    // The known rows of these requests, whatever day the index filed them under.
+    for (let i = 0; i < ids.length; i += KNOWN_CHUNK) {
+      const rows = prepared(
         this.db,
-        'SELECT status, stage FROM indexed_request WHERE service = ? AND request_id = ?',
-      );
-      // New to this round (whose rounds share one `nowMs`), not only to this answer: a
-      // pipeline's list of the same round must not count as reaching further back.
-      const oldest = listed.at(-1);
-      const firstSeen =
-        oldest === undefined
-          ? undefined
-          : (
-              prepared(
-                this.db,
-                'SELECT first_ms FROM indexed_request WHERE service = ? AND request_id = ?',
-              ).get(service, oldest.requestId) as { first_ms: number } | undefined
-            )?.first_ms;
-      const gap = full && oldest !== undefined && (firstSeen === undefined || firstSeen >= nowMs);
-      const counters = prepared(
-        this.db,
-        'SELECT first_seq, last_seq FROM indexed_service WHERE service = ?',
-      ).get(service) as { first_seq: number; last_seq: number } | undefined;
-      if (!counters)
-        prepared(this.db, 'INSERT INTO indexed_service (service) VALUES (?)').run(service);
-      let seq = counters?.last_seq ?? 0;
-      let first = counters?.first_seq ?? 1;
-      // New requests listed after the oldest known one are older than everything known (a
-      // pipeline's list reaching further back): numbered below, newest first. The others
-      // are newer: numbered above, oldest first.
-      let lastKnown = -1;
-      for (let i = listed.length - 1; i >= 0 && lastKnown < 0; i--)
-        if (known.get(service, (listed[i] as ListedRequest).requestId) !== undefined) lastKnown = i;
-      const seqOf = new Map<string, number>();
-      for (let i = lastKnown + 1; i < listed.length && lastKnown >= 0; i++)
-        seqOf.set((listed[i] as ListedRequest).requestId, --first);
-      const insert = prepared(
-        this.db,
-        `INSERT INTO indexed_request (service, request_id, day, seq, pipeline_id, name, status,
-           stage, begin_date, hour, terminal, first_ms, changed_ms, checked_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      const update = prepared(
-        this.db,
-        `UPDATE indexed_request SET status = ?, stage = ?, name = ?, end_time = '',
-           terminal = ?, changed_ms = ?, checked_ms = ? WHERE service = ? AND request_id = ?`,
-      );
-      const seen = prepared(
-        this.db,
-        'UPDATE indexed_request SET checked_ms = ? WHERE service = ? AND request_id = ?',
-      );
-      let added = 0;
-      let changed = 0;
-      for (let i = listed.length - 1; i >= 0; i--) {
-        const r = listed[i] as ListedRequest;
-        const before = known.get(service, r.requestId) as
-          { status: string; stage: string } | undefined;
-        const terminal = TERMINAL_STATUSES.has(r.status) ? 1 : 0;
-        if (!before) {
-          insert.run(
-            service,
-            r.requestId,
-            day,
-            seqOf.get(r.requestId) ?? ++seq,
-            r.pipelineId,
-            r.name,
-            r.status,
-            r.stage,
-            r.beginDate,
-            hourOf(r),
-            terminal,
-            nowMs,
-            nowMs,
-            nowMs,
-          );
-          added++;
-        } else if (before.status !== r.status || before.stage !== r.stage) {
-          update.run(r.status, r.stage, r.name, terminal, nowMs, nowMs, service, r.requestId);
-          changed++;
-        } else {
-          seen.run(nowMs, service, r.requestId);
-        }
-      }
-      prepared(
-        this.db,
-        'UPDATE indexed_service SET first_seq = ?, last_seq = ? WHERE service = ?',
-      ).run(first, seq, service);
-      return { added, changed, gap };
-    })();
+        `SELECT request_id AS id, status, stage, first_ms AS first FROM indexed_request
+         WHERE service = ? AND request_id IN (SELECT value FROM json_each(?))`,
+      ).all(service, JSON.stringify(ids.slice(i, i + KNOWN_CHUNK))) as {
+        id: string;
+        status: string;
+        stage: string;
+        first: number;
+      }[];
+      for (const row of rows) known.set(row.id, row);
+    }
+    // New to this round (whose rounds share one `nowMs`), not only to this answer: a
+    // pipeline's list of the same round must not count as reaching further back.
+    const oldest = listed.at(-1);
+    const firstSeen = oldest === undefined ? undefined : known.get(oldest.requestId)?.first;
+    const gap = full && oldest !== undefined && (firstSeen === undefined || firstSeen >= nowMs);
+    const counters = prepared(
+      this.db,
+      'SELECT first_seq, last_seq FROM indexed_service WHERE service = ?',
+    ).get(service) as { first_seq: number; last_seq: number } | undefined;
+    if (!counters)
+      prepared(this.db, 'INSERT INTO indexed_service (service) VALUES (?)').run(service);
+    let seq = counters?.last_seq ?? 0;
+    let first = counters?.first_seq ?? 1;
+    // New requests listed after the oldest known one are older than everything known (a
+    // pipeline's list reaching further back): numbered below, newest first. The others
+    // are newer: numbered above, oldest first.
+    let lastKnown = -1;
+    for (let i = listed.length - 1; i >= 0 && lastKnown < 0; i--)
+      if (known.has((listed[i] as ListedRequest).requestId)) lastKnown = i;
+    const seqOf = new Map<string, number>();
+    for (let i = lastKnown + 1; i < listed.length && lastKnown >= 0; i++)
+      seqOf.set((listed[i] as ListedRequest).requestId, --first);
+    const inserts: unknown[][] = [];
+    const updates: unknown[][] = [];
+    const seen: string[] = [];
+    for (let i = listed.length - 1; i >= 0; i--) {
+      const r = listed[i] as ListedRequest;
+      const before = known.get(r.requestId);
+      const terminal = TERMINAL_STATUSES.has(r.status) ? 1 : 0;
+      if (!before) {
+        // A request listed twice in one answer is taken once.
+        known.set(r.requestId, { status: r.status, stage: r.stage, first: nowMs });
+        inserts.push([
+          service,
+          r.requestId,
+          day,
+          seqOf.get(r.requestId) ?? ++seq,
+          r.pipelineId,
+          r.name,
+          r.status,
+          r.stage,
+          r.beginDate,
+          hourOf(r),
+          terminal,
+          nowMs,
+          nowMs,
+          nowMs,
+        ]);
+      } else if (before.status !== r.status || before.stage !== r.stage) {
+        updates.push([r.status, r.stage, r.name, terminal, nowMs, nowMs, service, r.requestId]);
+      } else seen.push(r.requestId);
+    }
+    const insert = prepared(
+      this.db,
+      `INSERT INTO indexed_request (service, request_id, day, seq, pipeline_id, name, status,
+         stage, begin_date, hour, terminal, first_ms, changed_ms, checked_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const update = prepared(
+      this.db,
+      `UPDATE indexed_request SET status = ?, stage = ?, name = ?, end_time = '',
+         terminal = ?, changed_ms = ?, checked_ms = ? WHERE service = ? AND request_id = ?`,
+    );
+    const check = prepared(
+      this.db,
+      `UPDATE indexed_request SET checked_ms = ?
+       WHERE service = ? AND request_id IN (SELECT value FROM json_each(?))`,
+    );
+    // Counters first: a chunk written is then never numbered again by a round that fails.
+    prepared(
+      this.db,
+      'UPDATE indexed_service SET first_seq = ?, last_seq = ? WHERE service = ?',
+    ).run(first, seq, service);
+    for (let i = 0; i < inserts.length; i += INGEST_CHUNK) {
+      this.db.transaction(() => {
+        for (const values of inserts.slice(i, i + INGEST_CHUNK)) insert.run(...values);
+      })();
+      await yieldToEvents();
+    }
+    for (let i = 0; i < updates.length; i += INGEST_CHUNK) {
+      this.db.transaction(() => {
+        for (const values of updates.slice(i, i + INGEST_CHUNK)) update.run(...values);
+      })();
+      await yieldToEvents();
+    }
+    for (let i = 0; i < seen.length; i += INGEST_CHUNK) {
+      check.run(nowMs, service, JSON.stringify(seen.slice(i, i + INGEST_CHUNK)));
+      await yieldToEvents();
+    }
+    return { added: inserts.length, changed: updates.length, gap };
   }
 
   /** Records that the pollers watch a day; once incomplete, a day stays incomplete. */
