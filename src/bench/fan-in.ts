@@ -22,7 +22,7 @@ export interface FanInResult {
   readonly gatewayPerMinute: ReadonlyMap<number, number>;
 }
 
-async function openOverviews(
+export async function openOverviews(
   browser: Browser,
   url: string,
   count: number,

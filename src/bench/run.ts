@@ -6,11 +6,12 @@ import { benchApi, benchLatency, LOAD_GENERATOR } from './api.ts';
 import { bundleSizes, dashboardTimes, overviewAtScale, requestsPageAtScale } from './dashboard.ts';
 import { benchCsvShapes } from './csv-shapes.ts';
 import { benchFanIn } from './fan-in.ts';
+import { benchGatewayWholeDay, benchServicesPerGateway } from './gateway.ts';
 import { benchIngest } from './ingest.ts';
 
 // `npm run bench`: every figure is measured in this run, next to its baseline from the
 // same run; nothing here asserts a time. Pass names to run a subset:
-// `npm run bench -- ingest csv api latency dashboard fanin`.
+// `npm run bench -- ingest csv api latency dashboard fanin gateway`.
 
 const wanted = new Set(process.argv.slice(2));
 const runs = (name: string) => wanted.size === 0 || wanted.has(name);
@@ -187,4 +188,81 @@ if (runs('fanin')) {
     ]),
   );
   console.log('Goal: the same upstream calls per minute whatever the number of open dashboards.');
+}
+
+if (runs('gateway')) {
+  const seconds = Number(process.env.BENCH_GATEWAY_SECONDS ?? 60);
+  const day = await benchGatewayWholeDay(seconds);
+  console.log(
+    '\nGateway: a vendor that answers a whole day in one piece (pagesize ignored, no Next, Shift_JIS, slash dates), 100,000 requests today, 39 in Error; the gateway in its own process',
+  );
+  console.log(
+    table([
+      ['measure', 'value', 'goal'],
+      ['gateway RSS at start (before its first round)', `${day.startRssMb.toFixed(0)} MB`, ''],
+      [
+        'gateway RSS peak over the first rounds, above start',
+        `${day.peakRssMb.toFixed(0)} MB (+${(day.peakRssMb - day.startRssMb).toFixed(0)} MB)`,
+        '+150 MB at most',
+      ],
+      [
+        'gateway RSS with the day indexed, rounds going on',
+        `${day.settledRssMb.toFixed(0)} MB`,
+        '',
+      ],
+      [
+        'start of the process to exact counts (requeststats)',
+        `${(day.toExactFromStartMs / 1000).toFixed(1)} s (${(day.toExactFromServingMs / 1000).toFixed(1)} s after it serves)`,
+        'within one round',
+      ],
+      [
+        'bytes per overview refresh',
+        `${(day.bytesPerRefresh / 1024).toFixed(1)} KB (${Object.entries(day.callsPerRefresh)
+          .map(([op, n]) => `${n} ${op}`)
+          .join(', ')})`,
+        '20 KB at most',
+      ],
+      [
+        'poll interval, adapted / last round',
+        `${day.pollSeconds?.toFixed(1) ?? '?'} s / ${day.lastRoundMs ?? '?'} ms`,
+        '',
+      ],
+      ...[1, 5].map((pages) => [
+        `upstream calls/min, ${pages} open overview${pages > 1 ? 's' : ''}`,
+        (day.upstreamPerMinute.get(pages) ?? NaN).toFixed(1),
+        pages === 1
+          ? ''
+          : `ratio to 1: ${((day.upstreamPerMinute.get(5) ?? NaN) / (day.upstreamPerMinute.get(1) ?? NaN)).toFixed(2)} (goal 1.00)`,
+      ]),
+    ]),
+  );
+  const count = Number(process.env.BENCH_GATEWAY_SERVICES ?? 10);
+  const many = await benchServicesPerGateway(count, seconds);
+  console.log(
+    `\nServices per gateway: ${count} such vendors (100,000 requests each) behind one gateway, ${seconds} s after every day was indexed once`,
+  );
+  const rounds = many.rounds;
+  console.log(
+    table([
+      ['measure', 'value'],
+      [
+        'rounds per service in the window (min–max)',
+        `${Math.min(...rounds)}–${Math.max(...rounds)}`,
+      ],
+      [
+        'last round per service, ms (min–max)',
+        `${Math.min(...many.lastRoundMs.map(Number))}–${Math.max(...many.lastRoundMs.map(Number))}`,
+      ],
+      [
+        'poll interval per service, s (min–max)',
+        `${Math.min(...many.pollSeconds.map(Number)).toFixed(1)}–${Math.max(...many.pollSeconds.map(Number)).toFixed(1)}`,
+      ],
+      ['gateway RSS peak', `${many.peakRssMb.toFixed(0)} MB`],
+      ['gateway CPU, share of one core', many.cpuShare.toFixed(2)],
+      ['gateway CPU per service round', `${many.cpuPerRound.toFixed(2)} s`],
+    ]),
+  );
+  console.log(
+    `Estimate from the CPU per round: one gateway core holds ${many.estimatedServices} such services with a round every 30 s (the vendors ran in the benchmark's own process, on the same two cores).`,
+  );
 }

@@ -4,6 +4,7 @@ import type { FailedRequest } from '../db/index/request-index.ts';
 import { IndexPoller, type PollerState } from './poller.ts';
 import type { ServiceEntry } from './services.ts';
 import type { ListPaging } from './paging.ts';
+import { CallLimiter } from './limiter.ts';
 import { Redactor } from './redactor.ts';
 import { Upstream, type WireFacts } from './upstream.ts';
 
@@ -75,6 +76,9 @@ export interface ServiceRoute {
 
 const CHECK_EVERY_MS = 30_000;
 
+/** Poller rounds that run at once across all upstreams. */
+const ROUNDS_AT_ONCE = 2;
+
 /**
  * The services of this server in their order (the first answers plain /pipelineapi), and
  * a check of each upstream's version every 30 s: one per service, whatever the number of
@@ -100,6 +104,8 @@ export class ServiceDirectory {
   ) {
     // Every upstream's key is cut out of every upstream's text: one vendor may echo another's.
     const redactor = new Redactor(entries.flatMap((e) => (e.embedded ? [] : [e.apiKey])));
+    // Two rounds at once, one per core: each may hold a whole day while it reads it.
+    const rounds = new CallLimiter(ROUNDS_AT_ONCE);
     this.routes = entries.map((e) => {
       if (e.embedded) return { id: e.id, upstream: undefined };
       const upstream = new Upstream(e, { ...upstreamLimits, redactor });
@@ -111,6 +117,7 @@ export class ServiceDirectory {
           scheduled: indexing.scheduled,
           failedStatuses: e.failedStatuses,
           zone: e.zone,
+          rounds,
           onFailed: indexing.onFailed && ((request) => indexing.onFailed?.(e.id, request)),
         });
       return { id: e.id, upstream };
