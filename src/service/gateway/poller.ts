@@ -37,7 +37,7 @@ import { normalDate, offsetFrom, ZONE_ASK_MS, zoneNameOf } from './zone.ts';
 const DETAILS_PER_ROUND = 20;
 
 /** Requests of one day the index reads at most: beyond, the day is marked as missing some. */
-export const DAY_BOUND = 500_000;
+export const DAY_BOUND = 200_000;
 
 /**
  * A round waits at least this many times as long as the last one took, so that reading a
