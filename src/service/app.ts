@@ -8,6 +8,7 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AuditLog } from './audit/audit-log.ts';
+import { redactingLogger } from './audit/redact.ts';
 import { ApiAccess } from './auth/api-access.ts';
 import { ensureAdmin } from './auth/first-admin.ts';
 import { managementConsoleSessions } from './auth/session-auth.ts';
@@ -346,7 +347,8 @@ export async function buildApp(config: AppConfig): Promise<App> {
 /** Fastify with the service's bounds, body parsing, cookies, headers and sign-in limit. */
 async function httpServer(config: AppConfig, limits: ServiceLimits): Promise<FastifyInstance> {
   const server = Fastify({
-    logger: config.logger ?? false,
+    // No password, key, session id or sign-on code in a log line: URLs are logged redacted.
+    ...redactingLogger(config.logger),
     bodyLimit: BODY_LIMIT,
     // A slow client (headers or body trickling in) is cut off instead of holding a
     // connection; Node checks these every connectionsCheckingInterval.

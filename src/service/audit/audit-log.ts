@@ -1,14 +1,21 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock, ServiceTime } from '../clock.ts';
-import { appendAudit, pruneAudit, type AuditEntry } from '../db/system/audit.ts';
+import {
+  appendAudit,
+  pruneAudit,
+  updateAuditSummary,
+  type AuditEntry,
+} from '../db/system/audit.ts';
 import type { Db } from '../db/sqlite.ts';
 import { ApiError } from '../errors.ts';
 import { toApiError } from '../errors-handler.ts';
+import { boundEntry } from './bounds.ts';
+import { describeSummary, RefusalCounter, type RefusalSummary } from './refusals.ts';
 
-/** Fields that are secrets or session ids: never written to the audit log. */
-const SECRET_FIELDS = new Set(['password', 'sessionid', 'apikey', 'key']);
-const MAX_VALUE = 256;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+/** The operation of an entry that counts a minute's refusals of strangers beyond the bound. */
+export const REFUSALS_OPERATION = 'unauthenticated';
 
 /** Who is acting, filled in by the handler as soon as it knows. */
 export interface AuditSubject {
@@ -30,6 +37,7 @@ export const anonymousSubject = (): AuditSubject => ({
  */
 export class AuditLog {
   private lastPrune = 0;
+  private readonly refusals = new RefusalCounter();
 
   constructor(
     private readonly db: Db,
@@ -105,18 +113,33 @@ export class AuditLog {
   ): void {
     const now = this.clock.now();
     try {
-      appendAudit(this.db, {
-        time: now.toISOString(),
-        day: this.time.day(now),
-        userName: subject.userName,
-        via: subject.via,
-        address: request.ip,
-        service: what.service,
-        operation: what.operation,
-        parameters: publicParameters(what.parameters),
-        requestId: subject.requestId,
-        ...result,
-      });
+      // Refused before anyone was known: anyone can send these, so they are kept short,
+      // and beyond a rate per address only counted.
+      const stranger =
+        subject.via === 'none' && result.httpStatus >= 400 && result.httpStatus < 500;
+      if (stranger) {
+        const decision = this.refusals.admit(request.ip, what.operation, result.httpStatus, now);
+        if (decision.kind === 'summary') {
+          this.summarise(decision.summary, now);
+          return;
+        }
+      }
+      const { truncated: _truncated, ...entry } = boundEntry(
+        {
+          time: now.toISOString(),
+          day: this.time.day(now),
+          userName: subject.userName,
+          via: subject.via,
+          address: request.ip,
+          service: what.service,
+          operation: what.operation,
+          parameters: what.parameters,
+          requestId: subject.requestId,
+          ...result,
+        },
+        { compact: stranger },
+      );
+      appendAudit(this.db, entry);
       if (now.getTime() - this.lastPrune > PRUNE_EVERY_MS) {
         this.lastPrune = now.getTime();
         pruneAudit(
@@ -133,17 +156,32 @@ export class AuditLog {
       );
     }
   }
-}
 
-/** The call's fields minus secrets, each value shortened to what a reader needs. */
-function publicParameters(source: unknown): Record<string, string> {
-  if (!source || typeof source !== 'object') return {};
-  const kept: [string, string][] = [];
-  for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
-    if (SECRET_FIELDS.has(name.toLowerCase())) continue;
-    const text = Array.isArray(value) ? value.map(String).join(',') : String(value);
-    kept.push([name, text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE)}…` : text]);
+  /** Writes a minute's summary of refusals the first time, then updates its count in place. */
+  private summarise(summary: RefusalSummary, now: Date): void {
+    const { parameters, message } = describeSummary(summary);
+    if (summary.seq !== undefined) {
+      updateAuditSummary(this.db, summary.seq, {
+        parameters,
+        message,
+        httpStatus: summary.httpStatus,
+      });
+      return;
+    }
+    const { truncated: _truncated, ...entry } = boundEntry({
+      time: now.toISOString(),
+      day: this.time.day(now),
+      userName: null,
+      via: 'none',
+      address: summary.address,
+      service: null,
+      operation: REFUSALS_OPERATION,
+      parameters,
+      httpStatus: summary.httpStatus,
+      status: 'Error',
+      message,
+      requestId: null,
+    });
+    summary.seq = appendAudit(this.db, entry);
   }
-  // fromEntries makes every name an own field, `__proto__` included.
-  return Object.fromEntries(kept);
 }

@@ -11,7 +11,15 @@ export interface OidcSettings {
   readonly roles: RoleMapping;
   /** Shown on the sign-in button: "Sign in with <name>". */
   readonly name: string;
+  /**
+   * Sign-ins one client address may have started and not finished at once (default
+   * START_LIMIT); beyond it that address alone is answered 429 until one ends or expires.
+   */
+  readonly startLimit?: number | undefined;
 }
+
+/** Unfinished sign-ins per client address, unless the settings say otherwise. */
+export const START_LIMIT = 30;
 
 /** Claim values to roles, and the role of anyone whose values match none (`*`). */
 export interface RoleMapping {

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as openid from 'openid-client';
 import { anonymousSubject } from '../audit/audit-log.ts';
+import { redactText } from '../audit/redact.ts';
 import type { ServiceContext } from '../context.ts';
 import { ApiError, McCode } from '../errors.ts';
-import { roleFor, type OidcSettings } from './oidc-config.ts';
+import { roleFor, START_LIMIT, type OidcSettings } from './oidc-config.ts';
 import type { ProviderSignOut } from './oidc-sign-out.ts';
 import { upsertExternalUser, USER_NAME } from './users.ts';
 
@@ -24,12 +25,18 @@ export const OIDC_PREFIX = '/mcapi/auth/oidc';
 const STATE_COOKIE = 'oidc_state';
 const PENDING_MS = 10 * 60_000;
 const HANDOFF_MS = 60_000;
-/** Bounds the memory strangers can fill by starting sign-ins they never finish. */
+/**
+ * Bounds the memory strangers can fill by starting sign-ins they never finish, and the
+ * handoffs of callbacks anyone can call. A full set makes room by forgetting its oldest:
+ * nobody is refused because others started too many (each address has its own limit).
+ */
 const MAX_PENDING = 10_000;
 const SESSION_MINUTES = 30;
 const JSON_TYPE = 'application/json; charset=UTF-8';
 
 interface Pending {
+  /** The client address that started it, whose limit it counts against. */
+  readonly address: string;
   readonly verifier: string;
   readonly nonce: string;
   readonly next: string;
@@ -96,11 +103,29 @@ export function oidcRoutes(
       }
     | undefined,
 ): void {
+  // Both in the order they were made, which is the order they expire in (a fixed lifetime
+  // each): sweeping stops at the first one still alive.
   const pending = new Map<string, Pending>();
   const handoffs = new Map<string, Outcome>();
+  /** Each address's unfinished sign-ins (their states), oldest first. */
+  const startedBy = new Map<string, string[]>();
+  const forget = (state: string) => {
+    const flow = pending.get(state);
+    if (!flow) return;
+    pending.delete(state);
+    const states = startedBy.get(flow.address) ?? [];
+    states.splice(states.indexOf(state), 1);
+    if (states.length === 0) startedBy.delete(flow.address);
+  };
   const sweep = (now: number) => {
-    for (const [k, v] of pending) if (v.expires <= now) pending.delete(k);
-    for (const [k, v] of handoffs) if (v.expires <= now) handoffs.delete(k);
+    for (const [k, v] of pending) {
+      if (v.expires > now) break;
+      forget(k);
+    }
+    for (const [k, v] of handoffs) {
+      if (v.expires > now) break;
+      handoffs.delete(k);
+    }
   };
   const configured = () => {
     if (!oidc)
@@ -114,18 +139,39 @@ export function oidcRoutes(
   );
 
   server.get(`${OIDC_PREFIX}/start`, async (request, reply) => {
-    const { provider, publicUrl } = configured();
+    const { provider, publicUrl, settings } = configured();
     const now = ctx.clock.now().getTime();
     sweep(now);
-    if (pending.size >= MAX_PENDING)
-      throw new ApiError(429, McCode.TooManyRequests, 'Too many sign-ins under way; try again.');
+    // One address cannot use up the sign-ins of everyone: past its own limit it waits
+    // until one of its sign-ins ends or expires; others are not held up by it.
+    const mine = startedBy.get(request.ip) ?? [];
+    if (mine.length >= (settings.startLimit ?? START_LIMIT)) {
+      const oldest = pending.get(mine[0] as string);
+      const seconds = Math.max(1, Math.ceil(((oldest?.expires ?? now) - now) / 1000));
+      throw new ApiError(
+        429,
+        McCode.TooManyRequests,
+        `Too many sign-ins started from this address and not finished; finish one, or try again in ${seconds} s.`,
+        { 'retry-after': String(seconds) },
+      );
+    }
+    while (pending.size >= MAX_PENDING) forget(pending.keys().next().value as string);
     const verifier = openid.randomPKCECodeVerifier();
     const state = openid.randomState();
     const nonce = openid.randomNonce();
     const base = publicUrl ?? `${request.protocol}://${request.host}`;
     const redirectUri = `${base}${OIDC_PREFIX}/callback`;
     const next = safeNext((request.query as Record<string, unknown>).next);
-    pending.set(state, { verifier, nonce, next, redirectUri, expires: now + PENDING_MS });
+    pending.set(state, {
+      address: request.ip,
+      verifier,
+      nonce,
+      next,
+      redirectUri,
+      expires: now + PENDING_MS,
+    });
+    mine.push(state);
+    startedBy.set(request.ip, mine);
     const url = openid.buildAuthorizationUrl(provider, {
       redirect_uri: redirectUri,
       scope: 'openid profile email',
@@ -151,7 +197,7 @@ export function oidcRoutes(
     const query = request.query as Record<string, unknown>;
     const state = typeof query.state === 'string' ? query.state : '';
     const flow = pending.get(state);
-    pending.delete(state);
+    forget(state);
     const now = ctx.clock.now().getTime();
     const subject = anonymousSubject();
     let outcome: Outcome;
@@ -215,7 +261,8 @@ export function oidcRoutes(
         error instanceof ApiError && error.httpStatus < 500
           ? error.message
           : `The sign-in with ${settings.name} failed (${(error as Error).message}).`;
-      request.log.warn({ reason: refused }, 'single sign-on refused');
+      // The provider's words may quote the callback's URL, code and all.
+      request.log.warn({ reason: redactText(refused) }, 'single sign-on refused');
       outcome = { refused, expires: now + HANDOFF_MS };
     }
     const handoff = randomBytes(24).toString('base64url');

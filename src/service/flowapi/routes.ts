@@ -45,6 +45,20 @@ export function flowService(
 
     const audited = ctx.audit.serverChange.bind(ctx.audit);
 
+    // As Part A's: sign-in and sign-out take POST alone, so that a password or session id
+    // never sits in a URL; another method is 405, before any field is read.
+    for (const [path, message] of [
+      ['login', 'Sign in with POST and a form body: a password never goes in a URL.'],
+      ['logout', 'Sign out with POST and a form body: a session id never goes in a URL.'],
+    ] as const)
+      app.route({
+        method: ['GET', 'PUT', 'DELETE', 'PATCH'],
+        url: `${FLOWAPI_PREFIX}/auth/${path}`,
+        handler: () => {
+          throw new ApiError(405, FsCode.MethodNotAllowed, message, { allow: 'POST' });
+        },
+      });
+
     app.post(`${FLOWAPI_PREFIX}/auth/login`, limited, (request, reply) => {
       const subject = anonymousSubject();
       return audited(request, 'fs.login', subject, async () => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MC_SESSION_HEADER, SESSION_COOKIE, type Role } from '../../kit/wire.ts';
 import { anonymousSubject, type AuditSubject } from '../audit/audit-log.ts';
+import { auditCsv } from '../audit/csv-export.ts';
 import { queryAudit } from '../db/system/audit.ts';
 import { listNotifications } from '../db/system/notifications.ts';
 import { shownTarget } from '../notify/notifier.ts';
@@ -17,6 +18,12 @@ export const MCAPI_PREFIX = '/mcapi';
 const JSON_TYPE = 'application/json; charset=UTF-8';
 
 const MISSING = { status: 400, missing: McCode.Missing };
+
+/** Largest sum of entries in one answer of /mcapi/audit (each entry is at most 4 KB). */
+export const AUDIT_ANSWER_BYTES = 1024 * 1024;
+
+/** Methods other than POST, which sign-in and sign-out refuse (405) rather than not know (404). */
+const NOT_POST = ['GET', 'PUT', 'DELETE', 'PATCH'];
 
 const renderPartAError: ErrorRenderer = (error) => ({
   contentType: JSON_TYPE,
@@ -73,6 +80,20 @@ export function managementConsole(
 
     /** Runs a state-changing call of this Part and records it in the audit log. */
     const audited = ctx.audit.serverChange.bind(ctx.audit);
+
+    // Sign-in and sign-out take POST alone: a password or session id in a URL ends up in
+    // browser histories and proxies' logs. Another method is 405, before any field is read.
+    for (const [path, message] of [
+      ['login', 'Sign in with POST and a form body: a password never goes in a URL.'],
+      ['logout', 'Sign out with POST and a form body: a session id never goes in a URL.'],
+    ] as const)
+      app.route({
+        method: NOT_POST,
+        url: `${MCAPI_PREFIX}/auth/${path}`,
+        handler: () => {
+          throw new ApiError(405, McCode.MethodNotAllowed, message, { allow: 'POST' });
+        },
+      });
 
     app.post(`${MCAPI_PREFIX}/auth/login`, limited, (request, reply) => {
       const subject = anonymousSubject();
@@ -170,9 +191,8 @@ export function managementConsole(
       return send(reply, { services: ctx.services.list() });
     });
 
-    // The audit log, newest first (contract section 7; administrators only).
-    app.get(`${MCAPI_PREFIX}/audit`, async (request, reply) => {
-      requireRole(requireSession(ctx, request), 'administrator');
+    /** The audit log's filters of a call, each checked (400/2003 naming it). */
+    const auditParams = (request: FastifyRequest) => {
       const params = merged(request.query, request.body);
       const text = (name: string) => field(params, name, MISSING, false);
       const day = (name: string) => {
@@ -192,19 +212,52 @@ export function managementConsole(
           );
         return Number(value);
       };
-      const index = whole('index', 0, 0, 1_000_000_000);
-      const pageSize = whole('pagesize', 100, 1, 1000);
+      return {
+        filters: {
+          from: day('from'),
+          to: day('to'),
+          user: text('user'),
+          service: text('service'),
+          operation: text('operation'),
+          requestId: text('requestid'),
+        },
+        index: () => whole('index', 0, 0, 1_000_000_000),
+        pageSize: () => whole('pagesize', 100, 1, 1000),
+      };
+    };
+
+    // The audit log, newest first (contract section 7; administrators only). An answer
+    // holds at most AUDIT_ANSWER_BYTES of entries whatever the page size: a page that would
+    // pass it ends early, and `next` says where the rest begins (-1: nothing follows).
+    app.get(`${MCAPI_PREFIX}/audit`, async (request, reply) => {
+      requireRole(requireSession(ctx, request), 'administrator');
+      const asked = auditParams(request);
+      const index = asked.index();
+      const pageSize = asked.pageSize();
       const page = queryAudit(ctx.dbs.system, {
-        from: day('from'),
-        to: day('to'),
-        user: text('user'),
-        service: text('service'),
-        operation: text('operation'),
-        requestId: text('requestid'),
+        ...asked.filters,
         index,
         pageSize,
+        maxBytes: AUDIT_ANSWER_BYTES,
       });
-      return send(reply, { total: page.total, index, pageSize, entries: page.entries });
+      return send(reply, {
+        total: page.total,
+        index,
+        pageSize,
+        next: page.next,
+        entries: page.entries,
+      });
+    });
+
+    // The whole filtered range as CSV, newest first, written as it is read (administrators).
+    app.get(`${MCAPI_PREFIX}/audit/export`, async (request, reply) => {
+      requireRole(requireSession(ctx, request), 'administrator');
+      const { filters } = auditParams(request);
+      const name = ['audit', filters.from, filters.to].filter(Boolean).join('-');
+      return reply
+        .header('content-type', 'text/csv; charset=UTF-8')
+        .header('content-disposition', `attachment; filename="${name}.csv"`)
+        .send(auditCsv(ctx.dbs.system, filters));
     });
 
     /** An administrator's change, audited under that administrator's name. */

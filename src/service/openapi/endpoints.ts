@@ -34,7 +34,7 @@ export interface Answer {
 }
 
 export interface Endpoint {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   /** OpenAPI path, `{name}` for a path parameter. */
   readonly path: string;
   readonly tag: string;
@@ -89,7 +89,32 @@ const auditEntry = exactly({
   status: text,
   message: text,
   requestId: nullableText,
+  truncated: { type: 'boolean', description: 'it lost parameters or text to its bounds' },
 });
+
+const auditFilters: readonly Field[] = [
+  { name: 'from', schema: day },
+  { name: 'to', schema: day },
+  { name: 'user', schema: text },
+  { name: 'service', schema: text },
+  { name: 'operation', schema: text },
+  { name: 'requestid', schema: text },
+];
+
+/** Sign-in and sign-out refuse other methods: a password or session id never goes in a URL. */
+const postOnly = (path: string, what: string, part: 'Part A' | 'Part B' = 'Part A'): Endpoint[] =>
+  (['GET', 'PUT', 'DELETE', 'PATCH'] as const).map((method) => ({
+    method,
+    path,
+    tag: part,
+    summary: `Refused: ${what} takes POST only`,
+    answers: {
+      '405':
+        part === 'Part A'
+          ? aError('Another method (4005); Allow: POST')
+          : b('Another method (4005); Allow: POST'),
+    },
+  }));
 
 const learnt = (...values: string[]): Schema => ({ enum: [...values, 'unknown'] });
 const nullableCount: Schema = { type: ['integer', 'null'], minimum: 0 };
@@ -180,10 +205,12 @@ export const ENDPOINTS: readonly Endpoint[] = [
       ),
       ...badInput,
       '403': aError('Unknown user or wrong password (3002)'),
+      '405': aError('Another method (4005)'),
       '429': aError('Too many attempts (4029)'),
       ...unavailable,
     },
   },
+  ...postOnly('/mcapi/auth/login', 'sign-in'),
   {
     method: 'POST',
     path: '/mcapi/auth/logout',
@@ -199,9 +226,11 @@ export const ENDPOINTS: readonly Endpoint[] = [
       ),
       ...badInput,
       '404': aError('No such session (4003)'),
+      '405': aError('Another method (4005)'),
       ...unavailable,
     },
   },
+  ...postOnly('/mcapi/auth/logout', 'sign-out'),
   {
     method: 'GET',
     path: '/mcapi/auth/session',
@@ -266,28 +295,41 @@ export const ENDPOINTS: readonly Endpoint[] = [
     method: 'GET',
     path: '/mcapi/audit',
     tag: 'Extensions',
-    summary: 'The audit log, newest first (administrators; contract 7)',
+    summary: 'The audit log, newest first (administrators; contract 7); at most 1 MiB of entries',
     security: ['mcSession'],
     fields: [
-      { name: 'from', schema: day },
-      { name: 'to', schema: day },
-      { name: 'user', schema: text },
-      { name: 'service', schema: text },
-      { name: 'operation', schema: text },
-      { name: 'requestid', schema: text },
+      ...auditFilters,
       { name: 'index', schema: wholeText },
       { name: 'pagesize', schema: wholeText, description: '1 to 1000' },
     ],
     answers: {
       '200': a(
-        'A page of entries',
+        'A page of entries; fewer than pageSize when they would pass 1 MiB, `next` the index of the rest (-1: none)',
         exactly({
           total: wholeNumber,
           index: wholeNumber,
           pageSize: wholeNumber,
+          next: { type: 'integer', minimum: -1 },
           entries: { type: 'array', items: auditEntry },
         }),
       ),
+      ...badInput,
+      ...signedIn,
+    },
+  },
+  {
+    method: 'GET',
+    path: '/mcapi/audit/export',
+    tag: 'Extensions',
+    summary: 'The filtered range of the audit log as CSV, newest first, streamed (administrators)',
+    security: ['mcSession'],
+    fields: auditFilters,
+    answers: {
+      '200': {
+        description:
+          "RFC 4180 CSV with a header line; a cell a spreadsheet would read as a formula starts with '",
+        content: { 'text/csv': text },
+      },
       ...badInput,
       ...signedIn,
     },
@@ -351,7 +393,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
     answers: {
       '302': { description: 'To the provider', content: {} },
       '404': aError('Single sign-on is not configured'),
-      '429': aError('Too many sign-ins under way'),
+      '429': aError(
+        'Too many sign-ins started from this address and not finished (4029); Retry-After',
+      ),
     },
   },
   {
@@ -415,6 +459,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
       '503': b('The data cannot be written'),
     },
   },
+  ...postOnly('/api/auth/login', 'sign-in', 'Part B'),
+  ...postOnly('/api/auth/logout', 'sign-out', 'Part B'),
   {
     method: 'GET',
     path: '/api/auth/session',

@@ -15,6 +15,7 @@ import { isAdministrator, useAudit, type AuditEntry } from '../../shared/audit.t
 import { downloadCsv } from '../../shared/csv.ts';
 import { useServices } from '../../shared/services.ts';
 import { freshParams, withParams } from '../../shared/url-state.ts';
+import { useAuditDownload } from './export.ts';
 import { CSV_FIELDS, readAuditView } from './view.ts';
 
 const MONO = 'font-mono text-xs';
@@ -108,6 +109,7 @@ export function AuditPage() {
   const view = readAuditView(search);
   const admin = isAdministrator(auth);
   const audit = useAudit(view, admin);
+  const download = useAuditDownload(view);
   const { services } = useServices();
   if (!admin)
     return <p className="text-sm text-slate-600 dark:text-slate-300">{t('onlyAdministrators')}</p>;
@@ -196,20 +198,39 @@ export function AuditPage() {
               testId="audit-range"
               label={t('pagerLabel')}
             />
-            <Button
-              title={t('exportNote')}
-              disabled={entries.length === 0}
-              onClick={() =>
-                downloadCsv(
-                  `audit-${view.index + 1}-${view.index + entries.length}`,
-                  CSV_FIELDS,
-                  entries.map((e) => CSV_FIELDS.map((f) => (e[f] === null ? null : String(e[f])))),
-                )
-              }
-            >
-              {t('exportCsv')}
-            </Button>
+            <div className="flex flex-wrap items-center gap-2">
+              <Button
+                title={t('exportNote')}
+                disabled={entries.length === 0}
+                onClick={() =>
+                  downloadCsv(
+                    `audit-${view.index + 1}-${view.index + entries.length}`,
+                    CSV_FIELDS,
+                    entries.map((e) =>
+                      CSV_FIELDS.map((f) => (e[f] === null ? null : String(e[f]))),
+                    ),
+                  )
+                }
+              >
+                {t('exportCsv')}
+              </Button>
+              <Button
+                title={t('downloadNote', { count: audit.data.info.total })}
+                aria-describedby="audit-download-note"
+                disabled={audit.data.info.total === 0 || download.isPending}
+                onClick={() => download.mutate()}
+                data-testid="audit-download"
+              >
+                {download.isPending ? t('downloading') : t('downloadCsv')}
+              </Button>
+              <span id="audit-download-note" className="sr-only">
+                {t('downloadNote', { count: audit.data.info.total })}
+              </span>
+            </div>
           </div>
+          {download.error ? (
+            <ErrorView error={download.error} onRetry={() => download.mutate()} />
+          ) : null}
           <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
             <DataTable
               columns={columns(t)}

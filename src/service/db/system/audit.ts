@@ -1,26 +1,21 @@
+import { boundEntry, ENTRY_BYTES, TRUNCATION_NOTE, type AuditFields } from '../../audit/bounds.ts';
 import { prepared, type Db } from '../sqlite.ts';
 
-/** One state-changing call through the server and its outcome. */
-export interface AuditEntry {
-  readonly time: string;
-  /** yyyymmdd in the service's time zone, for filtering by day. */
-  readonly day: string;
-  /** The signed-in person, or null for the API key, a cookie or no credentials. */
-  readonly userName: string | null;
-  readonly via: 'session' | 'key' | 'cookie' | 'none';
-  readonly address: string;
-  /** The pipeline service it went to; null for the server's own sign-in and settings. */
-  readonly service: string | null;
-  readonly operation: string;
-  readonly parameters: Readonly<Record<string, string>>;
-  readonly httpStatus: number;
-  readonly status: string;
-  readonly message: string;
-  readonly requestId: string | null;
-}
+/**
+ * One state-changing call through the server and its outcome: `time`; `day` (yyyymmdd in
+ * the service's zone, for filtering); `userName` (the signed-in person, or null for the API
+ * key, a cookie or no credentials); `via`; `address`; `service` (null for the server's own
+ * sign-in and settings); `operation`; `parameters`; the outcome; `requestId`. Written
+ * within the bounds of audit/bounds.ts.
+ */
+export type AuditEntry = AuditFields;
 
-export function appendAudit(db: Db, entry: AuditEntry): void {
-  prepared(
+/** An entry as read back: `truncated` when it lost parameters or text to its bounds. */
+export type ReadAuditEntry = AuditEntry & { readonly truncated: boolean };
+
+/** Writes an entry; returns its sequence number (for a summary that grows in place). */
+export function appendAudit(db: Db, entry: AuditEntry): number {
+  const result = prepared(
     db,
     `INSERT INTO AUDIT (TIME, DAY, USERNAME, VIA, ADDRESS, SERVICE, OPERATION, PARAMETERS,
        HTTPSTATUS, STATUS, MESSAGE, REQUESTID) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -38,6 +33,21 @@ export function appendAudit(db: Db, entry: AuditEntry): void {
     entry.message,
     entry.requestId,
   );
+  return Number(result.lastInsertRowid);
+}
+
+/** Rewrites a summary entry's count: its parameters, message and last status. */
+export function updateAuditSummary(
+  db: Db,
+  seq: number,
+  change: { parameters: Readonly<Record<string, string>>; message: string; httpStatus: number },
+): void {
+  prepared(db, 'UPDATE AUDIT SET PARAMETERS = ?, MESSAGE = ?, HTTPSTATUS = ? WHERE SEQ = ?').run(
+    JSON.stringify(change.parameters),
+    change.message,
+    change.httpStatus,
+    seq,
+  );
 }
 
 /** Removes entries older than `before` (an ISO time); returns how many went. */
@@ -45,19 +55,28 @@ export function pruneAudit(db: Db, before: string): number {
   return prepared(db, 'DELETE FROM AUDIT WHERE TIME < ?').run(before).changes;
 }
 
-export interface AuditQuery {
-  /** yyyymmdd, inclusive. */
+/** Which entries: every filter given must match. Days are yyyymmdd, inclusive. */
+export interface AuditFilters {
   readonly from?: string | undefined;
   readonly to?: string | undefined;
   readonly user?: string | undefined;
   readonly service?: string | undefined;
   readonly operation?: string | undefined;
   readonly requestId?: string | undefined;
-  readonly index: number;
-  readonly pageSize: number;
 }
 
+export interface AuditQuery extends AuditFilters {
+  readonly index: number;
+  readonly pageSize: number;
+  /** Largest sum of the entries' JSON sizes; a page ends early rather than pass it. */
+  readonly maxBytes?: number | undefined;
+}
+
+/** The longest text read of each column: an entry written before entries were bounded may be far longer. */
+const READ_CHARS = { PARAMETERS: 8192, MESSAGE: 1024, OTHER: 256 };
+
 interface AuditRow {
+  SEQ: number;
   TIME: string;
   DAY: string;
   USERNAME: string | null;
@@ -66,11 +85,19 @@ interface AuditRow {
   SERVICE: string | null;
   OPERATION: string;
   PARAMETERS: string;
+  PARAMETERSLENGTH: number;
   HTTPSTATUS: number;
   STATUS: string;
   MESSAGE: string;
   REQUESTID: string | null;
 }
+
+const COLUMNS = `SEQ, TIME, DAY, substr(USERNAME, 1, ${READ_CHARS.OTHER}) AS USERNAME, VIA,
+  substr(ADDRESS, 1, ${READ_CHARS.OTHER}) AS ADDRESS, substr(SERVICE, 1, ${READ_CHARS.OTHER}) AS SERVICE,
+  substr(OPERATION, 1, ${READ_CHARS.OTHER}) AS OPERATION,
+  substr(PARAMETERS, 1, ${READ_CHARS.PARAMETERS}) AS PARAMETERS, length(PARAMETERS) AS PARAMETERSLENGTH,
+  HTTPSTATUS, substr(STATUS, 1, ${READ_CHARS.OTHER}) AS STATUS,
+  substr(MESSAGE, 1, ${READ_CHARS.MESSAGE}) AS MESSAGE, substr(REQUESTID, 1, ${READ_CHARS.OTHER}) AS REQUESTID`;
 
 // Each filter is a parameter, compared with `IS NULL OR`: one statement serves every
 // combination and nothing a client sends becomes SQL.
@@ -79,9 +106,8 @@ const WHERE = `WHERE (@from IS NULL OR DAY >= @from) AND (@to IS NULL OR DAY <= 
   AND (@operation IS NULL OR OPERATION = @operation)
   AND (@requestId IS NULL OR REQUESTID = @requestId)`;
 
-/** A page of entries, newest first, and how many match in all. */
-export function queryAudit(db: Db, query: AuditQuery): { total: number; entries: AuditEntry[] } {
-  const filters = {
+function filterValues(query: AuditFilters) {
+  return {
     from: query.from ?? null,
     to: query.to ?? null,
     user: query.user ?? null,
@@ -89,28 +115,99 @@ export function queryAudit(db: Db, query: AuditQuery): { total: number; entries:
     operation: query.operation ?? null,
     requestId: query.requestId ?? null,
   };
+}
+
+/**
+ * A row as an entry within its bounds. Entries written since they are bounded pass as they
+ * are; an older one too long (from before) is bounded now, its parameters dropped whole
+ * when their text was too long to read.
+ */
+function entryOf(r: AuditRow): ReadAuditEntry {
+  let parameters: unknown = {};
+  let lost: string | undefined;
+  if (r.PARAMETERSLENGTH > READ_CHARS.PARAMETERS)
+    lost = `parameters (${r.PARAMETERSLENGTH} characters) not shown`;
+  else {
+    try {
+      parameters = JSON.parse(r.PARAMETERS) as unknown;
+    } catch {
+      lost = 'parameters unreadable';
+    }
+  }
+  const entry = {
+    time: r.TIME,
+    day: r.DAY,
+    userName: r.USERNAME,
+    via: r.VIA,
+    address: r.ADDRESS,
+    service: r.SERVICE,
+    operation: r.OPERATION,
+    parameters: parameters as Record<string, string>,
+    httpStatus: r.HTTPSTATUS,
+    status: r.STATUS,
+    message: r.MESSAGE,
+    requestId: r.REQUESTID,
+  };
+  const size = Buffer.byteLength(JSON.stringify({ ...entry, truncated: false }), 'utf8');
+  if (lost === undefined && size <= ENTRY_BYTES)
+    return { ...entry, truncated: Object.hasOwn(entry.parameters, TRUNCATION_NOTE) };
+  return boundEntry(entry, { stored: true, ...(lost === undefined ? {} : { lost }) });
+}
+
+const entryBytes = (entry: ReadAuditEntry) => Buffer.byteLength(JSON.stringify(entry), 'utf8') + 1;
+
+/**
+ * A page of entries, newest first, and how many match in all. The page ends early, rather
+ * than pass `maxBytes` (each entry's JSON counted), at the entry `next` names; -1 when none
+ * follows.
+ */
+export function queryAudit(
+  db: Db,
+  query: AuditQuery,
+): { total: number; next: number; entries: ReadAuditEntry[] } {
+  const filters = filterValues(query);
   const total = (
     prepared(db, `SELECT COUNT(*) AS n FROM AUDIT ${WHERE}`).get(filters) as { n: number }
   ).n;
+  const entries: ReadAuditEntry[] = [];
+  let bytes = 0;
+  // Read one at a time: a page that reaches its bytes stops reading.
+  for (const row of prepared(
+    db,
+    `SELECT ${COLUMNS} FROM AUDIT ${WHERE} ORDER BY SEQ DESC LIMIT @limit OFFSET @offset`,
+  ).iterate({ ...filters, limit: query.pageSize, offset: query.index }) as Iterable<AuditRow>) {
+    const entry = entryOf(row);
+    const size = entryBytes(entry);
+    if (query.maxBytes !== undefined && entries.length > 0 && bytes + size > query.maxBytes) break;
+    bytes += size;
+    entries.push(entry);
+  }
+  const next = query.index + entries.length < total ? query.index + entries.length : -1;
+  return { total, next, entries };
+}
+
+/**
+ * Up to `limit` entries matching the filters, newest first, older than the entry `before`
+ * (a sequence number): an export reads a range in such batches, each a statement of its
+ * own, so nothing holds the database between them. `last` is where the next batch starts.
+ */
+export function auditBatch(
+  db: Db,
+  filters: AuditFilters,
+  before: number,
+  limit: number,
+): { entries: ReadAuditEntry[]; last: number | undefined } {
   const rows = prepared(
     db,
-    `SELECT * FROM AUDIT ${WHERE} ORDER BY SEQ DESC LIMIT @limit OFFSET @offset`,
-  ).all({ ...filters, limit: query.pageSize, offset: query.index }) as AuditRow[];
-  return {
-    total,
-    entries: rows.map((r) => ({
-      time: r.TIME,
-      day: r.DAY,
-      userName: r.USERNAME,
-      via: r.VIA,
-      address: r.ADDRESS,
-      service: r.SERVICE,
-      operation: r.OPERATION,
-      parameters: JSON.parse(r.PARAMETERS) as Record<string, string>,
-      httpStatus: r.HTTPSTATUS,
-      status: r.STATUS,
-      message: r.MESSAGE,
-      requestId: r.REQUESTID,
-    })),
-  };
+    `SELECT ${COLUMNS} FROM AUDIT ${WHERE} AND SEQ < @before ORDER BY SEQ DESC LIMIT @limit`,
+  ).all({ ...filterValues(filters), before, limit }) as AuditRow[];
+  return { entries: rows.map(entryOf), last: rows.at(-1)?.SEQ };
+}
+
+/** The sequence number after the newest entry: an export's range ends before it. */
+export function nextAuditSeq(db: Db): number {
+  return (
+    ((prepared(db, 'SELECT MAX(SEQ) AS seq FROM AUDIT').get() as { seq: number | null }).seq ?? 0) +
+    1
+  );
 }
