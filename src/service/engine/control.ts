@@ -11,8 +11,8 @@ export interface EngineControl {
   /** Deletes the cached output of the chosen stages of a pipeline's requests. */
   clearCache(pipelineId: string, stages: readonly StageName[]): Promise<number>;
   /**
-   * Runs a write to the action database when no Joint holds it: a Joint keeps its
-   * transaction open on the shared connection across batches.
+   * Runs a write to the action database once a running Joint gives way at its next batch;
+   * 409 when it cannot within the wait (its last transaction moves its rows into their tables).
    */
   writeAction<T>(write: () => T | Promise<T>): Promise<T>;
   /** True while a running request writes to the action table. */

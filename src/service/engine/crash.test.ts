@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PipelineClient } from '../../kit/index.ts';
 import { startChild } from '../testing/child.ts';
@@ -94,6 +95,53 @@ describe('crash safety', () => {
         60_000,
       );
       expect((await service.client.table('action', 'ITEMS')).info.total).toBe(1_500_002);
+    } finally {
+      await service.app.close();
+    }
+  }, 120_000);
+
+  it('after SIGKILL once a Joint gave way to an operator: its staged rows go at the restart, its table never had them', async () => {
+    const { data, definitions } = prepare(1_500_000);
+    const raw = new Database(join(data, 'action.db'));
+    raw.exec('CREATE TABLE OTHER (ID INTEGER); INSERT INTO OTHER VALUES (1)');
+    raw.close();
+    const { child, client } = await childWithData(data, definitions);
+    const big = (await client.exec('pl_1', 'big.csv')).requestId as string;
+    await eventually(
+      async () => (((await client.requestDetail(big)).jointRows ?? 0) > 0 ? true : undefined),
+      'the Joint writing',
+      60_000,
+    );
+    // The Joint commits what it staged so far and lets the delete in.
+    expect((await client.deleteTable('OTHER')).rowCount).toBe(1);
+    const staged = (db: Database.Database) =>
+      db
+        .prepare("SELECT name FROM sqlite_master WHERE name LIKE '\\_JOINT\\_%' ESCAPE '\\'")
+        .pluck()
+        .all();
+    const reader = new Database(join(data, 'action.db'), { readonly: true });
+    try {
+      expect(staged(reader)).toEqual(['_JOINT_1']);
+    } finally {
+      reader.close();
+    }
+    child.process.kill('SIGKILL');
+    expect(await child.exited).toBe('SIGKILL');
+
+    const service = await startService({ dataDir: data, pipelinesFile: definitions, workers: 1 });
+    try {
+      expect((await service.client.requestDetail(big)).status).toBe('Error');
+      const action = service.app.context.dbs.action;
+      expect(staged(action)).toEqual([]);
+      expect(service.app.context.dbs.catalogues.action.find(action, 'ITEMS')).toBeUndefined();
+      await service.client.retry(big);
+      await eventually(
+        async () =>
+          (await service.client.requestDetail(big)).status === 'Finish' ? true : undefined,
+        'the retried request to finish',
+        60_000,
+      );
+      expect((await service.client.table('action', 'ITEMS')).info.total).toBe(1_500_000);
     } finally {
       await service.app.close();
     }

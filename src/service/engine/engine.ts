@@ -18,7 +18,8 @@ import { stateConflict } from '../errors.ts';
 import type { ServiceLimits } from '../limits.ts';
 import { ActionLock } from './action-lock.ts';
 import type { EngineControl } from './control.ts';
-import { Cancelled, describeWriteFailure, StageFailure, type Running } from './failures.ts';
+import { Cancelled, failureOf, StageFailure, type Running } from './failures.ts';
+import { dropStagedTables } from './joint.ts';
 import { JointThread } from './joint-thread.ts';
 import { StagePass } from './pass.ts';
 import { Progress } from './progress.ts';
@@ -93,7 +94,13 @@ export class Engine implements EngineControl {
   }
 
   /** After a crash: see recovery.ts. Returns how many requests it failed. */
-  recover(): Promise<number> {
+  async recover(): Promise<number> {
+    // What a Joint staged before the crash is of no use, and may be large.
+    try {
+      dropStagedTables(this.dbs.action);
+    } catch (error) {
+      this.options.log?.('the rows a Joint staged before a restart could not be dropped', error);
+    }
     return recover(this.dbs.status, this.recorder, this.options.paths.outbox);
   }
 
@@ -250,17 +257,17 @@ export class Engine implements EngineControl {
       }
       return;
     }
-    let failure =
-      error instanceof StageFailure
-        ? error
-        : new StageFailure(
-            progress.current,
-            describeWriteFailure(error) ?? (error instanceof Error ? error.message : String(error)),
-          );
+    let failure = failureOf(progress.current, error);
     if (!(error instanceof StageFailure))
       this.options.log?.(`request ${requestId} failed in ${failure.stage}`, error);
-    // Earlier stages finish their cache so that a retry starts at the stage that failed.
-    if (failure.stage !== 'Sensor') {
+    const folder = this.stages.folderOf(request);
+    if (failure.storage === 'full') {
+      // Completing the cache would fill the disk again with what the retry can redo, and
+      // leave no room to record the failure: the retry reads the snapshot, or the inbox
+      // when the snapshot was not complete.
+      await rm(join(folder, 'sensor.partial'), { force: true });
+    } else if (failure.stage !== 'Sensor') {
+      // Earlier stages finish their cache so that a retry starts at the stage that failed.
       try {
         await this.stages.completeEarlierStages(request, entry, failure.stage);
       } catch (earlier) {
@@ -271,7 +278,6 @@ export class Engine implements EngineControl {
     if (failure.stage === 'Sensor') {
       // Nothing of a failed Sensor is worth keeping (a retry reads the inbox again), and a
       // huge or sparse input must not stay behind as a copy.
-      const folder = this.stages.folderOf(request);
       for (const name of ['sensor', 'sensor.partial'])
         await rm(join(folder, name), { force: true });
     }

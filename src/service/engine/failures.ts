@@ -1,4 +1,4 @@
-import { storageProblemOf } from '../db/storage-problem.ts';
+import { storageProblemOf, type StorageProblem } from '../db/storage-problem.ts';
 import type { StageName } from '../db/system/pipelines.ts';
 
 /** Why a running request stops early: the abort reason of its signal. */
@@ -13,6 +13,8 @@ export class StageFailure extends Error {
   constructor(
     readonly stage: StageName,
     message: string,
+    /** What kept it from writing, when that is why it failed. */
+    readonly storage?: StorageProblem['kind'],
   ) {
     super(message);
   }
@@ -26,6 +28,14 @@ export function describeWriteFailure(error: unknown): string | undefined {
   if (problem?.kind === 'unwritable')
     return `The service cannot write to its data folder (${problem.code}); fix the folder, then retry the request.`;
   return undefined;
+}
+
+/** The failure of `stage` that `error` is, in the words the request shows. */
+export function failureOf(stage: StageName, error: unknown): StageFailure {
+  if (error instanceof StageFailure) return error;
+  const written = describeWriteFailure(error);
+  if (written) return new StageFailure(stage, written, storageProblemOf(error)?.kind);
+  return new StageFailure(stage, error instanceof Error ? error.message : String(error));
 }
 
 /** A request a worker of this process runs. */

@@ -126,49 +126,177 @@ describe('a huge record', () => {
   });
 });
 
+/** Rows of pl_1 that `ordersCsv(rows)` keeps (amount >= 10: ids whose rest by 50 is 10 or more). */
+const keptOrders = (rows: number): number =>
+  Array.from({ length: rows }, (_, i) => (i + 1) % 50 >= 10).filter(Boolean).length;
+
+function countOf(service: TestService, table: string): number {
+  return service.app.context.dbs.action
+    .prepare(`SELECT COUNT(*) FROM "${table}"`)
+    .pluck()
+    .get() as number;
+}
+
+function stagedTables(service: TestService): string[] {
+  return service.app.context.dbs.action
+    .prepare("SELECT name FROM sqlite_master WHERE name LIKE '\\_JOINT\\_%' ESCAPE '\\'")
+    .pluck()
+    .all() as string[];
+}
+
+/** Starts an ingest of pl_1 into ORDERS (made beforehand) and resolves once its Joint writes. */
+async function startLongIngest(service: TestService, rows: number): Promise<string> {
+  writeFileSync(join(service.dataDir, 'inbox', 'many.csv'), ordersCsv(rows));
+  // ORDERS exists (and shows in the catalogue) once a first request committed to it.
+  writeFileSync(join(service.dataDir, 'inbox', 'few.csv'), ordersCsv(3));
+  await service.client.exec('pl_1', 'few.csv');
+  await service.app.engine.whenIdle();
+  const { requestId } = await service.client.exec('pl_1', 'many.csv');
+  await eventually(
+    () => (service.app.engine.isTableInUse('ORDERS') ? true : undefined),
+    'the Joint',
+  );
+  return requestId as string;
+}
+
 describe('operators meeting a busy action database', () => {
-  it('deleting rows of another table answers 409 naming the running request instead of waiting', async () => {
+  it('deletetable, droptable and pipelinecache of other tables are answered while an ingest runs', async () => {
     const service = await startService({
       pipelinesFile: writeTestPipelines(tempFolder('busy-defs-')),
-      // Short, so that the answer surely comes while the ingest still runs.
-      limits: { actionWaitMs: 100 },
+      limits: { actionWaitMs: 2000 },
     });
     try {
-      writeFileSync(join(service.dataDir, 'inbox', 'many.csv'), ordersCsv(1_500_000));
-      service.app.context.dbs.action.exec('CREATE TABLE OTHER (ID INTEGER)');
-      // ORDERS exists (and shows in the catalogue) once a first request committed to it.
-      writeFileSync(join(service.dataDir, 'inbox', 'few.csv'), ordersCsv(3));
-      await service.client.exec('pl_1', 'few.csv');
-      await service.app.engine.whenIdle();
-      const { requestId } = await service.client.exec('pl_1', 'many.csv');
-      await eventually(
-        () => (service.app.engine.isTableInUse('ORDERS') ? true : undefined),
-        'the Joint',
-      );
-      const inUse = await service.keyed('/pipelineapi/deletetable/xml?table=ORDERS', {
-        method: 'DELETE',
-      });
+      const action = service.app.context.dbs.action;
+      action.exec('CREATE TABLE OTHER (ID INTEGER); INSERT INTO OTHER VALUES (1), (2), (3)');
+      action.exec('CREATE TABLE GONE (ID INTEGER); INSERT INTO GONE VALUES (1), (2)');
+      const rows = 1_000_000;
+      const requestId = await startLongIngest(service, rows);
+      const timed = async (path: string) => {
+        const started = performance.now();
+        const response = await service.keyed(path, { method: 'DELETE' });
+        return {
+          status: response.status,
+          text: await response.text(),
+          ms: performance.now() - started,
+        };
+      };
+      const deleted = await timed('/pipelineapi/deletetable/json?table=OTHER');
+      const dropped = await timed('/pipelineapi/droptable/json?table=GONE');
+      const cleared = await timed('/pipelineapi/pipelinecache/json?pipelineid=pl_2&filter=true');
+      // Before, each waited 2 s for the Joint's one transaction and answered 409.
+      expect([deleted, dropped, cleared].map((a) => a.status)).toEqual([200, 200, 200]);
+      expect(JSON.parse(deleted.text).ExecuteResponse.RowCount).toBe(3);
+      expect(JSON.parse(dropped.text).ExecuteResponse.RowCount).toBe(2);
+      // Answered while the ingest still ran, as its own status says.
+      expect(await statusOf(service, requestId)).toBe('Process');
+      // The table being written is still refused at once.
+      const inUse = await timed('/pipelineapi/deletetable/json?table=ORDERS');
       expect(inUse.status).toBe(409);
+      console.info(
+        `answered during the ingest: deletetable ${deleted.ms.toFixed(0)} ms, droptable ${dropped.ms.toFixed(0)} ms, pipelinecache ${cleared.ms.toFixed(0)} ms`,
+      );
+      // Until its commit the Joint's rows are nowhere the clients look.
+      expect(countOf(service, 'ORDERS')).toBe(0);
+      await service.app.engine.whenIdle();
+      expect(await statusOf(service, requestId)).toBe('Finish');
+      expect(countOf(service, 'ORDERS')).toBe(keptOrders(rows));
+      expect(countOf(service, 'OTHER')).toBe(0);
+      expect(service.app.context.dbs.catalogues.action.find(action, 'GONE')).toBeUndefined();
+      expect(stagedTables(service)).toEqual([]);
+      // Where a Joint cannot give way (its last transaction, which moves its rows into their
+      // tables) the wait is still bounded, and the answer names the request.
+      const release = await service.app.engine.actionLock.acquire(requestId);
+      try {
+        const held = await timed('/pipelineapi/deletetable/xml?table=OTHER');
+        expect(held.status).toBe(409);
+        expect(held.text).toContain(`being written by request ${requestId}`);
+      } finally {
+        release();
+      }
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('a Joint that gave way to an operator and is then cancelled leaves its table as it was', async () => {
+    const service = await startService({
+      pipelinesFile: writeTestPipelines(tempFolder('yield-cancel-defs-')),
+    });
+    try {
+      service.app.context.dbs.action.exec('CREATE TABLE OTHER (ID INTEGER)');
+      const requestId = await startLongIngest(service, 1_000_000);
+      // Makes the Joint commit what it staged so far and step aside.
       const other = await service.keyed('/pipelineapi/deletetable/xml?table=OTHER', {
         method: 'DELETE',
       });
-      // The ingest takes several seconds; the answer comes after a bounded wait, not at its end.
-      expect(other.status).toBe(409);
-      expect(await other.text()).toContain(`being written by request ${requestId}`);
-      expect(await statusOf(service, requestId as string)).toBe('Process');
-      const cache = await service.keyed(
-        '/pipelineapi/pipelinecache/xml?pipelineid=pl_1&filter=true',
-        {
-          method: 'DELETE',
-        },
-      );
-      expect(cache.status).toBe(409);
+      expect(other.status).toBe(200);
+      await service.client.cancel(requestId);
       await service.app.engine.whenIdle();
-      expect(await statusOf(service, requestId as string)).toBe('Finish');
-      const after = await service.keyed('/pipelineapi/deletetable/xml?table=OTHER', {
-        method: 'DELETE',
-      });
-      expect(after.status).toBe(200);
+      expect(await statusOf(service, requestId)).toBe('Stop');
+      expect(countOf(service, 'ORDERS')).toBe(0);
+      expect(stagedTables(service)).toEqual([]);
+      // And its retry writes every row once.
+      await service.client.retry(requestId);
+      await service.app.engine.whenSettled();
+      expect(await statusOf(service, requestId)).toBe('Finish');
+      expect(countOf(service, 'ORDERS')).toBe(keptOrders(1_000_000));
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe('a full action database (max_page_count, as a full disk answers SQLITE_FULL)', () => {
+  it('ends the request in Error within seconds, keeps nothing of it, and its retry writes each row once', async () => {
+    const service = await startService({
+      pipelinesFile: writeTestPipelines(tempFolder('full-pages-defs-')),
+    });
+    try {
+      const action = service.app.context.dbs.action;
+      const rows = 20_000;
+      const lines = Array.from({ length: rows }, (_, i) => `{"kind":"k${i % 7}","n":${i}}\n`);
+      writeFileSync(join(service.dataDir, 'inbox', 'events.jsonl'), lines.join(''));
+      const unbounded = action.pragma('max_page_count', { simple: true }) as number;
+      const pages = action.pragma('page_count', { simple: true }) as number;
+      // Room for a few pages: far less than 20,000 rows.
+      action.pragma(`max_page_count = ${pages + 4}`);
+      const started = performance.now();
+      const { requestId } = await service.client.exec('pl_2', 'events.jsonl');
+      const id = requestId as string;
+      const failed = await eventually(
+        async () => {
+          const d = await service.client.requestDetail(id, { appLog: true });
+          return d.status === 'Error' ? d : d.status === 'Finish' ? 'finished' : undefined;
+        },
+        'the request to fail',
+        5_000,
+      );
+      if (failed === 'finished') throw new Error('the request finished on a full database');
+      console.info(`Error after ${(performance.now() - started).toFixed(0)} ms`);
+      expect(failed.stage).toBe('Joint');
+      expect((failed.appLog ?? []).map((l) => l.message).join('\n')).toContain(
+        'The disk of the data folder is full',
+      );
+      // No partial cache of its Filter's output and nothing staged: the space is left for
+      // others, and the retry redoes the Filter from the Sensor's snapshot.
+      expect(
+        action.prepare('SELECT COUNT(*) FROM _CACHE WHERE REQUESTID = ?').pluck().get(id),
+      ).toBe(0);
+      expect(stagedTables(service)).toEqual([]);
+      expect(service.app.context.dbs.catalogues.action.find(action, 'EVENTS')).toBeUndefined();
+
+      // Space is back.
+      action.pragma(`max_page_count = ${unbounded}`);
+      await service.client.retry(id);
+      await service.app.engine.whenSettled();
+      const detail = await service.client.requestDetail(id);
+      expect(detail.status).toBe('Finish');
+      expect(detail.jointRows).toBe(rows);
+      expect(countOf(service, 'EVENTS')).toBe(rows);
+      expect(action.prepare('SELECT COUNT(DISTINCT N) FROM EVENTS').pluck().get() as number).toBe(
+        rows,
+      );
+      await expect(service.client.retry(id)).rejects.toMatchObject({ status: 409 });
     } finally {
       await service.close();
     }
@@ -280,6 +408,57 @@ describe.skipIf(cannotFillDisk !== undefined)(
           async () => ((await statusOf(service, id)) === 'Finish' ? true : undefined),
           'the retry',
         );
+      } finally {
+        await service.close();
+        filesystem.unmount();
+      }
+    });
+
+    it('a Joint that fills the disk ends in Error within seconds while the disk is still full', async () => {
+      const filesystem = mountSmallFilesystem(48);
+      if (typeof filesystem === 'string') throw new Error(filesystem);
+      const dataDir = join(filesystem.path, 'data');
+      const service = await startService({
+        dataDir,
+        pipelinesFile: writeTestPipelines(tempFolder('full-joint-defs-')),
+      });
+      const filler = join(filesystem.path, 'filler');
+      try {
+        const rows = 300_000;
+        const lines = Array.from({ length: rows }, (_, i) => `{"kind":"k${i % 7}","n":${i}}\n`);
+        const input = lines.join('');
+        writeFileSync(join(dataDir, 'inbox', 'events.jsonl'), input);
+        const free = () =>
+          Number(
+            execFileSync('df', ['-B1', '--output=avail', filesystem.path])
+              .toString()
+              .split('\n')[1],
+          );
+        // Room for the Sensor's snapshot of the input and about 2 MB more: the table's
+        // rows need several.
+        writeFileSync(filler, Buffer.alloc(Math.max(0, free() - input.length - 2 * 1024 * 1024)));
+        const started = performance.now();
+        const { requestId } = await service.client.exec('pl_2', 'events.jsonl');
+        const id = requestId as string;
+        // Before, its status stayed Process: the Filter's cache refilled the disk after the
+        // rollback, and the Error could not be written while the disk was full.
+        const failed = await eventually(
+          async () => {
+            const d = await service.client.requestDetail(id, { appLog: true });
+            return d.status === 'Error' ? d : undefined;
+          },
+          'the request to fail while the disk is full',
+          10_000,
+        );
+        console.info(`Error after ${(performance.now() - started).toFixed(0)} ms`);
+        expect((failed.appLog ?? []).map((l) => l.message).join('\n')).toContain(
+          'The disk of the data folder is full',
+        );
+        rmSync(filler);
+        await service.client.retry(id);
+        await service.app.engine.whenSettled();
+        expect(await statusOf(service, id)).toBe('Finish');
+        expect(countOf(service, 'EVENTS')).toBe(rows);
       } finally {
         await service.close();
         filesystem.unmount();

@@ -9,6 +9,7 @@ import {
   Cancelled,
   checkpoint,
   describeWriteFailure,
+  failureOf,
   StageFailure,
   type Running,
 } from './failures.ts';
@@ -41,13 +42,25 @@ export interface JointContext {
 }
 
 /**
- * One transaction on the action database around a write, begun when the first batch comes
- * (a request still reading its input keeps nobody else from the database) and rolled back
- * on any failure; the lock is held from BEGIN to COMMIT or ROLLBACK.
+ * The Joint's transaction on the action database, begun when the first batch comes (a
+ * request still reading its input keeps nobody else from the database) and rolled back on
+ * any failure. It holds the Joint's thread (one Joint at a time) from its begin to its end
+ * and the ActionLock whenever it writes. When someone waits for the lock, it commits what
+ * it has staged at the next batch and lets them write first (`giveWay`): the tables the
+ * clients see change only in its last transaction, so they still get all of a request's
+ * rows or none, and an operator waits for a batch, not for a whole ingest.
  */
 class JointTransaction {
+  private turn: (() => void) | undefined;
   private release: (() => void) | undefined;
+  /** Begun, and not yet committed or rolled back: what it staged is on the thread. */
   private open = false;
+  /** Its tables and files are opened: from here on it may give way between batches. */
+  private writing = false;
+  /** Committing or rolling back: it gives way no more. */
+  private ending = false;
+  private givingWay: Promise<void> | undefined;
+  private failure: unknown;
 
   constructor(
     private readonly context: JointContext,
@@ -55,17 +68,69 @@ class JointTransaction {
   ) {}
 
   get begun(): boolean {
-    return this.release !== undefined;
+    return this.turn !== undefined;
   }
 
   async begin(): Promise<void> {
-    this.release = await this.context.lock.acquire(this.entry.requestId);
+    this.turn = await this.context.thread.take();
+    this.release = await this.context.lock.acquire(this.entry.requestId, () => this.giveWaySoon());
     checkpoint(this.entry);
     this.open = true;
     await this.context.thread.begin();
   }
 
+  /** Its tables and files are opened; writers that came meanwhile go first. */
+  startWriting(): void {
+    this.writing = true;
+    if (this.context.lock.wanted) this.giveWaySoon();
+  }
+
+  private giveWaySoon(): void {
+    if (!this.writing || this.ending || this.givingWay || this.failure !== undefined) return;
+    this.givingWay = this.giveWay()
+      .catch((error: unknown) => {
+        this.failure = error;
+      })
+      .finally(() => {
+        this.givingWay = undefined;
+        // Someone who came while it took the lock back waits behind it.
+        if (this.context.lock.wanted) this.giveWaySoon();
+      });
+  }
+
+  /** Commits what is staged, lets the waiting writers have the lock, then begins again. */
+  private async giveWay(): Promise<void> {
+    const { lock, thread } = this.context;
+    // After the batches already sent: the thread answers in order.
+    await thread.pause();
+    do {
+      this.release?.();
+      this.release = await lock.acquire(this.entry.requestId, () => this.giveWaySoon());
+    } while (lock.wanted);
+    await thread.resume();
+  }
+
+  /**
+   * Sends a batch once the transaction is its own again; the result is the batch's answer,
+   * wrapped so that the caller may send the next ones before it comes.
+   */
+  async send(rows: EncodedRows): Promise<{ sent: Promise<number> }> {
+    for (;;) {
+      if (this.failure !== undefined) throw this.failure;
+      // Checked and sent in one go: nothing may reach the thread between its pause and resume.
+      if (!this.givingWay) return { sent: this.context.thread.rows(rows) };
+      await this.givingWay;
+    }
+  }
+
+  private async settle(): Promise<void> {
+    this.ending = true;
+    while (this.givingWay) await this.givingWay;
+  }
+
   async commit(request: RequestRow): Promise<number[]> {
+    await this.settle();
+    if (this.failure !== undefined) throw this.failure;
     const written = await this.context.thread.commit(request.requestId, request.pipelineId);
     this.open = false;
     this.end();
@@ -74,6 +139,7 @@ class JointTransaction {
 
   /** Rolls back what is open and gives the lock back; safe to call more than once. */
   async abandon(): Promise<void> {
+    await this.settle();
     if (this.open) {
       this.open = false;
       try {
@@ -82,26 +148,25 @@ class JointTransaction {
         // A thread that stopped took its connection, and the open transaction, with it.
         this.context.log?.('the Joint could not roll back', error);
       }
-      this.context.touch();
     }
-    this.release?.();
-    this.release = undefined;
+    this.end();
   }
 
   private end(): void {
+    if (this.turn === undefined) return;
     this.context.touch();
     this.release?.();
     this.release = undefined;
+    this.turn?.();
+    this.turn = undefined;
   }
 }
 
 /** A failure of the thread's writes in the words the request shows. */
 function jointFailure(error: unknown): unknown {
   if (!(error instanceof JointWriteFailure) || error.table === undefined) return error;
-  return new StageFailure(
-    'Joint',
-    describeWriteFailure(error) ?? `${error.table}: ${error.message}`,
-  );
+  if (describeWriteFailure(error)) return failureOf('Joint', error);
+  return new StageFailure('Joint', `${error.table}: ${error.message}`);
 }
 
 /**
@@ -168,7 +233,10 @@ export async function writeJoint(
   };
   const start = async (): Promise<void> => {
     if (!transaction.begun) await transaction.begin();
-    if (!entered) await enter();
+    if (!entered) {
+      await enter();
+      transaction.startWriting();
+    }
   };
   let written: number[];
   try {
@@ -184,7 +252,7 @@ export async function writeJoint(
       await start();
       // Counted before sending: the batch's buffers are transferred to the thread.
       const count = rowCount(batch);
-      const sent = thread.rows(batch);
+      const { sent } = await transaction.send(batch);
       // Awaited in order below; a failure must not count as unhandled meanwhile.
       sent.catch(() => undefined);
       inFlight.push({ sent, rows: count });
@@ -202,11 +270,8 @@ export async function writeJoint(
     await transaction.abandon();
     // The thread removed them in its rollback, unless it had stopped.
     for (const { path } of files) await rm(path, { force: true });
-    if (error instanceof StageFailure || error instanceof Cancelled) throw error;
-    throw new StageFailure(
-      progress.current,
-      describeWriteFailure(error) ?? (error as Error).message,
-    );
+    if (error instanceof Cancelled) throw error;
+    throw failureOf(progress.current, error);
   } finally {
     await transaction.abandon();
     entry.tables.clear();

@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import { Mutex } from 'async-mutex';
 import type { Db } from '../db/sqlite.ts';
 import type { JointAction } from '../pipelines/definition.ts';
 import { transferables, type EncodedRows } from './stage-wire.ts';
@@ -8,10 +9,14 @@ export type TableSpec = Extract<JointAction, { table: unknown }>['table'];
 
 /** What the main thread asks of the Joint's thread; each message gets one answer, in order. */
 export type ToJoint =
-  | { kind: 'begin' }
+  /** `maxPages`: the main connection's max_page_count, kept on the thread's too. */
+  | { kind: 'begin'; maxPages: number }
   | { kind: 'table'; spec: TableSpec }
   | { kind: 'file'; path: string; format: 'csv' | 'jsonl' }
   | { kind: 'rows'; rows: EncodedRows }
+  /** Commits what is staged so far, leaving the tables as they were; `resume` begins again. */
+  | { kind: 'pause' }
+  | { kind: 'resume' }
   | { kind: 'commit'; requestId: string; pipelineId: string }
   | { kind: 'rollback' };
 
@@ -19,7 +24,7 @@ export type FromJoint =
   /** `ms`: time spent on a batch; `written`: rows per table, then per file, on commit. */
   | { kind: 'done'; ms?: number; written?: number[] }
   | { kind: 'failed'; message: string; code?: string; table?: string }
-  /** Sent after every commit, once the thread's checkpoint is over (or was not needed). */
+  /** Sent after every commit and rollback, once the thread's checkpoint is over (or was not needed). */
   | { kind: 'checkpointed'; error?: string };
 
 /** A failure in the Joint's thread, with SQLite's or the file system's code and the table it met. */
@@ -36,14 +41,15 @@ export class JointWriteFailure extends Error {
 /**
  * The thread that writes a Joint's rows (joint-worker.ts), with its own connection to the
  * action database: the inserts of a large ingest take a core for a second or more, which on
- * the main thread left the API waiting behind them. One thread serves every request, since
- * the ActionLock lets one Joint write at a time; the main thread keeps the lock, the
- * request's state and the decision to commit or roll back.
+ * the main thread left the API waiting behind them. One thread serves every request, one
+ * Joint at a time (`take`); the main thread keeps the ActionLock, the request's state and
+ * the decision to commit or roll back.
  *
  * Its commits leave the whole ingest in the write-ahead log and the thread copies it into
- * the database right after answering. Until then the main connection's own automatic
- * checkpoint is off: its next small write (the cache cleanup at the request's end) would
- * otherwise do that copy on the main thread.
+ * the database right after answering. From a Joint's begin until then the main
+ * connection's own automatic checkpoint is off: an operator's write between two of the
+ * Joint's batches, or the cache cleanup at the request's end, would otherwise do that copy
+ * on the main thread.
  */
 export class JointThread {
   private worker: Worker | undefined;
@@ -53,8 +59,11 @@ export class JointThread {
   }[] = [];
   /** The main connection's checkpoint interval while it is off, to set again after. */
   private paused: number | undefined;
+  /** Between a begin and the answer to its commit or rollback. */
+  private active = false;
   private readonly waiters: (() => void)[] = [];
   private closed = false;
+  private readonly turns = new Mutex();
 
   constructor(
     private readonly db: Db,
@@ -80,6 +89,8 @@ export class JointThread {
       if (this.worker === worker) this.worker = undefined;
       const stopped = new Error(`the Joint writer thread stopped (exit code ${code})`);
       for (const waiter of this.pending.splice(0)) waiter.reject(stopped);
+      // Its transaction went with it.
+      this.active = false;
       this.settle();
     });
     this.worker = worker;
@@ -109,9 +120,25 @@ export class JointThread {
     });
   }
 
-  /** BEGIN IMMEDIATE on the thread's connection: call it holding the ActionLock. */
+  /**
+   * Waits until no other Joint uses the thread; call the result when this one has committed
+   * or rolled back. The ActionLock cannot keep Joints apart: a Joint gives it up between
+   * batches.
+   */
+  take(): Promise<() => void> {
+    return this.turns.acquire();
+  }
+
+  /**
+   * BEGIN IMMEDIATE on the thread's connection: call it holding the ActionLock. The thread's
+   * connection takes the main one's max_page_count, so that a bound set on the action
+   * database (tests set one to stand in for a full disk) holds for the Joint's rows too.
+   */
   async begin(): Promise<void> {
-    await this.call({ kind: 'begin' });
+    this.holdCheckpoints();
+    this.active = true;
+    const maxPages = this.db.pragma('max_page_count', { simple: true }) as number;
+    await this.call({ kind: 'begin', maxPages });
   }
 
   /** Creates the table when it is new (inside the transaction) and prepares its inserts. */
@@ -129,26 +156,47 @@ export class JointThread {
   }
 
   /**
-   * Closes the files, writes the marker that the tables are complete and commits; resolves
-   * with the rows written per table, then per file.
+   * Commits the rows staged so far (no table the clients see changes) and ends the
+   * transaction, so that someone else may write; call `resume` holding the lock again.
+   */
+  async pause(): Promise<void> {
+    await this.call({ kind: 'pause' });
+  }
+
+  async resume(): Promise<void> {
+    await this.call({ kind: 'resume' });
+  }
+
+  /**
+   * Closes the files, moves the staged rows into their tables, writes the marker that the
+   * tables are complete and commits; resolves with the rows written per table, then per file.
    */
   async commit(requestId: string, pipelineId: string): Promise<number[]> {
-    this.pause();
-    return (await this.call({ kind: 'commit', requestId, pipelineId })).written ?? [];
+    try {
+      return (await this.call({ kind: 'commit', requestId, pipelineId })).written ?? [];
+    } finally {
+      this.active = false;
+    }
   }
 
-  /** Rolls back what is open and removes the files being written. */
+  /** Rolls back what is open, drops what was staged and removes the files being written. */
   async rollback(): Promise<void> {
-    await this.call({ kind: 'rollback' });
+    try {
+      await this.call({ kind: 'rollback' });
+    } finally {
+      this.active = false;
+    }
   }
 
-  private pause(): void {
+  private holdCheckpoints(): void {
     if (this.paused !== undefined || this.db.memory) return;
     this.paused = this.db.pragma('wal_autocheckpoint', { simple: true }) as number;
     this.db.pragma('wal_autocheckpoint = 0');
   }
 
   private settle(): void {
+    // The checkpoint of an earlier Joint, told after the next one began: this one's comes.
+    if (this.active) return;
     if (this.paused !== undefined && this.db.open)
       this.db.pragma(`wal_autocheckpoint = ${Number(this.paused)}`);
     this.paused = undefined;
@@ -166,6 +214,7 @@ export class JointThread {
     this.closed = true;
     await this.worker?.terminate();
     this.worker = undefined;
+    this.active = false;
     this.settle();
   }
 }

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import * as cache from '../db/action/cache.ts';
-import { FileWriter, TableWriter } from './joint.ts';
+import { dropStagedTables, FileWriter, STAGE_PREFIX, TableWriter } from './joint.ts';
 import type { FromJoint, ToJoint } from './joint-thread.ts';
 import { decodeRows, type ColumnRows, type EncodedRows } from './stage-wire.ts';
 import type { Row } from './values.ts';
@@ -66,16 +66,29 @@ async function handle(message: ToJoint): Promise<FromJoint> {
       tables = [];
       files = [];
       failed = undefined;
+      db.pragma(`max_page_count = ${Math.trunc(message.maxPages)}`);
+      // What others committed since the last Joint goes into the database first: the log
+      // then holds this Joint's rows alone, and a rollback can give all of its space back.
+      checkpoint('PASSIVE');
       db.exec('BEGIN IMMEDIATE');
+      // Left by a Joint whose rollback could not drop them, or by a crash.
+      dropStagedTables(db);
       break;
     case 'table':
-      tables.push(new TableWriter(db, message.spec));
+      tables.push(new TableWriter(db, message.spec, `${STAGE_PREFIX}${tables.length + 1}`));
       break;
     case 'file':
       files.push(new FileWriter(message.path, message.format));
       break;
     case 'rows':
       return failed ?? (await write(message.rows));
+    case 'pause':
+      if (failed) return failed;
+      db.exec('COMMIT');
+      break;
+    case 'resume':
+      db.exec('BEGIN IMMEDIATE');
+      break;
     case 'commit': {
       if (failed) return failed;
       for (const writer of tables) {
@@ -86,6 +99,13 @@ async function handle(message: ToJoint): Promise<FromJoint> {
         }
       }
       for (const writer of files) await writer.close();
+      for (const writer of tables) {
+        try {
+          writer.finish();
+        } catch (error) {
+          return (failed = failure(error, writer.table));
+        }
+      }
       cache.markComplete(db, message.requestId, message.pipelineId, 'JointTables', {
         tables: tables.map((t) => t.table),
       });
@@ -101,15 +121,21 @@ async function handle(message: ToJoint): Promise<FromJoint> {
       tables = [];
       files = [];
       failed = undefined;
+      // Rows committed while the Joint gave way to others: a rollback takes them too.
+      dropStagedTables(db);
       break;
   }
   return { kind: 'done' };
 }
 
-function checkpoint(): FromJoint {
+/**
+ * After a commit, PASSIVE: copies what no reader still needs and never waits for anyone.
+ * After a rollback, TRUNCATE: the log holds the rolled-back rows, and giving their space
+ * back to the file system is what lets the request's Error be written when the disk is full.
+ */
+function checkpoint(mode: 'PASSIVE' | 'TRUNCATE'): FromJoint {
   try {
-    // PASSIVE: copies what no reader still needs and never waits for anyone.
-    if (!db.inTransaction) db.pragma('wal_checkpoint(PASSIVE)');
+    if (!db.inTransaction) db.pragma(`wal_checkpoint(${mode})`);
     return { kind: 'checkpointed' };
   } catch (error) {
     return { kind: 'checkpointed', error: error instanceof Error ? error.message : String(error) };
@@ -127,6 +153,7 @@ port.on('message', (message: ToJoint) => {
       answer = failure(error);
     }
     port.postMessage(answer);
-    if (message.kind === 'commit') port.postMessage(checkpoint());
+    if (message.kind === 'commit') port.postMessage(checkpoint('PASSIVE'));
+    else if (message.kind === 'rollback') port.postMessage(checkpoint('TRUNCATE'));
   });
 });

@@ -72,12 +72,24 @@ const MAX_VALUES = 32_766;
 type Cell = string | number | bigint | null;
 type Converter = (value: Value, rowNumber: number) => Cell;
 
+/** Tables a Joint stages its rows in: internal (`_`), one per table action, `_JOINT_1`… */
+export const STAGE_PREFIX = '_JOINT_';
+
 /**
- * Inserts rows into one action table; creates the table first when it is new. Rows wait in
- * a buffer until a whole statement's worth has come, across batches; `flush` writes the rest.
+ * Inserts rows into one action table, through a staging table of its own in the same
+ * database: the Joint may commit what it has staged between batches, so that others can
+ * write meanwhile, while the table itself changes only in the Joint's last transaction
+ * (`finish`). A new table is the staging table renamed; rows for one that exists are
+ * copied in. Rows wait in a buffer until a whole statement's worth has come, across
+ * batches; `flush` writes the rest.
  */
 export class TableWriter {
   readonly table: string;
+  private readonly stage: string;
+  private readonly definition: string;
+  private readonly keyed: boolean;
+  /** The table did not exist: the staging table has its definition, keys and all. */
+  private readonly fresh: boolean;
   private readonly sources: string[];
   private readonly converters: Converter[];
   private readonly many: Statement;
@@ -89,46 +101,77 @@ export class TableWriter {
 
   constructor(
     private readonly db: Db,
-    spec: Extract<JointAction, { table: unknown }>['table'],
+    private readonly spec: Extract<JointAction, { table: unknown }>['table'],
+    stage: string,
   ) {
     this.table = spec.name;
-    const quoted = quoteIdentifier(spec.name);
+    this.stage = quoteIdentifier(stage);
     const keys = spec.columns.filter((c) => c.key);
+    this.keyed = keys.length > 0;
+    const columns = spec.columns.map((c) => `${quoteIdentifier(c.name)} ${c.type}`);
     const definition = spec.columns.map(
       (c) =>
         `${quoteIdentifier(c.name)} ${c.type}${keys.length === 1 && c.key ? ' PRIMARY KEY' : ''}`,
     );
     if (keys.length > 1)
       definition.push(`PRIMARY KEY (${keys.map((c) => quoteIdentifier(c.name)).join(', ')})`);
-    const existing = tableColumns(db, spec.name);
-    if (existing.length === 0) {
-      db.exec(`CREATE TABLE ${quoted} (${definition.join(', ')})`);
-    } else {
-      const same =
-        existing.length === spec.columns.length &&
-        existing.every(
-          (c, i) => c.name === spec.columns[i]?.name && c.type === spec.columns[i]?.type,
-        );
-      if (!same)
-        throw new JointError(
-          `table ${spec.name} exists with other columns than the pipeline declares`,
-        );
-    }
+    this.definition = definition.join(', ');
+    this.fresh = !this.checkTable();
+    // Staged for a table that exists, rows keep their order and wait for its own keys to
+    // decide, when copied, which of them stays.
+    db.exec(`CREATE TABLE ${this.stage} (${this.fresh ? this.definition : columns.join(', ')})`);
     this.sources = spec.columns.map((c) => c.from ?? c.name);
     this.converters = spec.columns.map(converter);
     // A keyed table takes the newest row for a key, so a file sent again updates it.
-    const verb = keys.length > 0 ? 'INSERT OR REPLACE' : 'INSERT';
-    const columns = spec.columns.map((c) => quoteIdentifier(c.name)).join(', ');
+    const verb = this.keyed && this.fresh ? 'INSERT OR REPLACE' : 'INSERT';
+    const names = spec.columns.map((c) => quoteIdentifier(c.name)).join(', ');
     const placeholders = `(${spec.columns.map(() => '?').join(', ')})`;
     this.rowsPerInsert = Math.max(
       1,
       Math.min(ROWS_PER_INSERT, Math.floor(MAX_VALUES / spec.columns.length)),
     );
-    this.one = db.prepare(`${verb} INTO ${quoted} (${columns}) VALUES ${placeholders}`);
+    this.one = db.prepare(`${verb} INTO ${this.stage} (${names}) VALUES ${placeholders}`);
     this.many = db.prepare(
-      `${verb} INTO ${quoted} (${columns}) VALUES ${Array(this.rowsPerInsert).fill(placeholders).join(', ')}`,
+      `${verb} INTO ${this.stage} (${names}) VALUES ${Array(this.rowsPerInsert).fill(placeholders).join(', ')}`,
     );
     this.pending = new Array<Cell>(spec.columns.length * this.rowsPerInsert);
+  }
+
+  /** True when the table exists with the declared columns; throws when with others. */
+  private checkTable(): boolean {
+    const existing = tableColumns(this.db, this.spec.name);
+    if (existing.length === 0) return false;
+    const same =
+      existing.length === this.spec.columns.length &&
+      existing.every(
+        (c, i) => c.name === this.spec.columns[i]?.name && c.type === this.spec.columns[i]?.type,
+      );
+    if (!same)
+      throw new JointError(
+        `table ${this.spec.name} exists with other columns than the pipeline declares`,
+      );
+    return true;
+  }
+
+  /**
+   * Moves the staged rows into the table, inside the Joint's last transaction: looked at
+   * again, since an operator may have dropped it between two batches.
+   */
+  finish(): void {
+    const table = quoteIdentifier(this.table);
+    const exists = this.checkTable();
+    if (!exists && this.fresh) {
+      this.db.exec(`ALTER TABLE ${this.stage} RENAME TO ${table}`);
+      return;
+    }
+    if (!exists) this.db.exec(`CREATE TABLE ${table} (${this.definition})`);
+    // Same columns in the same order: `SELECT *` lets SQLite copy whole records where it can.
+    this.db.exec(
+      this.keyed
+        ? `INSERT OR REPLACE INTO ${table} SELECT * FROM ${this.stage} ORDER BY rowid`
+        : `INSERT INTO ${table} SELECT * FROM ${this.stage}`,
+    );
+    this.db.exec(`DROP TABLE ${this.stage}`);
   }
 
   write(rows: readonly Row[]): void {
@@ -182,6 +225,15 @@ export class TableWriter {
         this.one.run(...this.pending.slice(r * width, (r + 1) * width));
     this.filled = 0;
   }
+}
+
+/** Drops what a Joint staged and did not finish (a rollback, or a crash before it). */
+export function dropStagedTables(db: Db): void {
+  const names = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, ?) = ?")
+    .pluck()
+    .all(STAGE_PREFIX.length, STAGE_PREFIX) as string[];
+  for (const name of names) db.exec(`DROP TABLE ${quoteIdentifier(name)}`);
 }
 
 function csvCell(value: Value): string {

@@ -244,27 +244,40 @@ export class StagePass {
         if (event.kind === 'sensorEnd') progress.record('Sensor', event.rows);
     }
     if (failed !== 'Joint' || cache.completion(action, requestId, 'Filter')) return;
-    // The cache chunks go to the action database, as a Joint's rows do.
-    await this.context.lock.runExclusive(async () => {
-      cache.clearPart(action, requestId, 'Filter');
-      let chunk = 0;
-      let kept = 0;
-      const job = this.job(request, definition.sensor, snapshot, undefined, {
-        actions: definition.filter,
-        args,
-      });
-      const rows = this.rows(
-        this.events(job, entry),
-        progress,
-        filters.map((f) => f.describe),
-      );
+    // The cache chunks go to the action database, as a Joint's rows do: a chunk at a time,
+    // so that a Joint or an operator waits for a chunk, not for the whole input.
+    const { lock } = this.context;
+    await lock.runExclusive(() => cache.clearPart(action, requestId, 'Filter'));
+    let chunk = 0;
+    let kept = 0;
+    const job = this.job(request, definition.sensor, snapshot, undefined, {
+      actions: definition.filter,
+      args,
+    });
+    const rows = this.rows(
+      this.events(job, entry),
+      progress,
+      filters.map((f) => f.describe),
+    );
+    try {
       for await (const encoded of rows) {
         const batch = decodeRows(encoded);
-        cache.writeChunk(action, requestId, pipelineId, 'Filter', chunk++, batch);
+        const at = chunk++;
+        await lock.runExclusive(() =>
+          cache.writeChunk(action, requestId, pipelineId, 'Filter', at, batch),
+        );
         kept += batch.length;
         await nextTurn();
       }
-      cache.markComplete(action, requestId, pipelineId, 'Filter', { rows: kept, chunks: chunk });
-    });
+      await lock.runExclusive(() =>
+        cache.markComplete(action, requestId, pipelineId, 'Filter', { rows: kept, chunks: chunk }),
+      );
+    } catch (error) {
+      // Chunks without their marker are of no use to a retry: their space is given back.
+      await lock
+        .runExclusive(() => cache.clearPart(action, requestId, 'Filter'))
+        .catch(() => undefined);
+      throw error;
+    }
   }
 }
