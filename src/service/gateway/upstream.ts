@@ -163,7 +163,14 @@ export class Upstream {
           // A 503 that names no time to come back is a failure, not a queue.
           const { status, headers } = answer.response;
           const busy = status === 429 || (status === 503 && headers.has('retry-after'));
-          if (!busy) return { tree: await this.read(operation, answer, records) };
+          if (!busy) {
+            try {
+              return { tree: await this.read(operation, answer, records) };
+            } finally {
+              // Read or refused: the time bound has nothing left to cut.
+              clearTimeout(answer.timer);
+            }
+          }
           this.limiter.refused(atOnce);
           return { busy: answer };
         },
@@ -188,7 +195,7 @@ export class Upstream {
     operation: OperationName,
     fields: Readonly<Record<string, string | undefined>>,
     deadline: number,
-  ): Promise<{ response: Response; controller: AbortController }> {
+  ): Promise<{ response: Response; controller: AbortController; timer: NodeJS.Timeout }> {
     const method = OPERATIONS[operation];
     const form = new URLSearchParams();
     for (const [name, value] of Object.entries(fields))
@@ -219,7 +226,7 @@ export class Upstream {
         signal: controller.signal,
       });
       this.keepSession(response);
-      return { response, controller };
+      return { response, controller, timer };
     } catch (error) {
       clearTimeout(timer);
       throw this.failure(error, controller, 'cannot be reached');
