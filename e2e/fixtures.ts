@@ -230,8 +230,18 @@ export async function unlessAbandoned(handle: () => Promise<void>): Promise<void
 export interface GatewayService {
   readonly url: string;
   readonly app: App;
-  /** The vendor-like doubles behind it, by service id. */
-  readonly vendors: { readonly kanto: VendorService; readonly pacific: VendorService };
+  /**
+   * The vendor-like doubles behind it, by service id: `kanto` and `pacific` as interfaces.md
+   * alone describes a service; `tokai` answers a whole day at once, in Shift_JIS and
+   * Japanese ({@link TOKAI_DAY}); `chubu` pages by `index`, at most 500 rows an answer, with
+   * a truthful Next, and has a SALES table of {@link CHUBU_SALES_ROWS} rows.
+   */
+  readonly vendors: {
+    readonly kanto: VendorService;
+    readonly pacific: VendorService;
+    readonly tokai: VendorService;
+    readonly chubu: VendorService;
+  };
   /** A second copy of our own embedded service, behind it as service `ours`. */
   readonly ours: { readonly app: App; readonly url: string; readonly client: PipelineClient };
   /** Every upstream key: none may reach a browser or a log line. */
@@ -241,15 +251,23 @@ export interface GatewayService {
 }
 
 export const DEVELOPER = { user: 'devon', password: 'developer-password-e2e' };
-/** Seconds the gateway gives an upstream to answer (the slow one takes longer). */
-export const GATEWAY_UPSTREAM_TIMEOUT_S = 2;
+/** Today's requests of `tokai`, of which `failed` ended in its failed status (Abort). */
+export const TOKAI_DAY = { total: 100_000, failed: 39, failedFile: 'fail-売上.csv' } as const;
+/** Rows of `chubu`'s SALES table: more than one answer of its holds. */
+export const CHUBU_SALES_ROWS = 1250;
+/**
+ * Seconds the gateway gives an upstream to answer (the slow one takes longer): its whole
+ * answer, so enough for tokai's day of 100,000 requests in one answer (about 20 MB, read
+ * in this same busy process with the double writing it) on a loaded two-core machine.
+ */
+export const GATEWAY_UPSTREAM_TIMEOUT_S = 10;
 const OURS_KEY = 'ours-upstream-key-0123456789abcdefghij';
 
 /**
- * A gateway in this worker's process, in front of both vendor-like doubles (`kanto`,
- * `pacific`), a second copy of our own embedded service (`ours`, with the demo), one that
- * is down and one slower than the gateway's timeout. Its users are its own (ADMIN,
- * OPERATOR, DEVELOPER); its request index refreshes every second.
+ * A gateway in this worker's process, in front of the vendor-like doubles (`kanto`,
+ * `pacific`, `tokai`, `chubu`), a second copy of our own embedded service (`ours`, with the
+ * demo), one that is down and one slower than the gateway's timeout. Its users are its own (ADMIN,
+ * OPERATOR, DEVELOPER); its request index refreshes every second (tokai's every 30 s).
  */
 export const gatewayTest = test.extend<object, { gateway: GatewayService }>({
   gateway: [
@@ -264,6 +282,33 @@ export const gatewayTest = test.extend<object, { gateway: GatewayService }>({
         apiKey: 'pacific-upstream-key-0123456789abcdef',
       });
       const slow = await startVendorService({ apiKey: 'slow-upstream-key-0123456789abcdef' });
+      // A product that ignores pagesize and index and states no Next or Total: its whole day
+      // comes in one answer, in Shift_JIS, its messages in Japanese, its dates with slashes.
+      const tokai = await startVendorService({
+        variant: VENDOR_VARIANTS.kanto,
+        apiKey: 'tokai-upstream-key-0123456789abcdef',
+        behaviour: {
+          pagesize: 'ignored',
+          next: 'absent',
+          charset: 'shift_jis',
+          language: 'ja',
+          dates: 'slash',
+        },
+      });
+      tokai.addRequests('pl_1', 60_000);
+      tokai.addRequests('pl_2', TOKAI_DAY.total - TOKAI_DAY.failed - 60_000);
+      // Failing as the product fails them: through its stages, its own message in the log.
+      tokai.addRequests('pl_2', TOKAI_DAY.failed, TOKAI_DAY.failedFile, 'waiting');
+      for (let step = 0; step < 4; step++) tokai.advance();
+      // A product that pages by index, at most 500 rows an answer, and tells Next truthfully
+      // (learnt from its request list: it has a day to probe).
+      const chubu = await startVendorService({
+        variant: VENDOR_VARIANTS.kanto,
+        apiKey: 'chubu-upstream-key-0123456789abcdef',
+        behaviour: { pagesize: { cap: 500 }, index: true, next: 'stated' },
+      });
+      chubu.addRequests('pl_1', 3);
+      chubu.addTableRows('SALES', CHUBU_SALES_ROWS - 3);
       const oursDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-ours-'));
       const ours = await buildApp({
         dataDir: oursDir,
@@ -293,6 +338,9 @@ export const gatewayTest = test.extend<object, { gateway: GatewayService }>({
         { id: 'ours', name: 'Ours', url: oursUrl, apiKey: OURS_KEY, pollSeconds: 1 },
         { id: 'down', name: 'Down', url: goneUrl, apiKey: 'down-upstream-key-0123456789abcdef' },
         { id: 'slow', name: 'Slow', url: slow.url, apiKey: slow.apiKey, pollSeconds: 60 },
+        // Each round reads 100,000 requests: every 30 s at most, not every second.
+        { id: 'tokai', name: 'Tokai', url: tokai.url, apiKey: tokai.apiKey, pollSeconds: 30 },
+        { id: 'chubu', name: 'Chubu', url: chubu.url, apiKey: chubu.apiKey, pollSeconds: 1 },
       ];
       slow.setDelay((GATEWAY_UPSTREAM_TIMEOUT_S + 3) * 1000);
       const app = await buildApp({
@@ -312,7 +360,7 @@ export const gatewayTest = test.extend<object, { gateway: GatewayService }>({
       await use({
         url,
         app,
-        vendors: { kanto, pacific },
+        vendors: { kanto, pacific, tokai, chubu },
         ours: {
           app: ours,
           url: oursUrl,
@@ -323,7 +371,7 @@ export const gatewayTest = test.extend<object, { gateway: GatewayService }>({
       });
       await app.close();
       await ours.close();
-      await Promise.all([kanto.close(), pacific.close(), slow.close()]);
+      await Promise.all([kanto, pacific, slow, tokai, chubu].map((vendor) => vendor.close()));
       rmSync(dataDir, { recursive: true, force: true });
       rmSync(oursDir, { recursive: true, force: true });
     },

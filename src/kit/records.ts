@@ -349,8 +349,18 @@ export function decodeVersion(tree: TreeObject): string {
   return text(rootOf(tree, 'Response'), 'Version');
 }
 
+/**
+ * A page of a database's tables or of a table's rows. Behind a gateway, a long table's
+ * answer states `Bound` instead of `Total`: the first rows it read, of a table that may hold
+ * more (contract section 12); no total is known then.
+ */
+export interface TablePageInfo extends PageInfo {
+  /** Rows read of a table that may hold more; undefined when the answer says none. */
+  readonly bound: number | undefined;
+}
+
 export interface TableList {
-  readonly info: PageInfo;
+  readonly info: TablePageInfo;
   readonly tables: readonly string[];
 }
 
@@ -361,20 +371,20 @@ export interface ColumnInfo {
 }
 
 export interface TablePage {
-  readonly info: PageInfo;
+  readonly info: TablePageInfo;
   readonly columns: readonly ColumnInfo[];
   /** Cells in header order; a SQL NULL is null, distinct from an empty string. */
   readonly rows: readonly (readonly (string | null)[])[];
 }
 
 function resultParts(tree: TreeObject): {
-  info: PageInfo;
+  info: TablePageInfo;
   header: TreeValue[];
   records: TreeValue[][];
 } {
   const r = rootOf(tree, 'Result');
   return {
-    info: decodePageInfo(r.Info),
+    info: { ...decodePageInfo(r.Info), bound: optionalNumber(object(r.Info, 'Info'), 'Bound') },
     header: list(object(r.Header, 'Header').Item),
     records: list(r.Record).map((rec) => list(object(rec, 'Record').Item)),
   };

@@ -1,7 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { DAY_PATTERN, type PipelineClient } from '../../kit/index.ts';
 import { useAuth, useClients, type Auth } from '../app/auth.ts';
-import { decodeServices, EMBEDDED_ONLY, mcapiGet, type ServiceInfo } from '../app/mcapi.ts';
+import { mcapiGet } from '../app/mcapi.ts';
+import { decodeServices, EMBEDDED_ONLY, type ServiceInfo } from '../app/service-info.ts';
 import { todayYmd } from '../paths.ts';
 import { currentService } from '../app/current-service.ts';
 

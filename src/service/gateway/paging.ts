@@ -100,6 +100,8 @@ export async function probePaging(upstream: Upstream, now: Date): Promise<ListPa
     two = await ask({ pagesize: '2' });
     next = two.ids.length > 1 ? 'always -1' : 'unknown';
   }
+  // Whether index is honoured needs a day of two requests at least: asked when not told.
+  two ??= one.next === 1 || (one.total ?? 0) > 1 ? undefined : await ask({ pagesize: '2' });
   const known = (two?.ids.length ?? 0) > 1 || one.next === 1 || (one.total ?? 0) > 1;
   if (!known) return { ...facts, pagesize: 'honoured', next };
   const second = await ask({ pagesize: '1', index: '1' });
@@ -218,18 +220,22 @@ export async function readAll<T>(
         return { items, whole: false, tree };
       }
       const paging = upstream.paging;
+      // A Next past the answer says there is more, whatever the probe has learnt yet; a
+      // Next of -1 is believed only of an upstream seen telling the truth with it.
       let more =
         stated.total !== undefined
           ? index + count < stated.total
-          : paging.next === 'stated' && stated.next !== undefined
-            ? stated.next !== -1
-            : count < Math.min(size, paging.cap ?? size)
+          : stated.next !== undefined && stated.next > index
+            ? true
+            : paging.next === 'stated' && stated.next === -1
               ? false
-              : undefined;
+              : count < Math.min(size, paging.cap ?? size)
+                ? false
+                : undefined;
       if (more === false && stated.total === undefined && paging.next !== 'stated' && count > 0)
-        // Short, and nothing stated: a cap it keeps quiet about looks the same. Where index
-        // is honoured, one row past the answer tells.
-        if (paging.index === 'honoured')
+        // Short, and nothing stated: a cap it keeps quiet about looks the same. Unless index
+        // is known to be ignored, one row past the answer tells.
+        if (paging.index !== 'ignored')
           more = await rowAfter(upstream, operation, fields, shape, index + count, keys);
       if (more === false) whole = true;
       else {

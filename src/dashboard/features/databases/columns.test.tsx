@@ -41,9 +41,16 @@ describe('rowColumns', () => {
 describe('tableListColumns', () => {
   it('links each table with its row count, keeping the list’s page and filter', () => {
     const [table] = tableListColumns(t, 'action', 'ORDERS', { listIndex: 50, filter: 'or' });
-    const html = render(table?.cell({ name: 'ORDERS', rows: 1234 }));
+    const html = render(table?.cell({ name: 'ORDERS', rows: { count: 1234, atLeast: false } }));
     expect(html).toContain('href="/databases/action?listIndex=50&amp;filter=or&amp;table=ORDERS"');
     expect(html).toContain('aria-current="true"');
     expect(html).toContain('1,234 rows');
+  });
+
+  it('says “at least” of a table a gateway read only the first rows of, and “…” of one untold', () => {
+    const [table] = tableListColumns(t, 'action', undefined, {});
+    const bound = render(table?.cell({ name: 'SALES', rows: { count: 1000, atLeast: true } }));
+    expect(bound).toContain('at least 1,000 rows');
+    expect(render(table?.cell({ name: 'SALES', rows: undefined }))).toContain('…');
   });
 });

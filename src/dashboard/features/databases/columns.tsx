@@ -5,11 +5,12 @@ import { notify } from '../../app/notices.ts';
 import type { ColumnDef } from '../../components/data-table.tsx';
 import { paths, type TableListQuery } from '../../paths.ts';
 import { CellValue } from './cells.tsx';
+import type { RowCount } from './queries.ts';
 import type { Row, Sort } from './rows.ts';
 
 export interface ListedTable {
   readonly name: string;
-  readonly rows: number | undefined;
+  readonly rows: RowCount | undefined;
 }
 
 /** The list of tables has one column: each name links to the table, with its row count. */
@@ -34,7 +35,11 @@ export function tableListColumns(
         >
           <span className="truncate font-mono text-xs">{row.name}</span>
           <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">
-            {row.rows === undefined ? t('rowsUnknown') : t('rows', { count: row.rows })}
+            {row.rows === undefined
+              ? t('rowsUnknown')
+              : row.rows.atLeast
+                ? t('rowsAtLeast', { count: row.rows.count })
+                : t('rows', { count: row.rows.count })}
           </span>
         </Link>
       ),

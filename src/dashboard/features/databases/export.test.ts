@@ -3,7 +3,7 @@ import type { TablePage } from '../../../kit/index.ts';
 import { toCsv, toJson } from './export.ts';
 
 const page: TablePage = {
-  info: { index: 0, prev: -1, next: -1, count: 3, total: 3 },
+  info: { index: 0, prev: -1, next: -1, count: 3, total: 3, bound: undefined },
   columns: [
     { name: 'ID', type: 'INTEGER', key: true },
     { name: 'NOTE', type: 'VARCHAR', key: false },

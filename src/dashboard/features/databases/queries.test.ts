@@ -1,6 +1,6 @@
 import { QueryClient, type QueryKey } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import { databaseKeys, tableChangeKeys } from './queries.ts';
+import { databaseKeys, rowCountOf, tableChangeKeys } from './queries.ts';
 
 // auth.ts reads the browser's storage as it loads; the keys need none of it.
 vi.mock('../../app/auth.ts', () => ({ useClients: () => ({}) }));
@@ -60,5 +60,24 @@ describe('tableChangeKeys', () => {
       databaseKeys.tableList('action', 50),
       databaseKeys.count('action', 'ORDERS'),
     ]);
+  });
+});
+
+describe('rowCountOf', () => {
+  const page = { index: 0, prev: -1, next: 100, count: 100 };
+  it('is exact with a Total, “at least” with a Bound, and unknown with neither', () => {
+    expect(rowCountOf({ ...page, total: 1250, bound: undefined })).toEqual({
+      count: 1250,
+      atLeast: false,
+    });
+    expect(rowCountOf({ ...page, total: undefined, bound: 1000 })).toEqual({
+      count: 1000,
+      atLeast: true,
+    });
+    expect(rowCountOf({ ...page, total: undefined, bound: undefined })).toBeUndefined();
+  });
+
+  it('never calls a count exact beside a Bound', () => {
+    expect(rowCountOf({ ...page, total: 1000, bound: 1000 })?.atLeast).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import type { DatabaseName, PipelineClient } from '../../../kit/index.ts';
+import type { DatabaseName, PipelineClient, TablePage } from '../../../kit/index.ts';
 import { useClients } from '../../app/auth.ts';
 
 export const databaseKeys = {
@@ -39,11 +39,31 @@ export const tableListQuery = (client: PipelineClient, database: DatabaseName, i
       previousQuery?.queryKey[1] === database ? previous : undefined,
   });
 
-/** A table's row count, from its Total (one small call per table). */
+/**
+ * How many rows a table holds: its Total, or at least its Bound (the rows a gateway read of
+ * a longer table, contract section 12); undefined when the service tells neither.
+ */
+export interface RowCount {
+  readonly count: number;
+  /** The table may hold more: `count` rows were read, no total is known. */
+  readonly atLeast: boolean;
+}
+
+/** What a table page's Info says of the table's size. */
+export function rowCountOf(info: TablePage['info']): RowCount | undefined {
+  // A Bound says no total is known: it wins over a Total beside it, never claimed exact.
+  if (info.bound !== undefined) return { count: info.bound, atLeast: true };
+  if (info.total !== undefined) return { count: info.total, atLeast: false };
+  return undefined;
+}
+
+/** A table's row count, from its Total or Bound (one small call per table). */
 export const rowCountQuery = (client: PipelineClient, database: DatabaseName, table: string) =>
   queryOptions({
     queryKey: databaseKeys.count(database, table),
-    queryFn: async () => (await client.table(database, table, { pageSize: 1 })).info.total,
+    // null, not undefined: a query's data may not be undefined.
+    queryFn: async () =>
+      rowCountOf((await client.table(database, table, { pageSize: 1 })).info) ?? null,
     staleTime: 10_000,
   });
 

@@ -4,7 +4,7 @@ import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, TextInput } from '../../components/fields.tsx';
-import { useTableChange } from './queries.ts';
+import { useTableChange, type RowCount } from './queries.ts';
 
 /** Delete or drop an action table, once its name has been typed. */
 export function TableChangeDialog({
@@ -14,7 +14,7 @@ export function TableChangeDialog({
   onClose,
 }: {
   table: string;
-  rows: number | undefined;
+  rows: RowCount | undefined;
   drop: boolean;
   onClose: (changed: boolean) => void;
 }) {
@@ -53,7 +53,11 @@ export function TableChangeDialog({
       ) : (
         <div className="flex flex-col gap-3">
           <p>
-            {rows === undefined ? t('confirm.countUnknown') : t('confirm.count', { count: rows })}{' '}
+            {rows === undefined
+              ? t('confirm.countUnknown')
+              : rows.atLeast
+                ? t('confirm.countAtLeast', { count: rows.count })
+                : t('confirm.count', { count: rows.count })}{' '}
             {t('confirm.irreversible')}
           </p>
           <Field label={t('confirm.typeName', { table })}>

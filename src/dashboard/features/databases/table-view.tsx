@@ -12,7 +12,7 @@ import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { paths } from '../../paths.ts';
 import { exportCsv, exportJson } from './export.ts';
-import { useTablePage } from './queries.ts';
+import { rowCountOf, useTablePage } from './queries.ts';
 import { rowColumns } from './columns.tsx';
 import { arrangeRows, sortParam, type Sort } from './rows.ts';
 import { TABLE_PAGE_SIZES, type RowsViewChange } from './view.ts';
@@ -68,7 +68,7 @@ export function TableView({
       {change ? (
         <TableChangeDialog
           table={table}
-          rows={data?.info.total}
+          rows={data ? rowCountOf(data.info) : undefined}
           drop={change === 'drop'}
           onClose={(changed) => {
             setChange(undefined);
@@ -172,7 +172,8 @@ export function TableView({
             </Select>
           </Field>
           <Pager
-            info={info}
+            // Past the bound no total is known: the pager says the range alone.
+            info={info.bound === undefined ? info : { ...info, total: undefined }}
             testId="row-range"
             label={t('rowPages')}
             className="pb-1"
@@ -180,6 +181,16 @@ export function TableView({
           />
         </div>
       </div>
+      {info.bound !== undefined ? (
+        // A gateway read only the first rows of a longer table: no total is known, so none
+        // is shown, here or in the pager.
+        <p
+          data-testid="row-bound"
+          className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+        >
+          {t('bound', { count: info.bound })}
+        </p>
+      ) : null}
       <DataTable
         columns={rowColumns(
           t,

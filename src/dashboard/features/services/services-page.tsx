@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { ServiceInfo } from '../../app/mcapi.ts';
+import type { ServiceInfo } from '../../app/service-info.ts';
 import { ServiceMark } from '../../app/service-switcher.tsx';
 import { Badge } from '../../components/badge.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
@@ -11,6 +11,7 @@ import { Spinner } from '../../components/spinner.tsx';
 import { inService, paths } from '../../paths.ts';
 import { useCurrentService, useServices } from '../../shared/services.ts';
 import { useTimeFormat } from '../../i18n/use-time.ts';
+import { CapabilitiesCard, capabilitiesId, DOWN_MARK } from './capabilities-card.tsx';
 
 type TimeFormat = ReturnType<typeof useTimeFormat>;
 
@@ -40,6 +41,16 @@ function columns(
           {s.id === current ? (
             <span className="text-xs text-teal-700 dark:text-teal-400">· {t('current')}</span>
           ) : null}
+          {s.capabilities ? (
+            <a
+              href={`#${capabilitiesId(s.id)}`}
+              aria-label={t('capabilities.section', { name: s.name })}
+              // A line of its own: the column stays as narrow as the service's name.
+              className="basis-full text-xs whitespace-nowrap text-teal-700 hover:underline dark:text-teal-400"
+            >
+              {t('capabilities.details')} {DOWN_MARK}
+            </a>
+          ) : null}
         </span>
       ),
     },
@@ -57,9 +68,12 @@ function columns(
       cellProps: (s) => ({ 'data-reachable': String(s.reachable) }),
       cell: (s) => (
         <span className="flex flex-wrap items-center gap-1">
-          <Badge tone={s.reachable ? 'green' : 'red'} symbol={s.reachable ? '✓' : '✕'}>
-            {s.reachable ? t('reachable') : t('unreachable')}
-          </Badge>
+          {/* Whole: a Japanese word would otherwise break after every character on a phone. */}
+          <span className="whitespace-nowrap">
+            <Badge tone={s.reachable ? 'green' : 'red'} symbol={s.reachable ? '✓' : '✕'}>
+              {s.reachable ? t('reachable') : t('unreachable')}
+            </Badge>
+          </span>
           {s.since ? (
             <span className="text-xs text-slate-500 dark:text-slate-400">
               {when(s.since, since)}
@@ -114,6 +128,7 @@ export function ServicesPage() {
   const current = useCurrentService();
   if (error) return <ErrorView error={error} />;
   if (services.length === 0) return <Spinner />;
+  const upstreams = services.flatMap((s) => (s.capabilities ? [[s, s.capabilities] as const] : []));
   return (
     <>
       <PageHeader title={t('title')} />
@@ -128,6 +143,24 @@ export function ServicesPage() {
           empty={t('empty')}
         />
       </div>
+      {upstreams.length > 0 ? (
+        <section aria-labelledby="capabilities-title" className="mt-6 flex flex-col gap-3">
+          <h2 id="capabilities-title" className="text-lg font-semibold">
+            {t('capabilities.title')}
+          </h2>
+          <p className="text-sm text-slate-600 dark:text-slate-300">{t('capabilities.intro')}</p>
+          <div className="grid gap-3 xl:grid-cols-2">
+            {upstreams.map(([s, capabilities]) => (
+              <CapabilitiesCard
+                key={s.id}
+                service={s}
+                capabilities={capabilities}
+                instant={time.instant}
+              />
+            ))}
+          </div>
+        </section>
+      ) : null}
     </>
   );
 }

@@ -21,7 +21,8 @@ function useProvider() {
     queryKey: ['sign-in', 'oidc'],
     queryFn: async () => {
       const data = await mcapiGet(null, '/auth/oidc');
-      return data.enabled === true && typeof data.name === 'string' ? data.name : undefined;
+      // null, not undefined: a query's data may not be undefined (it fails the query).
+      return data.enabled === true && typeof data.name === 'string' ? data.name : null;
     },
     staleTime: Infinity,
     retry: false,

@@ -1,0 +1,203 @@
+import type { TFunction } from 'i18next';
+import type { ReactNode } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import type { Capabilities, ServiceInfo } from '../../app/service-info.ts';
+import { ServiceMark } from '../../app/service-switcher.tsx';
+import { byteSize, charsetName, pagingKind, roundedSeconds } from './capabilities.ts';
+
+// Marks, the same in every language: a warning, and a link further down the page.
+const WARNING_MARK = '⚠';
+export const DOWN_MARK = '↓';
+
+/** The id of a service's card, which the table's link leads to. */
+export const capabilitiesId = (service: string) => `capabilities-${service}`;
+
+/** One fact: its name, and what the gateway learnt of it. */
+function Fact({ term, testId, children }: { term: string; testId: string; children: ReactNode }) {
+  return (
+    <div
+      className="grid grid-cols-1 gap-x-4 border-b border-slate-100 py-1.5 last:border-0 sm:grid-cols-[11rem_minmax(0,1fr)] dark:border-slate-800"
+      data-fact={testId}
+    >
+      <dt className="text-xs font-semibold text-slate-600 sm:text-sm dark:text-slate-300">
+        {term}
+      </dt>
+      <dd className="min-w-0 break-words">{children}</dd>
+    </div>
+  );
+}
+
+/** A fact not learnt yet, dimmed. */
+function Unknown({ t }: { t: TFunction<'services'> }) {
+  return (
+    <span className="text-slate-500 italic dark:text-slate-400">{t('capabilities.unknown')}</span>
+  );
+}
+
+function paging(t: TFunction<'services'>, c: Capabilities): ReactNode {
+  switch (pagingKind(c)) {
+    case 'whole':
+      return t('capabilities.pagingWhole');
+    case 'capped':
+      return t('capabilities.pagingCapped', { count: c.cap ?? 0 });
+    case 'asked':
+      return t('capabilities.pagingAsked');
+    default:
+      return <Unknown t={t} />;
+  }
+}
+
+function size(t: TFunction<'services'>, bytes: number | undefined): ReactNode {
+  if (bytes === undefined || bytes === 0) return t('capabilities.noAnswer');
+  const shown = byteSize(bytes);
+  if (shown.unit === 'bytes') return t('capabilities.sizeExact', { count: bytes });
+  return t(shown.exact ? 'capabilities.sizeUnit' : 'capabilities.sizeAbout', {
+    value: shown.value,
+    // Not `unit`: i18next hands the options to Intl.NumberFormat, which refuses unit "MB".
+    symbol: shown.unit,
+    bytes,
+  });
+}
+
+function poll(t: TFunction<'services'>, c: Capabilities): ReactNode {
+  if (c.pollSeconds === undefined) return <Unknown t={t} />;
+  const seconds = roundedSeconds(c.pollSeconds);
+  const every = t(seconds.exact ? 'capabilities.seconds' : 'capabilities.secondsAbout', {
+    value: seconds.value,
+  });
+  return c.lastRoundMs === undefined
+    ? t('capabilities.pollNoRound', { every })
+    : t('capabilities.pollRound', { every, ms: Math.round(c.lastRoundMs) });
+}
+
+function zone(t: TFunction<'services'>, service: ServiceInfo, c: Capabilities): ReactNode {
+  switch (c.zoneFrom) {
+    case 'configured':
+      return t('capabilities.zoneConfigured', { zone: service.timeZone || c.datesZone });
+    case 'dates':
+      return t('capabilities.zoneDates', { zone: c.datesZone || service.zoneName });
+    case 'none':
+      return t('capabilities.zoneNone');
+    default:
+      return <Unknown t={t} />;
+  }
+}
+
+/**
+ * What the gateway learnt of how one upstream answers (contract section 12), as a list of
+ * facts that reads top to bottom on a phone and as two columns wider. The probe's error is
+ * the service's own text: shown as text, never as markup.
+ */
+export function CapabilitiesCard({
+  service,
+  capabilities: c,
+  instant,
+}: {
+  service: ServiceInfo;
+  capabilities: Capabilities;
+  /** An ISO instant as the user reads times (useTimeFormat's), its zone named. */
+  instant: (iso: string) => string;
+}) {
+  const { t } = useTranslation('services');
+  const headingId = `${capabilitiesId(service.id)}-heading`;
+  const learnt = <T extends string>(value: T | 'unknown', words: Record<T, string>): ReactNode =>
+    value === 'unknown' ? <Unknown t={t} /> : words[value];
+  return (
+    <section
+      id={capabilitiesId(service.id)}
+      aria-labelledby={headingId}
+      data-capabilities={service.id}
+      className="scroll-mt-4 rounded-lg border border-slate-200 bg-white p-4 text-sm dark:border-slate-800 dark:bg-slate-900"
+    >
+      <h3 id={headingId} className="mb-2 text-base">
+        <ServiceMark service={service} />
+      </h3>
+      {c.zoneFrom === 'none' ? (
+        <p
+          data-testid={`zone-warning-${service.id}`}
+          className="mb-2 flex gap-2 rounded-md bg-amber-50 px-3 py-2 text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+        >
+          <span aria-hidden="true">{WARNING_MARK}</span>
+          <span>
+            <Trans
+              t={t}
+              i18nKey="capabilities.zoneWarning"
+              // The setting's names as written in a file or a command line, kept whole.
+              components={{ code: <code className="font-mono text-xs whitespace-nowrap" /> }}
+            />
+          </span>
+        </p>
+      ) : null}
+      <dl>
+        <Fact term={t('capabilities.paging')} testId="paging">
+          {paging(t, c)}
+        </Fact>
+        <Fact term={t('capabilities.index')} testId="index">
+          {learnt(c.index, {
+            honoured: t('capabilities.indexHonoured'),
+            ignored: t('capabilities.indexIgnored'),
+          })}
+        </Fact>
+        <Fact term={t('capabilities.next')} testId="next">
+          {learnt(c.next, {
+            stated: t('capabilities.nextStated'),
+            'always -1': t('capabilities.nextAlways'),
+            absent: t('capabilities.nextAbsent'),
+          })}
+        </Fact>
+        <Fact term={t('capabilities.total')} testId="total">
+          {learnt(c.total, {
+            stated: t('capabilities.totalStated'),
+            absent: t('capabilities.totalAbsent'),
+          })}
+        </Fact>
+        <Fact term={t('capabilities.charset')} testId="charset">
+          {c.charset ? (
+            t(`capabilities.charsetFrom.${c.charsetFrom}`, { charset: charsetName(c.charset) })
+          ) : (
+            <Unknown t={t} />
+          )}
+        </Fact>
+        <Fact term={t('capabilities.session')} testId="session">
+          {c.setsSessionId ? t('capabilities.setsSession') : t('capabilities.noSession')}
+        </Fact>
+        <Fact term={t('capabilities.concurrency')} testId="concurrency">
+          {c.concurrency === undefined ? (
+            <Unknown t={t} />
+          ) : c.concurrencyLimit === undefined ? (
+            t('capabilities.concurrencyNow', { count: c.concurrency })
+          ) : (
+            t('capabilities.concurrencyLearnt', {
+              count: c.concurrency,
+              limit: c.concurrencyLimit,
+            })
+          )}
+        </Fact>
+        <Fact term={t('capabilities.largest')} testId="largest">
+          {size(t, c.largestAnswerBytes)}
+        </Fact>
+        <Fact term={t('capabilities.compression')} testId="compression">
+          {c.compressed ? t('capabilities.compressed') : t('capabilities.notCompressed')}
+        </Fact>
+        <Fact term={t('capabilities.zone')} testId="zone">
+          {zone(t, service, c)}
+        </Fact>
+        <Fact term={t('capabilities.poll')} testId="poll">
+          {poll(t, c)}
+        </Fact>
+        <Fact term={t('capabilities.probed')} testId="probed">
+          {c.probedAt ? (
+            <time dateTime={c.probedAt}>{instant(c.probedAt)}</time>
+          ) : (
+            t('capabilities.notProbed')
+          )}
+        </Fact>
+        {c.probeError ? (
+          <Fact term={t('capabilities.probeError')} testId="probe-error">
+            <span className="whitespace-pre-wrap">{c.probeError}</span>
+          </Fact>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
