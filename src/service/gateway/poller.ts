@@ -167,6 +167,8 @@ function listedPipelines(tree: TreeObject): string[] {
 export class IndexPoller {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  /** The round that follows the one under way, once a caller asked for a fresh one. */
+  private following: Promise<void> | undefined;
   private delayMs: number;
   private error: string | null = null;
   private stopped = false;
@@ -204,6 +206,7 @@ export class IndexPoller {
   /** Waits for the round under way, if any (closing the server). */
   async settled(): Promise<void> {
     await this.running;
+    await this.following;
   }
 
   state(): PollerState {
@@ -257,10 +260,19 @@ export class IndexPoller {
     this.index.settle(this.service, requestId, detail, this.options.now().getTime());
   }
 
-  /** One round now, or the one under way: rounds never overlap. */
+  /** A round that begins now, or right after the one under way: rounds never overlap. */
   pollNow(): Promise<void> {
+    if (this.running) {
+      // The round under way may have listed before the caller's change: one more after it,
+      // shared by every caller meanwhile.
+      this.following ??= this.running.then(() => {
+        this.following = undefined;
+        return this.stopped ? undefined : this.pollNow();
+      });
+      return this.following;
+    }
     const rounds = this.options.rounds;
-    this.running ??= (rounds ? rounds.run(() => this.round()) : this.round()).finally(() => {
+    this.running = (rounds ? rounds.run(() => this.round()) : this.round()).finally(() => {
       this.running = undefined;
     });
     return this.running;
