@@ -27,13 +27,15 @@ export class ConformanceGuard {
     if (!template) return;
     const method = response.request().method();
     let body: string;
+    let headers: Record<string, string>;
     try {
       body = await response.text();
+      headers = await response.allHeaders();
     } catch {
-      // A page that navigated away took the body with it: nothing to hold.
+      // A page that navigated away, or a context closed meanwhile, took the answer with it:
+      // nothing to hold.
       return;
     }
-    const headers = await response.allHeaders();
     const bodiless = [101, 204, 205, 304].includes(response.status());
     const answer = new Response(bodiless ? null : body, {
       status: response.status(),
