@@ -8,6 +8,11 @@ import type { TreeObject, TreeValue } from './tree.ts';
 
 export type BulkAction = 'retry' | 'cancel';
 export type BulkOutcome = 'pending' | 'started' | 'ok' | 'refused' | 'failed';
+export type BulkJobState = 'running' | 'done' | 'stopped';
+
+/** A job's State; a word this kit does not know is read as still running. */
+const stateOf = (value: string): BulkJobState =>
+  value === 'done' || value === 'stopped' ? value : 'running';
 
 /** Which requests of a day a bulk call takes. */
 export interface BulkSelection {
@@ -51,7 +56,10 @@ export interface BulkJob {
   /** When a restart resumed it, if one did. */
   readonly resumed: string | null;
   readonly finished: string | null;
-  readonly state: 'running' | 'done';
+  /** `stopped`: ended early, its starter having lost the role it needs (`stopped` says why). */
+  readonly state: BulkJobState;
+  /** Why a stopped job stopped, in the service's words; null otherwise. */
+  readonly stopped: string | null;
   readonly total: number;
   readonly done: number;
   readonly succeeded: number;
@@ -127,7 +135,8 @@ function job(j: TreeObject): BulkJob {
     created: str(j, 'Created'),
     resumed: strOrNull(j, 'Resumed'),
     finished: strOrNull(j, 'Finished'),
-    state: str(j, 'State') === 'done' ? 'done' : 'running',
+    state: stateOf(str(j, 'State')),
+    stopped: strOrNull(j, 'Stopped'),
     total: num(j, 'Total'),
     done: num(j, 'Done'),
     succeeded: num(j, 'Succeeded'),

@@ -26,6 +26,7 @@ export {
   type ApiSettings,
   type McLogin,
   type McSession,
+  type ServiceRole,
 } from './sessions.ts';
 export {
   Transport,
@@ -64,6 +65,7 @@ export type {
   BulkItem,
   BulkJob,
   BulkJobNow,
+  BulkJobState,
   BulkOutcome,
   BulkPreview,
   BulkSelection,

@@ -19,10 +19,22 @@ export interface McLogin {
   readonly role: Role | undefined;
 }
 
+/** A person's role on one service of the server (contract section 12). */
+export interface ServiceRole {
+  readonly service: string;
+  readonly role: Role;
+}
+
 /** The signed-in user of a session (an extension of the embedded service). */
 export interface McSession {
   readonly userName: string;
+  /** Their default role: theirs on any service that gives them none of its own. */
   readonly role: Role;
+  /**
+   * Their role on each service the server answers for, in its order (the first is the one
+   * plain /pipelineapi reaches); empty from a server without roles per service.
+   */
+  readonly serviceRoles: readonly ServiceRole[];
   readonly serverName: string;
   readonly serverId: string;
   readonly expires: string;
@@ -38,6 +50,19 @@ function roleOf(value: unknown): Role | undefined {
   return typeof first === 'string' && (ROLES as readonly string[]).includes(first)
     ? (first as Role)
     : undefined;
+}
+
+/**
+ * The roles per service of a session's answer. A role this kit does not know reads as the
+ * least one, viewer: a newer server's word never makes a client offer more than it may.
+ */
+function serviceRolesOf(value: unknown): ServiceRole[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry: unknown) => {
+    if (entry === null || typeof entry !== 'object') return [];
+    const { service, role } = entry as Record<string, unknown>;
+    return typeof service === 'string' ? [{ service, role: roleOf(role) ?? 'viewer' }] : [];
+  });
 }
 
 /** Reads a Part A envelope: the data of a success, or an HttpError carrying code and message. */
@@ -174,6 +199,7 @@ export class ManagementConsoleClient extends SessionClient {
     return {
       userName: String(data.userName ?? ''),
       role: roleOf(data.role) ?? 'operator',
+      serviceRoles: serviceRolesOf(data.serviceRoles),
       serverName: String(data.serverName ?? ''),
       serverId: String(data.serverId ?? ''),
       expires: String(data.expires ?? ''),

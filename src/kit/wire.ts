@@ -84,8 +84,21 @@ export const CANCELLABLE_STATUSES: readonly RequestStatus[] = ['Wait', 'Start', 
 export const REQUEST_STAGES = ['Sensor', 'Filter', 'Joint', 'Complete'] as const;
 export type RequestStage = (typeof REQUEST_STAGES)[number];
 
-export const ROLES = ['administrator', 'developer', 'operator'] as const;
+export const ROLES = ['administrator', 'developer', 'operator', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
+
+/** Roles from the least to the most: each may do all that the ones before it may. */
+export const ROLE_ORDER: readonly Role[] = ['viewer', 'operator', 'developer', 'administrator'];
+
+/** Whether `role` is `least` or above it. */
+export function roleAtLeast(role: Role, least: Role): boolean {
+  return ROLE_ORDER.indexOf(role) >= ROLE_ORDER.indexOf(least);
+}
+
+/** The higher of two roles. */
+export function higherRole(a: Role, b: Role): Role {
+  return roleAtLeast(a, b) ? a : b;
+}
 
 const READ_OPERATIONS = (Object.keys(OPERATIONS) as OperationName[]).filter(
   (op) => OPERATIONS[op] === 'GET',
@@ -105,13 +118,20 @@ const DEVELOPER_OPERATIONS: readonly OperationName[] = [
 
 /**
  * Part C operations each role may call with a management console session (contract
- * section 4). The API key may call all of them.
+ * sections 4 and 12): a viewer reads what an operator reads and changes nothing. The API key
+ * may call all of them.
  */
 export const ROLE_OPERATIONS: Readonly<Record<Role, ReadonlySet<OperationName>>> = {
+  viewer: new Set(READ_OPERATIONS),
   operator: new Set(OPERATOR_OPERATIONS),
   developer: new Set(DEVELOPER_OPERATIONS),
   administrator: new Set(Object.keys(OPERATIONS) as OperationName[]),
 };
+
+/** The least role that may call an operation. @example roleNeeded('requestretry') // 'operator' */
+export function roleNeeded(operation: OperationName): Role {
+  return ROLE_ORDER.find((role) => ROLE_OPERATIONS[role].has(operation)) ?? 'administrator';
+}
 
 /** Header carrying the API key. */
 export const API_KEY_HEADER = 'X-Pipelinewebapi';

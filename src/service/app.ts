@@ -39,7 +39,7 @@ import { Notifier } from './notify/notifier.ts';
 import { NotifyRuleWatcher, type NotifyRules } from './notify/rules.ts';
 import { discoverProvider, oidcRoutes } from './auth/oidc.ts';
 import { ProviderSignOut } from './auth/oidc-sign-out.ts';
-import type { OidcSettings } from './auth/oidc-config.ts';
+import { mappedServices, type OidcSettings } from './auth/oidc-config.ts';
 import { collectRoutes, openApiRoutes, type RegisteredRoute } from './openapi/routes.ts';
 import { getPipeline } from './db/system/pipelines.ts';
 
@@ -133,9 +133,15 @@ export async function buildApp(config: AppConfig): Promise<App> {
     inbox: join(dataDir, 'inbox'),
     outbox: join(dataDir, 'outbox'),
   };
+  const services = config.services ?? [{ id: 'local', name: 'Embedded service', embedded: true }];
+  // A role on a service this server does not answer for is a typing mistake: said at start.
+  for (const id of config.oidc ? mappedServices(config.oidc.roles) : [])
+    if (!services.some((s) => s.id === id))
+      throw new Error(
+        `--oidc-roles: no service ${JSON.stringify(id)} here (its services: ${services.map((s) => s.id).join(', ')})`,
+      );
   // Before anything opens: a provider that cannot be read stops the start, naming the flag.
   const provider = config.oidc ? await discoverProvider(config.oidc) : undefined;
-  const services = config.services ?? [{ id: 'local', name: 'Embedded service', embedded: true }];
   const embedded = services.some((s) => s.embedded);
   // In front of other services only, no inbox or outbox of its own.
   if (embedded) {
@@ -278,7 +284,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     const server = await httpServer(config, limits);
     const routes = collectRoutes(server);
     const parts = [
-      pipelineApi(context, directory, managementConsoleSessions(sessions)),
+      pipelineApi(context, directory, managementConsoleSessions(sessions, dbs.system)),
       managementConsole(context, loginLimit, providerSignOut),
       flowService(context, loginLimit),
     ];

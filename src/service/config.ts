@@ -60,7 +60,8 @@ Options (each also read from the environment variable in brackets; a flag wins):
   --oidc-client-id <id>   this server's client id there [PIPELINE_OIDC_CLIENT_ID]
   --oidc-client-secret <s> its client secret (prefer the variable) [PIPELINE_OIDC_CLIENT_SECRET]
   --oidc-role-claim <c>   the claim with the user's groups [PIPELINE_OIDC_ROLE_CLAIM] (default groups)
-  --oidc-roles <map>      claim values to roles: 'admins=administrator,*=operator' [PIPELINE_OIDC_ROLES]
+  --oidc-roles <map>      claim values to roles: 'admins=administrator,*=operator' [PIPELINE_OIDC_ROLES];
+                          value=service:role gives a role on one service: 'prod-ops=prod:operator'
   --oidc-name <name>      the provider's name on the sign-in button [PIPELINE_OIDC_NAME]
   --help                  this text
 

@@ -11,17 +11,25 @@ import {
   setPassword,
 } from './auth/users.ts';
 import { openDatabases } from './db/databases.ts';
+import { grantedRoles, grantRole, revokeRole } from './db/system/service-roles.ts';
+import { SERVICE_ID } from './gateway/services.ts';
 
 const USAGE = `Usage: npm run users -- <command> [options]
 
-  add <name> --role <administrator|developer|operator>   add a user
-  passwd <name>                                          set a new password (ends the user's sessions)
-  remove <name>                                          remove a user
-  list                                                   list users and roles
+  add <name> --role <role>                    add a user with a default role: viewer,
+                                              operator, developer or administrator
+  grant <name> --service <id> --role <role>   give the user another role on one service
+  revoke <name> --service <id>                take it back: the default role holds there again
+  passwd <name>                               set a new password (ends the user's sessions)
+  remove <name>                               remove a user
+  list                                        list users with their roles, per service too
 
 Options:
   --data <folder>   the service's data folder [PIPELINE_DATA_DIR] (default ./data)
   --no-password     (add) a user without a password: flow service login only
+
+Roles are read at each call: a grant or a revoke holds for open sessions and running bulk
+jobs from their next call on. The embedded service's id is local.
 
 The password is asked for without echo, or read from PIPELINE_USER_PASSWORD.
 `;
@@ -45,12 +53,23 @@ async function askPassword(): Promise<string> {
   return first;
 }
 
+/** The --service of grant and revoke: a service id, as the services file writes them. */
+function serviceOf(value: string | undefined): string {
+  if (value === undefined) throw new Error('--service <id> is needed (the embedded one is local)');
+  if (!SERVICE_ID.test(value))
+    throw new Error(
+      `--service must be a service id (a-z, 0-9 and -, up to 32), not ${JSON.stringify(value)}`,
+    );
+  return value;
+}
+
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
     options: {
       data: { type: 'string' },
       role: { type: 'string' },
+      service: { type: 'string' },
       'no-password': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -66,8 +85,12 @@ async function main(): Promise<void> {
     switch (command) {
       case 'list':
         for (const user of listUsers(dbs.system)) {
+          // Roles per service as service:role, as the single sign-on mapping writes them.
+          const perService = grantedRoles(dbs.system, user.name)
+            .map((granted) => `${granted.service}:${granted.role}`)
+            .join(',');
           process.stdout.write(
-            `${user.name}\t${user.role}${user.external ? '\t(single sign-on)' : user.hasPassword ? '' : '\t(no password)'}\n`,
+            `${user.name}\t${user.role}${user.external ? `\t(single sign-on: ${user.issuer ?? 'unknown provider'})` : user.hasPassword ? '' : '\t(no password)'}${perService ? `\t${perService}` : ''}\n`,
           );
         }
         return;
@@ -78,6 +101,24 @@ async function main(): Promise<void> {
         const password = values['no-password'] ? '' : await askPassword();
         await addUser(dbs.system, name, password, values.role, new Date().toISOString());
         process.stdout.write(`added ${name} (${values.role})\n`);
+        return;
+      }
+      case 'grant': {
+        if (!name) throw new Error('grant needs a user name');
+        const service = serviceOf(values.service);
+        if (!values.role || !isRole(values.role))
+          throw new Error(`--role must be one of ${ROLES.join(', ')}`);
+        if (!grantRole(dbs.system, name, service, values.role))
+          throw new Error(`user ${name} does not exist`);
+        process.stdout.write(`${name} is ${values.role} on ${service}\n`);
+        return;
+      }
+      case 'revoke': {
+        if (!name) throw new Error('revoke needs a user name');
+        const service = serviceOf(values.service);
+        if (!revokeRole(dbs.system, name, service))
+          throw new Error(`${name} has no role of their own on ${service}`);
+        process.stdout.write(`${name} has their default role on ${service} again\n`);
         return;
       }
       case 'passwd':

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +12,7 @@ import {
 } from '../../kit/index.ts';
 import { readStored, writeStored } from './storage.ts';
 import { basePathOf, currentService } from './current-service.ts';
+import { roleHere, serviceRolesQuery, type RoleHere } from './service-roles.ts';
 
 /** Who is signed in, and with what. */
 export type Auth =
@@ -155,23 +157,34 @@ export function useClients() {
   return clientsFor(useAuth());
 }
 
-/** Whether the signed-in user may call an operation; the API key may call them all. */
-export function can(auth: Auth | null, operation: OperationName): boolean {
+/**
+ * Whether the signed-in user may call an operation on the service looked at (`here`: their
+ * role there; without it, their default role); the API key may call them all.
+ */
+export function can(auth: Auth | null, operation: OperationName, here?: RoleHere): boolean {
   if (!auth) return false;
-  return auth.kind === 'apiKey' || ROLE_OPERATIONS[auth.role].has(operation);
+  return auth.kind === 'apiKey' || ROLE_OPERATIONS[here?.role ?? auth.role].has(operation);
 }
 
-/** Why a control is disabled for this user, in the catalogue's words (undefined: allowed). */
+/**
+ * Why a control is disabled for this user on the service looked at, in the catalogue's
+ * words (undefined: allowed). On a server of several services the reason names the service.
+ */
 export function forbiddenReason(
   auth: Auth | null,
   operation: OperationName,
   t: TFunction<'common'> = i18n.t,
+  here?: RoleHere,
 ): string | undefined {
-  if (can(auth, operation)) return undefined;
-  const role = auth?.kind === 'session' ? t(`roles.${auth.role}`) : t('roles.thisSignIn');
-  return isKnownRefusal(operation)
+  if (can(auth, operation, here)) return undefined;
+  const role =
+    auth?.kind === 'session' ? t(`roles.${here?.role ?? auth.role}`) : t('roles.thisSignIn');
+  const reason = isKnownRefusal(operation)
     ? t(`forbidden.${operation}`, { role })
     : t('forbidden.other', { role, operation });
+  return here?.several && here.service !== undefined
+    ? t('forbidden.onService', { service: here.service, reason })
+    : reason;
 }
 
 const KNOWN_REFUSALS: ReadonlySet<string> = new Set([
@@ -196,9 +209,24 @@ type KnownRefusal =
 const isKnownRefusal = (operation: OperationName): operation is KnownRefusal =>
   KNOWN_REFUSALS.has(operation);
 
-/** forbiddenReason in the language shown now, re-rendering when it changes. */
+/**
+ * The signed-in person's role on the service looked at (contract section 12), as the server
+ * tells it; their default role until it has. Undefined for an API key sign-in.
+ */
+export function useRoleHere(): RoleHere | undefined {
+  const auth = useAuth();
+  const roles = useQuery(serviceRolesQuery(auth));
+  if (auth?.kind !== 'session') return undefined;
+  return roleHere(auth.role, roles.data, currentService().id);
+}
+
+/**
+ * forbiddenReason in the language shown now, for the service looked at, re-rendering when
+ * either (or the person's role there) changes.
+ */
 export function useForbidden(): (operation: OperationName) => string | undefined {
   const { t } = useTranslation();
   const auth = useAuth();
-  return (operation) => forbiddenReason(auth, operation, t);
+  const here = useRoleHere();
+  return (operation) => forbiddenReason(auth, operation, t, here);
 }

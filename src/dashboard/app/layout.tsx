@@ -9,6 +9,7 @@ import {
   useNavigate,
   useSearchParams,
 } from 'react-router';
+import { FocusReason } from '../components/focus-reason.tsx';
 import { Spinner } from '../components/spinner.tsx';
 import { inService, paths } from '../paths.ts';
 import { chooseService, useServices } from '../shared/services.ts';
@@ -16,7 +17,7 @@ import { setCurrentService } from './current-service.ts';
 import { ServiceSwitcher } from './service-switcher.tsx';
 import { useVersion } from '../shared/queries.ts';
 import { isAdministrator } from '../shared/audit.ts';
-import { signOut, useAuth } from './auth.ts';
+import { signOut, useAuth, useRoleHere } from './auth.ts';
 import { useUnreachable } from './connection.ts';
 import { dismiss, useNotices } from './notices.ts';
 import { usePreference, type Theme, type ZoneChoice } from './preferences.ts';
@@ -158,6 +159,8 @@ function Notices() {
 function Identity({ id, open }: { id: string; open: boolean }) {
   const { t } = useTranslation();
   const auth = useAuth();
+  // The role on the service looked at (contract section 12), which decides what it may do.
+  const here = useRoleHere();
   const version = useVersion();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -179,7 +182,11 @@ function Identity({ id, open }: { id: string; open: boolean }) {
         {auth.kind === 'session' ? (
           <>
             <span className="font-semibold text-white">{auth.userName}</span> ·{' '}
-            {t(`roles.${auth.role}`)}
+            <span data-testid="role-here">
+              {here?.several && here.service !== undefined
+                ? t('roleOnService', { role: t(`roles.${here.role}`), service: here.service })
+                : t(`roles.${here?.role ?? auth.role}`)}
+            </span>
           </>
         ) : (
           <span className="font-semibold text-white">{t('apiKeyUser')}</span>
@@ -297,6 +304,7 @@ export function Layout() {
         )}
       </main>
       <Notices />
+      <FocusReason />
     </div>
   );
 }

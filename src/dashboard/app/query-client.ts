@@ -4,6 +4,7 @@ import { HttpError, NetworkError, TimeoutError } from '../../kit/index.ts';
 import { expireAuth } from './auth.ts';
 import { markReachable } from './connection.ts';
 import { notify } from './notices.ts';
+import { serviceRolesKey } from './service-roles.ts';
 import { i18n } from '../i18n/index.ts';
 
 function onError(error: unknown): void {
@@ -24,9 +25,16 @@ function onError(error: unknown): void {
 
 /** One configuration for every query and mutation of the dashboard. */
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
-    queryCache: new QueryCache({ onError, onSuccess: () => markReachable(true) }),
-    mutationCache: new MutationCache({ onError, onSuccess: () => markReachable(true) }),
+  // A refusal may mean that the person's role changed since it was read: read it again,
+  // so that the controls follow (contract section 12: a role is read at each call).
+  const refused = (error: unknown) => {
+    onError(error);
+    if (error instanceof HttpError && error.status === 403)
+      void client.invalidateQueries({ queryKey: serviceRolesKey });
+  };
+  const client: QueryClient = new QueryClient({
+    queryCache: new QueryCache({ onError: refused, onSuccess: () => markReachable(true) }),
+    mutationCache: new MutationCache({ onError: refused, onSuccess: () => markReachable(true) }),
     defaultOptions: {
       queries: {
         // Part C data belongs to the service it came from; the server-wide lists do not.
@@ -45,4 +53,5 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+  return client;
 }

@@ -1,5 +1,6 @@
 import { useId, type ButtonHTMLAttributes } from 'react';
 import { notify } from '../app/notices.ts';
+import { reasonOnFocus } from './focus-reason.tsx';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 
@@ -22,8 +23,8 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   readonly size?: 'sm' | 'md';
   /**
    * Why the button is disabled. The button then stays focusable (aria-disabled), describes
-   * itself with the reason, and shows it as a notice when pressed: a title alone never
-   * reaches keyboard or touch users.
+   * itself with the reason, shows it beside itself while the keyboard's focus is on it, and
+   * as a notice when pressed or tapped: a title alone never reaches keyboard or touch users.
    */
   readonly disabledReason?: string | undefined;
 }
@@ -50,6 +51,7 @@ export function Button({
         title={disabledReason ?? title}
         aria-disabled={isDisabled}
         aria-describedby={explained ? reasonId : rest['aria-describedby']}
+        {...(explained ? reasonOnFocus(disabledReason) : {})}
         onClick={(event) => {
           if (explained) notify({ kind: 'info', text: disabledReason });
           else onClick?.(event);

@@ -122,7 +122,8 @@ function table(rows: readonly Row[], columns?: readonly string[]): string {
 }
 
 function bulkSummary(job: BulkJob): string {
-  const calls = `job ${job.jobId} (${job.action}, ${job.state}): ${job.done} of ${job.total} done, ${job.succeeded} ok, ${job.refused} refused, ${job.failed} failed`;
+  const ran = `job ${job.jobId} (${job.action}, ${job.state}): ${job.done} of ${job.total} done, ${job.succeeded} ok, ${job.refused} refused, ${job.failed} failed`;
+  const calls = job.stopped === null ? ran : `${ran}\n${job.stopped}`;
   if (!job.now || job.now.accepted === 0) return `${calls}\n`;
   const now = [
     ...job.now.statuses.map((s) => `${s.count} ${s.status}`),
@@ -348,12 +349,12 @@ export async function run(
         return 0;
       }
       let job = await client.bulk.start(selection, values.reason, preview.total);
-      while (job.state !== 'done') {
+      while (job.state === 'running') {
         await new Promise((resolve) => setTimeout(resolve, 500));
         job = await client.bulk.job(job.jobId, { pageSize: 1 });
       }
       out(job, () => bulkSummary(job));
-      return job.refused + job.failed > 0 ? 1 : 0;
+      return job.refused + job.failed > 0 || job.state === 'stopped' ? 1 : 0;
     }
     case 'bulk-job': {
       const id = Number(need(target, 'a job id'));

@@ -122,7 +122,8 @@ describe('the audit log', () => {
       userName: 'olivia',
       httpStatus: 403,
       status: 'Error',
-      message: 'The operator role may not call exec.',
+      message:
+        'exec on service local needs the developer role; the operator role there may not call it.',
       requestId: null,
     });
     const byRequest = await audit(admin, { requestid: requestId });

@@ -84,6 +84,7 @@ beforeAll(async () => {
   await addUser(db, 'olivia', PASSWORD, 'operator', now);
   await addUser(db, 'devon', PASSWORD, 'developer', now);
   await addUser(db, 'ada', PASSWORD, 'administrator', now);
+  await addUser(db, 'vera', PASSWORD, 'viewer', now);
   await addUser(db, 'robot', '', 'operator', now);
   writeFileSync(join(service.dataDir, 'inbox', 'orders.csv'), 'id,amount,note\n1,20,x\n');
 });
@@ -336,6 +337,7 @@ describe('roles on the pipeline API', () => {
 
   it('lets each role call exactly its operations; the others get 403/1104 and change nothing', async () => {
     const users: Record<Role, string> = {
+      viewer: 'vera',
       operator: 'olivia',
       developer: 'devon',
       administrator: 'ada',

@@ -1,4 +1,4 @@
-import { ROLES, type Role } from '../../kit/wire.ts';
+import { higherRole, ROLE_ORDER, ROLES, type Role } from '../../kit/wire.ts';
 
 /** OpenID Connect sign-in, as the flags configure it (README "Single sign-on"). */
 export interface OidcSettings {
@@ -21,34 +21,65 @@ export interface OidcSettings {
 /** Unfinished sign-ins per client address, unless the settings say otherwise. */
 export const START_LIMIT = 30;
 
-/** Claim values to roles, and the role of anyone whose values match none (`*`). */
+/**
+ * Claim values to roles, and the role of anyone whose values match none (`*`); and claim
+ * values to roles on one service (`prod-ops=prod:operator`, contract section 12).
+ */
 export interface RoleMapping {
   readonly byValue: ReadonlyMap<string, Role>;
   readonly otherwise: Role | undefined;
+  /** Claim value → service id → the role it gives there. */
+  readonly onService: ReadonlyMap<string, ReadonlyMap<string, Role>>;
 }
+
+/** A service id as the services file writes them (the embedded service is `local`). */
+const SERVICE_ID = /^[a-z0-9-]{1,32}$/;
 
 type Flags = Readonly<Record<string, string | undefined>>;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**
- * `admins=administrator,devs=developer,*=operator`: each claim value and the role it gives;
- * `*` gives a role to everyone whose claim is there but matches nothing listed.
+ * `admins=administrator,devs=developer,*=operator,prod-ops=prod:operator`: each claim value
+ * and the role it gives, by default or (`service:role`) on one service; `*` gives a default
+ * role to everyone whose claim is there but matches nothing listed.
  */
 export function parseRoleMapping(text: string): RoleMapping {
   const byValue = new Map<string, Role>();
+  const onService = new Map<string, Map<string, Role>>();
   let otherwise: Role | undefined;
   for (const entry of text.split(',').map((e) => e.trim())) {
-    const match = /^([^=]+)=([^=]+)$/.exec(entry);
-    if (!match) throw new Error(`--oidc-roles: ${JSON.stringify(entry)} is not value=role`);
+    const match = /^([^=]+)=(?:([^=:]+):)?([^=:]+)$/.exec(entry);
+    if (!match)
+      throw new Error(
+        `--oidc-roles: ${JSON.stringify(entry)} is not value=role or value=service:role`,
+      );
     const value = (match[1] as string).trim();
-    const role = (match[2] as string).trim();
+    const service = match[2]?.trim();
+    const role = (match[3] as string).trim();
     if (!(ROLES as readonly string[]).includes(role))
       throw new Error(`--oidc-roles: ${JSON.stringify(role)} is not one of ${ROLES.join(', ')}`);
-    if (value === '*') otherwise = role as Role;
-    else byValue.set(value, role as Role);
+    if (service === undefined) {
+      if (value === '*') otherwise = role as Role;
+      else byValue.set(value, role as Role);
+      continue;
+    }
+    if (!SERVICE_ID.test(service))
+      throw new Error(
+        `--oidc-roles: ${JSON.stringify(service)} in ${JSON.stringify(entry)} is not a service id`,
+      );
+    if (value === '*')
+      throw new Error(`--oidc-roles: * gives a default role only, not one on ${service}`);
+    const roles = onService.get(value) ?? new Map<string, Role>();
+    roles.set(service, role as Role);
+    onService.set(value, roles);
   }
-  return { byValue, otherwise };
+  return { byValue, otherwise, onService };
+}
+
+/** The services a mapping names (to check against the services this server answers for). */
+export function mappedServices(mapping: RoleMapping): Set<string> {
+  return new Set([...mapping.onService.values()].flatMap((roles) => [...roles.keys()]));
 }
 
 /** The OIDC settings from flags and environment, or undefined when none is set; throws naming the setting. */
@@ -89,8 +120,6 @@ export function readOidcSettings(flags: Flags): OidcSettings | undefined {
   };
 }
 
-const RANK: Readonly<Record<Role, number>> = { operator: 0, developer: 1, administrator: 2 };
-
 /** The claim's values: a string, or an array of strings, found by a dotted path. */
 export function claimValues(
   claims: Readonly<Record<string, unknown>>,
@@ -107,13 +136,14 @@ export function claimValues(
 }
 
 /**
- * The role these claims give, or why they give none: no claim at all signs nobody in (not
- * even with `*`); several matching values give the highest of their roles.
+ * The roles these claims give, or why they give none: no claim at all signs nobody in (not
+ * even with `*`); several matching values give the highest of their roles, by default and
+ * on each service. Values that give roles on services only give the viewer role elsewhere.
  */
 export function roleFor(
   claims: Readonly<Record<string, unknown>>,
   settings: Pick<OidcSettings, 'roleClaim' | 'roles' | 'name'>,
-): { role: Role } | { refused: string } {
+): { role: Role; services: readonly { service: string; role: Role }[] } | { refused: string } {
   const values = claimValues(claims, settings.roleClaim);
   if (values === undefined || values.length === 0)
     return {
@@ -122,10 +152,24 @@ export function roleFor(
   const roles = values
     .map((v) => settings.roles.byValue.get(v))
     .filter((r): r is Role => r !== undefined);
-  const best = roles.sort((x, y) => RANK[y] - RANK[x])[0] ?? settings.roles.otherwise;
+  const onService = new Map<string, Role>();
+  for (const value of values)
+    for (const [service, role] of settings.roles.onService.get(value) ?? [])
+      onService.set(service, higherRole(role, onService.get(service) ?? role));
+  const rank = (role: Role) => ROLE_ORDER.indexOf(role);
+  const best =
+    roles.sort((x, y) => rank(y) - rank(x))[0] ??
+    settings.roles.otherwise ??
+    (onService.size > 0 ? 'viewer' : undefined);
   if (best === undefined)
     return {
       refused: `None of this account's ${settings.roleClaim} (${values.slice(0, 10).join(', ')}) gives a role here. Ask an administrator to give it one.`,
     };
-  return { role: best };
+  return {
+    role: best,
+    services: [...onService].map(([service, role]) => ({ service, role })).sort(byService),
+  };
 }
+
+const byService = (a: { service: string }, b: { service: string }) =>
+  a.service < b.service ? -1 : a.service > b.service ? 1 : 0;

@@ -72,10 +72,16 @@ describe('single sign-on settings', () => {
       roles: parseRoleMapping(BASE['oidc-roles']),
       name: 'IdP',
     };
-    expect(roleFor({ groups: ['devs', 'admins'] }, settings)).toEqual({ role: 'administrator' });
-    expect(roleFor({ groups: ['devs'] }, settings)).toEqual({ role: 'developer' });
-    expect(roleFor({ groups: 'devs staff' }, settings)).toEqual({ role: 'developer' });
-    expect(roleFor({ groups: ['staff'] }, settings)).toEqual({ role: 'operator' });
+    expect(roleFor({ groups: ['devs', 'admins'] }, settings)).toEqual({
+      role: 'administrator',
+      services: [],
+    });
+    expect(roleFor({ groups: ['devs'] }, settings)).toEqual({ role: 'developer', services: [] });
+    expect(roleFor({ groups: 'devs staff' }, settings)).toEqual({
+      role: 'developer',
+      services: [],
+    });
+    expect(roleFor({ groups: ['staff'] }, settings)).toEqual({ role: 'operator', services: [] });
     expect(roleFor({ sub: 'x' }, settings)).toEqual({
       refused:
         'IdP sent no groups claim for this account, so it has no role here. Ask an administrator to give it one.',
@@ -89,6 +95,7 @@ describe('single sign-on settings', () => {
     const nested = { ...strict, roleClaim: 'realm_access.roles' };
     expect(roleFor({ realm_access: { roles: ['admins'] } }, nested)).toEqual({
       role: 'administrator',
+      services: [],
     });
   });
 

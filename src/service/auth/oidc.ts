@@ -7,7 +7,8 @@ import type { ServiceContext } from '../context.ts';
 import { ApiError, McCode } from '../errors.ts';
 import { roleFor, START_LIMIT, type OidcSettings } from './oidc-config.ts';
 import type { ProviderSignOut } from './oidc-sign-out.ts';
-import { upsertExternalUser, USER_NAME } from './users.ts';
+import { replaceGrantedRoles } from '../db/system/service-roles.ts';
+import { signInExternalUser, USER_NAME } from './users.ts';
 
 /*
  * OpenID Connect sign-in (authorization code with PKCE, a confidential client): the server
@@ -84,11 +85,19 @@ function send(reply: FastifyReply, data: object): FastifyReply {
     .send(JSON.stringify({ result: { status: 'success', data } }));
 }
 
-/** The user name the claims give: the first of preferred_username, email, sub that fits ours. */
+/**
+ * The name the claims give, only a label (the person is the issuer and `sub`): the first
+ * of preferred_username, name, email (when the provider says it verified it), sub that
+ * fits a user name here.
+ */
 function userNameOf(claims: Readonly<Record<string, unknown>>): string | undefined {
-  return [claims.preferred_username, claims.email, claims.sub].find(
-    (v): v is string => typeof v === 'string' && USER_NAME.test(v),
-  );
+  const verified = claims.email_verified === true || claims.email_verified === 'true';
+  return [
+    claims.preferred_username,
+    claims.name,
+    verified ? claims.email : undefined,
+    claims.sub,
+  ].find((v): v is string => typeof v === 'string' && USER_NAME.test(v));
 }
 
 export function oidcRoutes(
@@ -233,7 +242,7 @@ export function oidcRoutes(
               : idClaims;
           const userName = userNameOf(claims);
           subject.userName = userName ?? null;
-          if (!userName)
+          if (typeof idClaims.sub !== 'string' || !userName)
             throw new ApiError(
               403,
               McCode.LoginFailed,
@@ -241,19 +250,28 @@ export function oidcRoutes(
             );
           const decided = roleFor(claims, settings);
           if ('refused' in decided) throw new ApiError(403, McCode.LoginFailed, decided.refused);
-          if (
-            !upsertExternalUser(ctx.dbs.system, userName, decided.role, new Date(now).toISOString())
-          )
-            throw new ApiError(
-              403,
-              McCode.LoginFailed,
-              `A local user is called ${userName}; that account signs in with its password.`,
-            );
+          // The person is the provider's account (issuer and sub of the ID token, which
+          // openid-client checked); the name is a label that never makes them someone else.
+          const signedIn = signInExternalUser(
+            ctx.dbs.system,
+            {
+              issuer: provider.serverMetadata().issuer,
+              subject: idClaims.sub,
+              name: userName,
+              role: decided.role,
+            },
+            new Date(now).toISOString(),
+          );
+          if ('refused' in signedIn) throw new ApiError(403, McCode.LoginFailed, signedIn.refused);
+          const { user } = signedIn;
+          // Its roles per service, as the mapping gives them now (contract section 12).
+          replaceGrantedRoles(ctx.dbs.system, user.name, decided.services);
+          subject.userName = user.name;
           subject.via = 'session';
           // The same idle timeout as a password sign-in's default (contract section 4).
-          const sessionId = ctx.sessions.open('mc', userName, SESSION_MINUTES);
+          const sessionId = ctx.sessions.open('mc', user.id, SESSION_MINUTES);
           signOut.remember(sessionId);
-          return { sessionId, userName, role: decided.role, expires: now + HANDOFF_MS };
+          return { sessionId, userName: user.name, role: user.role, expires: now + HANDOFF_MS };
         },
       );
     } catch (error) {

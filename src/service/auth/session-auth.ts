@@ -1,32 +1,37 @@
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode, MC_SESSION_HEADER, type OperationName, type Role } from '../../kit/wire.ts';
+import type { Db } from '../db/sqlite.ts';
 import { ApiError } from '../errors.ts';
-import { mayCall } from './permissions.ts';
+import { requireServiceRole } from './service-roles.ts';
 import type { SessionStore } from './sessions.ts';
 
 /** Who made a Part C call, once authenticated; roles come with management console sessions. */
 export interface Caller {
   readonly via: 'key' | 'cookie' | 'session';
+  /** The person's role on the service called (contract section 12). */
   readonly role?: Role;
   readonly userName?: string;
 }
 
 /**
  * Credentials beyond the key and cookie: undefined when the request carries none of them.
- * `identified` hears who is calling before the role is checked, so a refusal names them.
+ * `service` is the id of the service called; `identified` hears who is calling before the
+ * role is checked, so a refusal names them.
  */
 export type ExtraAuthenticator = (
   request: FastifyRequest,
   operation: OperationName,
+  service: string,
   identified?: (caller: Caller) => void,
 ) => Caller | undefined;
 
 /**
- * A signed-in person on the pipeline API (contract section 4, `X-As-SessionId`): that
- * session's role alone decides what the call may do.
+ * A signed-in person on the pipeline API (contract sections 4 and 12, `X-As-SessionId`):
+ * that session's person's role on the service called alone decides what the call may do,
+ * read at each call.
  */
-export function managementConsoleSessions(sessions: SessionStore): ExtraAuthenticator {
-  return (request, operation, identified) => {
+export function managementConsoleSessions(sessions: SessionStore, db: Db): ExtraAuthenticator {
+  return (request, operation, service, identified) => {
     const id = request.headers[MC_SESSION_HEADER.toLowerCase()];
     if (typeof id !== 'string' || id === '') return undefined;
     const session = sessions.use('mc', id);
@@ -36,15 +41,8 @@ export function managementConsoleSessions(sessions: SessionStore): ExtraAuthenti
         ErrorCode.BadCredentials,
         'The management console session has expired or ended; sign in again.',
       );
-    const caller: Caller = { via: 'session', role: session.role, userName: session.userName };
-    identified?.(caller);
-    if (!mayCall(session.role, operation)) {
-      throw new ApiError(
-        403,
-        ErrorCode.RoleForbidden,
-        `The ${session.role} role may not call ${operation}.`,
-      );
-    }
-    return caller;
+    identified?.({ via: 'session', role: session.role, userName: session.userName });
+    const role = requireServiceRole(db, session, service, operation);
+    return { via: 'session', role, userName: session.userName };
   };
 }

@@ -1,11 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Role } from '../../kit/wire.ts';
 import type { Clock } from '../clock.ts';
-import { prepared, type Db } from '../db/sqlite.ts';
+import type { Db } from '../db/sqlite.ts';
+import {
+  deleteExpiredSessions,
+  deleteSession,
+  insertSession,
+  sessionRow,
+  touchSession,
+} from '../db/system/users.ts';
 
 export type SessionKind = 'mc' | 'fs';
 
 export interface Session {
+  /** The user the session belongs to; the name and role below are that user's now. */
+  readonly userId: number;
   readonly userName: string;
   readonly role: Role;
   readonly kind: SessionKind;
@@ -17,7 +26,9 @@ const hashOf = (id: string): string => createHash('sha256').update(id, 'utf8').d
 /**
  * Sessions of the management console (Part A: idle timeout, each use extends it) and the
  * flow service (Part B: absolute lifetime). Stored with hashed ids, so they survive a
- * restart and a copy of the database cannot be used to take one over.
+ * restart and a copy of the database cannot be used to take one over. A session belongs to
+ * its user's row (its ID), not to a name: whoever signs in later, under whatever name,
+ * never changes whose it is, and its user's name and role are read at each use.
  */
 export class SessionStore {
   constructor(
@@ -25,51 +36,30 @@ export class SessionStore {
     private readonly clock: Clock,
   ) {}
 
-  open(kind: SessionKind, userName: string, minutes: number): string {
+  open(kind: SessionKind, userId: number, minutes: number): string {
     const id = randomBytes(32).toString('base64url');
     const now = this.clock.now().getTime();
-    const timeout = minutes * 60_000;
-    prepared(
-      this.db,
-      'INSERT INTO SESSIONS (IDHASH, KIND, USERNAME, CREATED, LASTUSED, TIMEOUTMS, EXPIRES) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ).run(hashOf(id), kind, userName, now, now, timeout, now + timeout);
-    this.sweep(now);
+    insertSession(this.db, { idHash: hashOf(id), kind, userId, now, timeoutMs: minutes * 60_000 });
+    deleteExpiredSessions(this.db, now);
     return id;
   }
 
   /** The live session of that kind, extended when it is an idle-timeout one; else undefined. */
   use(kind: SessionKind, id: string): Session | undefined {
     const now = this.clock.now().getTime();
-    const row = prepared(
-      this.db,
-      `SELECT s.USERNAME, s.KIND, s.EXPIRES, s.TIMEOUTMS, u.ROLE FROM SESSIONS s JOIN USERS u ON u.NAME = s.USERNAME
-       WHERE s.IDHASH = ? AND s.KIND = ?`,
-    ).get(hashOf(id), kind) as
-      | { USERNAME: string; KIND: SessionKind; EXPIRES: number; TIMEOUTMS: number; ROLE: Role }
-      | undefined;
+    const row = sessionRow(this.db, hashOf(id), kind);
     if (!row || row.EXPIRES <= now) return undefined;
     let expires = row.EXPIRES;
     if (kind === 'mc') {
       expires = now + row.TIMEOUTMS;
-      prepared(this.db, 'UPDATE SESSIONS SET LASTUSED = ?, EXPIRES = ? WHERE IDHASH = ?').run(
-        now,
-        expires,
-        hashOf(id),
-      );
+      touchSession(this.db, hashOf(id), now, expires);
     }
-    return { userName: row.USERNAME, role: row.ROLE, kind: row.KIND, expires };
+    return { userId: row.USERID, userName: row.NAME, role: row.ROLE, kind: row.KIND, expires };
   }
 
   /** Ends a session; false when there was no live one of that kind. */
   close(kind: SessionKind, id: string): boolean {
-    const now = this.clock.now().getTime();
-    return (
-      prepared(this.db, 'DELETE FROM SESSIONS WHERE IDHASH = ? AND KIND = ? AND EXPIRES > ?').run(
-        hashOf(id),
-        kind,
-        now,
-      ).changes > 0
-    );
+    return deleteSession(this.db, hashOf(id), kind, this.clock.now().getTime());
   }
 
   /**
@@ -80,9 +70,5 @@ export class SessionStore {
     const session = this.use(kind, id);
     if (session) seen(session.userName);
     return this.close(kind, id);
-  }
-
-  private sweep(now: number): void {
-    prepared(this.db, 'DELETE FROM SESSIONS WHERE EXPIRES <= ?').run(now);
   }
 }

@@ -5,7 +5,21 @@ import {
   type ScryptOptions,
 } from 'node:crypto';
 import { ROLES, type Role } from '../../kit/wire.ts';
-import { prepared, type Db } from '../db/sqlite.ts';
+import type { Db } from '../db/sqlite.ts';
+import {
+  deleteUser,
+  EXTERNAL_PASSWORD,
+  insertUser,
+  updateUserName,
+  updateUserPassword,
+  updateUserRole,
+  userCount,
+  userRowByLabel,
+  userRowByName,
+  userRows,
+  userRowBySubject,
+  type UserRow,
+} from '../db/system/users.ts';
 
 const scrypt = (
   password: string,
@@ -60,19 +74,18 @@ export function decoyHash(): Promise<string> {
 }
 
 export interface User {
+  /** Never changes, even when a single-sign-on user's name does. */
+  readonly id: number;
+  /** What the user is called here: unique regardless of case among all users. */
   readonly name: string;
   readonly role: Role;
   readonly hasPassword: boolean;
   /** Signs in only through the OpenID provider (single sign-on); has no password here. */
   readonly external: boolean;
+  /** The provider (its issuer) of a single-sign-on user. */
+  readonly issuer?: string;
   readonly created: string;
 }
-
-/**
- * The password hash of a user of the OpenID provider: no scrypt hash, never verifies, and
- * not the empty "no password" of flow-service robots, so neither Part lets it in directly.
- */
-const EXTERNAL = '!oidc';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -90,24 +103,28 @@ export function isRole(value: string): value is Role {
   return (ROLES as readonly string[]).includes(value);
 }
 
-interface RawUser {
-  NAME: string;
-  PASSWORDHASH: string;
-  ROLE: Role;
-  CREATED: string;
-}
-
-const toUser = (raw: RawUser): User => ({
+const toUser = (raw: UserRow): User => ({
+  id: raw.ID,
   name: raw.NAME,
   role: raw.ROLE,
-  hasPassword: raw.PASSWORDHASH !== '' && raw.PASSWORDHASH !== EXTERNAL,
-  external: raw.PASSWORDHASH === EXTERNAL,
+  hasPassword: raw.PASSWORDHASH !== '' && raw.PASSWORDHASH !== EXTERNAL_PASSWORD,
+  external: raw.PASSWORDHASH === EXTERNAL_PASSWORD,
+  ...(raw.ISSUER === null ? {} : { issuer: raw.ISSUER }),
   created: raw.CREATED,
 });
 
 export function findUser(db: Db, name: string): (User & { passwordHash: string }) | undefined {
-  const raw = prepared(db, 'SELECT * FROM USERS WHERE NAME = ?').get(name) as RawUser | undefined;
+  const raw = userRowByName(db, name);
   return raw ? { ...toUser(raw), passwordHash: raw.PASSWORDHASH } : undefined;
+}
+
+/** Why `name` cannot be given to another user: the user it collides with, regardless of case. */
+function nameTaken(db: Db, name: string, exceptId?: number): string | undefined {
+  const other = userRowByLabel(db, name);
+  if (!other || other.ID === exceptId) return undefined;
+  return other.NAME === name
+    ? `user ${name} already exists`
+    : `the name ${name} is taken by user ${other.NAME} (names are unique regardless of case)`;
 }
 
 /**
@@ -132,11 +149,11 @@ export async function authenticateUser(
 }
 
 export function listUsers(db: Db): User[] {
-  return (prepared(db, 'SELECT * FROM USERS ORDER BY NAME').all() as RawUser[]).map(toUser);
+  return userRows(db).map(toUser);
 }
 
 export function countUsers(db: Db): number {
-  return (prepared(db, 'SELECT COUNT(*) AS n FROM USERS').get() as { n: number }).n;
+  return userCount(db);
 }
 
 export async function addUser(
@@ -150,51 +167,74 @@ export async function addUser(
     throw new Error(
       `user name ${JSON.stringify(name)} must be 1 to 64 letters, digits or . _ @ - (starting with a letter or digit)`,
     );
-  if (findUser(db, name)) throw new Error(`user ${name} already exists`);
-  const hash = await hashPassword(password);
-  prepared(db, 'INSERT INTO USERS (NAME, PASSWORDHASH, ROLE, CREATED) VALUES (?, ?, ?, ?)').run(
-    name,
-    hash,
-    role,
-    now,
-  );
+  const taken = nameTaken(db, name);
+  if (taken) throw new Error(taken);
+  const passwordHash = await hashPassword(password);
+  db.transaction(() => {
+    // Checked again: another process may have added the name while the hash was made.
+    const takenNow = nameTaken(db, name);
+    if (takenNow) throw new Error(takenNow);
+    insertUser(db, { name, passwordHash, role, created: now });
+  })();
 }
 
 /** Sets a new password; every session of the user ends. */
 export async function setPassword(db: Db, name: string, password: string): Promise<void> {
   const hash = await hashPassword(password);
-  db.transaction(() => {
-    if (
-      prepared(db, 'UPDATE USERS SET PASSWORDHASH = ? WHERE NAME = ?').run(hash, name).changes === 0
-    ) {
-      throw new Error(`user ${name} does not exist`);
-    }
-    prepared(db, 'DELETE FROM SESSIONS WHERE USERNAME = ?').run(name);
-  })();
+  if (!updateUserPassword(db, name, hash)) throw new Error(`user ${name} does not exist`);
+}
+
+/** Who signs in through the OpenID provider: their account there, and what they are called. */
+export interface ExternalIdentity {
+  /** The provider's issuer and the account's `sub` there: the person. */
+  readonly issuer: string;
+  readonly subject: string;
+  /** The name their claims give; only a label. */
+  readonly name: string;
+  /** The role their claims give now. */
+  readonly role: Role;
 }
 
 /**
- * Records a user of the OpenID provider with the role its claims give now, so its sessions
- * work like anyone's. Refused when a local user has that name.
+ * The user of a provider account, signing in with the role its claims give now. The
+ * account is its (issuer, subject): its first sign-in creates its user under `name`; later
+ * ones are that user whatever name the claims give (renamed when the new name is free).
+ * Refused, with the reason, when a new account's name is any other user's regardless of
+ * case: a name never makes one person another.
  */
-export function upsertExternalUser(db: Db, name: string, role: Role, now: string): boolean {
+export function signInExternalUser(
+  db: Db,
+  identity: ExternalIdentity,
+  now: string,
+): { readonly user: User } | { readonly refused: string } {
   return db.transaction(() => {
-    const existing = findUser(db, name);
-    if (existing && !existing.external) return false;
-    if (existing) prepared(db, 'UPDATE USERS SET ROLE = ? WHERE NAME = ?').run(role, name);
-    else
-      prepared(db, 'INSERT INTO USERS (NAME, PASSWORDHASH, ROLE, CREATED) VALUES (?, ?, ?, ?)').run(
-        name,
-        EXTERNAL,
-        role,
-        now,
-      );
-    return true;
+    const known = userRowBySubject(db, identity.issuer, identity.subject);
+    if (known) {
+      updateUserRole(db, known.ID, identity.role);
+      if (known.NAME !== identity.name && !nameTaken(db, identity.name, known.ID))
+        updateUserName(db, known.ID, identity.name);
+      return { user: toUser(userRowBySubject(db, identity.issuer, identity.subject) as UserRow) };
+    }
+    const other = userRowByLabel(db, identity.name);
+    if (other)
+      return {
+        refused:
+          other.PASSWORDHASH === EXTERNAL_PASSWORD
+            ? `Another single-sign-on account is already called ${other.NAME} here (names are unique regardless of case), so this account cannot sign in as ${identity.name}. Ask an administrator.`
+            : `A local user is called ${other.NAME}; that account signs in with its password.`,
+      };
+    insertUser(db, {
+      name: identity.name,
+      passwordHash: EXTERNAL_PASSWORD,
+      role: identity.role,
+      created: now,
+      issuer: identity.issuer,
+      subject: identity.subject,
+    });
+    return { user: toUser(userRowBySubject(db, identity.issuer, identity.subject) as UserRow) };
   })();
 }
 
 export function removeUser(db: Db, name: string): void {
-  if (prepared(db, 'DELETE FROM USERS WHERE NAME = ?').run(name).changes === 0) {
-    throw new Error(`user ${name} does not exist`);
-  }
+  if (!deleteUser(db, name)) throw new Error(`user ${name} does not exist`);
 }

@@ -287,6 +287,8 @@ describe('a bulk job of a service behind the gateway, across a restart', () => {
     // vendor retried it) before the outcome was written, one not begun, and one not begun
     // that someone else fixed meanwhile.
     const dbs = openDatabases(dataDir);
+    // Its starter still exists and may still retry there: the job goes on after the restart.
+    await addUser(dbs.system, 'olivia', PASSWORD, 'operator', 'now');
     const jobId = createBulkJob(
       dbs.system,
       {

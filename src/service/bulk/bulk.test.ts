@@ -251,6 +251,8 @@ describe('a bulk job across a restart', () => {
     // changed (it left Error) before the outcome could be written, and one not begun that
     // someone else changed meanwhile.
     const dbs = openDatabases(dataDir);
+    // Its starter still exists and may still retry there: the job goes on after the restart.
+    await addUser(dbs.system, 'olivia', PASSWORD, 'operator', 'now');
     const jobId = createBulkJob(
       dbs.system,
       {

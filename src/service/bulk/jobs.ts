@@ -1,11 +1,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AuditSubject } from '../audit/audit-log.ts';
+import { lostRole } from '../auth/service-roles.ts';
 import type { ServiceContext } from '../context.ts';
 import {
   createBulkJob,
   getBulkJob,
   markEnded,
   markJobDone,
+  markJobStopped,
   markResumed,
   markStarted,
   nextBulkItems,
@@ -23,6 +25,9 @@ import { backendOf, type BulkBackend, type CallOutcome } from './backend.ts';
 // cancel, each call in the audit log under the person who started the job. A stop ends
 // after the call under way; the next start resumes every unfinished job. What differs between
 // the embedded engine and a service behind the gateway is its BulkBackend (backend.ts).
+// A job started by a person acts only while that person may (issue 24, item 6): their role
+// on the job's service is read again when the job resumes and before each batch, and a job
+// whose starter was removed or lost the role stops there, saying so.
 
 /** Requests per batch; between batches the event loop serves other calls. */
 export const BULK_BATCH = 100;
@@ -141,6 +146,8 @@ export class BulkJobs {
       this.log(`bulk job ${id} waits`, new Error(`service ${job.service} is not configured`));
       return;
     }
+    // Before anything is called again: a starter removed or demoted meanwhile stops it.
+    if (this.stoppedForStarter(job)) return;
     // Started but not ended: the process stopped between the call and its outcome.
     for (const item of nextBulkItems(db, id, 'started', Number.MAX_SAFE_INTEGER)) {
       if (this.stopping) return;
@@ -150,6 +157,8 @@ export class BulkJobs {
       if (this.stopping) return;
       const batch = nextBulkItems(db, id, 'pending', BULK_BATCH);
       if (batch.length === 0) break;
+      // Read at each batch, as a single call reads it: a role revoked meanwhile holds now.
+      if (this.stoppedForStarter(job)) return;
       // The whole batch is marked started in one commit before any call, and its outcomes
       // and audit entries written in one after: a crash in between leaves started items,
       // which the next start settles by looking at the requests themselves.
@@ -170,6 +179,20 @@ export class BulkJobs {
       await nextTurn();
     }
     markJobDone(db, id, this.ctx.clock.now().toISOString());
+  }
+
+  /**
+   * Stops the job, saying why, when the person who started it no longer exists or no longer
+   * has a role on its service that may do its action; true then. A job started with the API
+   * key goes on (the key may call everything while it is valid).
+   */
+  private stoppedForStarter(job: BulkJobRow): boolean {
+    if (job.via !== 'session' || job.userName === null) return false;
+    const why = lostRole(this.ctx.dbs.system, job.userName, job.service, OPERATION[job.action]);
+    if (why === undefined) return false;
+    markJobStopped(this.ctx.dbs.system, job.id, why, this.ctx.clock.now().toISOString());
+    this.log(`bulk job ${job.id} stopped`, new Error(why));
+    return true;
   }
 
   /**

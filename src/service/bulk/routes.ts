@@ -46,11 +46,15 @@ const DEFAULT_STATUSES: Readonly<Record<BulkAction, readonly string[]>> = {
 };
 const OUTCOMES: readonly ItemOutcome[] = ['pending', 'started', 'ok', 'refused', 'failed'];
 
-/** Authenticates a call as Part C does, for the operation whose role rules apply. */
+/**
+ * Authenticates a call as Part C does, for the operation whose role rules apply on the
+ * service (its id) the call reaches.
+ */
 export type BulkAuthenticate = (
   request: FastifyRequest,
   reply: FastifyReply,
   operation: OperationName,
+  service: string,
   identified?: (caller: Caller) => void,
 ) => Caller;
 
@@ -102,6 +106,8 @@ function jobFields(job: BulkJobRow) {
     Resumed: job.resumed,
     Finished: job.finished,
     State: job.state,
+    // Why a job stopped before its end (its starter lost the role it needs); only then.
+    ...(job.stopped === null ? {} : { Stopped: job.stopped }),
     Total: job.total,
     Done: job.succeeded + job.refused + job.failed,
     Succeeded: job.succeeded,
@@ -167,8 +173,8 @@ export function bulkRoutes(
     app.get(`${prefix}/bulk/:type`, async (request, reply) => {
       jsonOnly(request);
       const params = paramsOf(request);
-      authenticate(request, reply, operationOf(params));
       const route = routeOf(request);
+      authenticate(request, reply, operationOf(params), route.id);
       const selection = await selectionParams(jobs.backend(route.id), params, route.id);
       const preview = await jobs.preview(selection);
       return send(reply, {
@@ -191,13 +197,13 @@ export function bulkRoutes(
         { operation: `bulk${action}`, service: routeOf(request).id, parameters },
         subject,
         async () => {
-          const caller = authenticate(request, reply, operationOf(params), (who) => {
+          const route = routeOf(request);
+          const caller = authenticate(request, reply, operationOf(params), route.id, (who) => {
             subject.userName = who.userName ?? null;
             subject.via = who.via;
           });
           subject.userName = caller.userName ?? null;
           subject.via = caller.via;
-          const route = routeOf(request);
           const selection = await selectionParams(jobs.backend(route.id), params, route.id);
           const reason = params.optional('reason', 500)?.trim();
           if (!reason) throw missingParameter('reason');
@@ -220,8 +226,9 @@ export function bulkRoutes(
     app.get(`${prefix}/bulkjob/:type`, async (request, reply) => {
       jsonOnly(request);
       const params = paramsOf(request);
-      authenticate(request, reply, 'requestretry');
       const route = routeOf(request);
+      // A job is read as a request list is: whoever may read the service may follow it.
+      authenticate(request, reply, 'requestlist', route.id);
       if (params.optional('job') === undefined) throw missingParameter('job');
       const id = params.integer('job', 0, 1, 1_000_000_000);
       const job = getBulkJob(ctx.dbs.system, id);
@@ -244,7 +251,7 @@ export function bulkRoutes(
         BulkJob: {
           ...jobFields(job),
           Now:
-            job.state === 'done'
+            job.state !== 'running'
               ? statusesNow(ctx.dbs.system, jobs.backend(route.id), job)
               : undefined,
           Item: page.items.map((i) => ({
@@ -260,8 +267,8 @@ export function bulkRoutes(
 
     app.get(`${prefix}/bulkjobs/:type`, async (request, reply) => {
       jsonOnly(request);
-      authenticate(request, reply, 'requestretry');
       const route = routeOf(request);
+      authenticate(request, reply, 'requestlist', route.id);
       const recent = listBulkJobs(ctx.dbs.system, 50).filter((j) => j.service === route.id);
       return send(reply, { BulkJobs: { BulkJob: recent.map(jobFields) } });
     });

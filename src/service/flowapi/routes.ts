@@ -81,7 +81,7 @@ export function flowService(
             'Login failed: unknown user or wrong password.',
           );
         subject.via = 'session';
-        return send(reply, { sessionId: ctx.sessions.open('fs', user.name, lifetime) });
+        return send(reply, { sessionId: ctx.sessions.open('fs', user.id, lifetime) });
       });
     });
 

@@ -13,6 +13,7 @@ import { ApiError, codeForPart, McCode } from '../errors.ts';
 import type { ErrorRenderer } from '../errors-handler.ts';
 import type { Part } from '../part.ts';
 import type { ProviderSignOut } from '../auth/oidc-sign-out.ts';
+import { roleOn } from '../auth/service-roles.ts';
 
 export const MCAPI_PREFIX = '/mcapi';
 const JSON_TYPE = 'application/json; charset=UTF-8';
@@ -123,7 +124,7 @@ export function managementConsole(
           McCode.LoginFailed,
           'Login failed: unknown user or wrong password.',
         );
-      const sessionId = ctx.sessions.open('mc', user.name, timeout);
+      const sessionId = ctx.sessions.open('mc', user.id, timeout);
       subject.via = 'session';
       return send(reply, {
         sessionId,
@@ -168,12 +169,18 @@ export function managementConsole(
       });
     });
 
-    // Extension: who is signed in, for a dashboard that reloads with a stored session id.
+    // Extension: who is signed in, for a dashboard that reloads with a stored session id,
+    // with their role on each service this server answers for (contract section 12), in the
+    // services' order: the first is the one plain /pipelineapi reaches.
     app.get(`${MCAPI_PREFIX}/auth/session`, async (request, reply) => {
       const session = requireSession(ctx, request);
       return send(reply, {
         userName: session.userName,
         role: [session.role],
+        serviceRoles: ctx.services.routes.map((route) => ({
+          service: route.id,
+          role: roleOn(ctx.dbs.system, session, route.id),
+        })),
         serverName: ctx.serverName,
         serverId: ctx.serverId,
         expires: new Date(session.expires).toISOString(),
@@ -186,9 +193,14 @@ export function managementConsole(
     });
 
     // The services this server answers for, with the last check of each (contract section 7).
+    // Each with the caller's role there (contract section 12).
     app.get(`${MCAPI_PREFIX}/services`, async (request, reply) => {
-      requireSession(ctx, request);
-      return send(reply, { services: ctx.services.list() });
+      const session = requireSession(ctx, request);
+      return send(reply, {
+        services: ctx.services
+          .list()
+          .map((service) => ({ ...service, role: roleOn(ctx.dbs.system, session, service.id) })),
+      });
     });
 
     /** The audit log's filters of a call, each checked (400/2003 naming it). */

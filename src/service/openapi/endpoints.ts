@@ -65,6 +65,13 @@ const b = (description: string): Answer => ({
 
 const minutes: Schema = { type: 'string', pattern: '^\\d{1,4}$', description: '1 to 1440' };
 const roles: Schema = { type: 'array', items: { enum: [...ROLES] } };
+const role: Schema = { enum: [...ROLES] };
+/** A person's role on each service (contract section 12): granted there, else their default. */
+const serviceRoles: Schema = {
+  type: 'array',
+  items: exactly({ service: text, role }),
+  description: 'in the services’ order; the first is the one plain /pipelineapi reaches',
+};
 const settings = exactly({ apiEnabled: { type: 'boolean' }, apiKey: nullableText });
 const day: Schema = { type: 'string', pattern: '^\\d{8}$' };
 const wholeText: Schema = { type: 'string', pattern: '^\\d{1,10}$' };
@@ -160,8 +167,10 @@ const serviceState = exactly(
     utcOffsetMinutes: { type: ['integer', 'null'], minimum: -840, maximum: 840 },
     zoneName: text,
     capabilities,
+    // The caller's role on the service (contract section 12).
+    role,
   },
-  ['indexedAt', 'indexError', 'capabilities'],
+  ['indexedAt', 'indexError', 'capabilities', 'role'],
 );
 
 const notification = exactly({
@@ -235,7 +244,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     method: 'GET',
     path: '/mcapi/auth/session',
     tag: 'Part A',
-    summary: 'Who the session is (extension)',
+    summary: 'Who the session is, with their role on each service (extension)',
     security: ['mcSession'],
     answers: {
       '200': a(
@@ -243,6 +252,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
         exactly({
           userName: text,
           role: roles,
+          serviceRoles,
           serverName: text,
           serverId: text,
           expires: isoTime,

@@ -108,11 +108,16 @@ function sentByAnotherOrigin(request: FastifyRequest): boolean {
   }
 }
 
+/**
+ * Who calls, and whether they may call this operation on this service (`service`: its id,
+ * whose roles decide for a signed-in person; contract section 12).
+ */
 export function authenticate(
   ctx: ServiceContext,
   request: FastifyRequest,
   reply: FastifyReply,
   operation: OperationName,
+  service: string,
   extra: ExtraAuthenticator | undefined,
   identified?: (caller: Caller) => void,
 ): Caller {
@@ -121,7 +126,7 @@ export function authenticate(
   }
   // Credentials never add up: a signed-in person's role alone decides, whatever key or
   // cookie the browser also sends, and such a call never mints a cookie.
-  const viaSession = extra?.(request, operation, identified);
+  const viaSession = extra?.(request, operation, service, identified);
   if (viaSession) return viaSession;
   const key = request.headers[API_KEY_HEADER.toLowerCase()];
   const cookie = request.cookies[SESSION_COOKIE];
@@ -256,8 +261,8 @@ export function pipelineApi(
   };
   async function routes(app: FastifyInstance): Promise<void> {
     const bulk = new BulkJobs(ctx, (message, error) => app.log.error({ err: error }, message));
-    bulkRoutes(app, ctx, services, bulk, (request, reply, operation, identified) =>
-      authenticate(ctx, request, reply, operation, extraAuth, identified),
+    bulkRoutes(app, ctx, services, bulk, (request, reply, operation, service, identified) =>
+      authenticate(ctx, request, reply, operation, service, extraAuth, identified),
     );
     // After the engine's recovery (the app readies the server last), and before it stops.
     app.addHook('onReady', async () => bulk.resume());
@@ -318,10 +323,18 @@ export function pipelineApi(
         { operation, service: route.id, parameters },
         subject,
         async () => {
-          const caller = authenticate(ctx, request, reply, operation, extraAuth, (who) => {
-            subject.userName = who.userName ?? null;
-            subject.via = who.via;
-          });
+          const caller = authenticate(
+            ctx,
+            request,
+            reply,
+            operation,
+            route.id,
+            extraAuth,
+            (who) => {
+              subject.userName = who.userName ?? null;
+              subject.via = who.via;
+            },
+          );
           subject.via = caller.via;
           subject.userName = caller.userName ?? null;
           subject.requestId = requestIdOf(parameters);
@@ -337,7 +350,7 @@ export function pipelineApi(
       sendDocument(reply, 200, doc, type);
       return reply;
     }
-    authenticate(ctx, request, reply, target.operation, extraAuth);
+    authenticate(ctx, request, reply, target.operation, route.id, extraAuth);
     if (route.upstream || target.operation === 'inbox') {
       // An upstream's data changes without this server knowing, and so do the inbox's
       // files (no database changes when one arrives): never from the cache.

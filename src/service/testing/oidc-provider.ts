@@ -43,7 +43,7 @@ export async function startOidcProvider(options: {
     claims: {
       openid: ['sub'],
       profile: ['preferred_username', 'name', 'groups'],
-      email: ['email'],
+      email: ['email', 'email_verified'],
     },
     // Claims in the ID token as well as from userinfo, as many providers do.
     conformIdTokenClaims: false,

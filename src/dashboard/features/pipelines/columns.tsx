@@ -7,6 +7,7 @@ import type { Pipeline } from '../../../kit/index.ts';
 import { useForbidden } from '../../app/auth.ts';
 import { RunmodeBadge } from '../../components/badge.tsx';
 import { Button } from '../../components/button.tsx';
+import { reasonOnFocus } from '../../components/focus-reason.tsx';
 import type { ColumnDef } from '../../components/data-table.tsx';
 import { ServiceTime } from '../../components/time.tsx';
 import { paths } from '../../paths.ts';
@@ -31,6 +32,7 @@ function RunmodeSwitch({ pipeline }: { pipeline: Pipeline }) {
         // Focusable while refused, so that keyboard users reach the reason it is described by.
         aria-disabled={reason !== undefined}
         aria-describedby={reason === undefined ? undefined : reasonId}
+        {...reasonOnFocus(reason)}
         onClick={() => {
           if (reason === undefined) setRunmode.mutate({ id: pipeline.id, run: !running });
           else notify({ kind: 'info', text: reason });

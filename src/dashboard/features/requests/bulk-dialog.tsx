@@ -145,12 +145,25 @@ export function BulkDialog({
             </span>
           </div>
           <p className="mb-2" data-testid="bulk-outcomes" role="status">
-            {t(job.data.state === 'done' ? 'bulk.outcomesDone' : 'bulk.outcomesRunning', {
-              succeeded: job.data.succeeded,
-              refused: job.data.refused,
-              failed: job.data.failed,
-            })}
+            {t(
+              job.data.state === 'done'
+                ? 'bulk.outcomesDone'
+                : job.data.state === 'stopped'
+                  ? 'bulk.outcomesStopped'
+                  : 'bulk.outcomesRunning',
+              {
+                succeeded: job.data.succeeded,
+                refused: job.data.refused,
+                failed: job.data.failed,
+              },
+            )}
           </p>
+          {job.data.stopped !== null ? (
+            // Its starter lost the role it needs: the service says who and why, as written.
+            <p className="mb-2 text-amber-800 dark:text-amber-300" data-testid="bulk-stopped">
+              {t('bulk.stoppedWhy', { message: job.data.stopped })}
+            </p>
+          ) : null}
           {job.data.now && job.data.now.accepted > 0 ? (
             <p className="mb-2" data-testid="bulk-now" role="status">
               {t(bulkStillRunning(job.data) ? 'bulk.nowUpdating' : 'bulk.now', {

@@ -4,8 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { BulkJob } from '../../../kit/index.ts';
 import { bulkSelectionOf, bulkStillRunning } from './bulk.ts';
 
-// A role that may not retry or cancel: none of the three has that today, so the sign-in is
-// stood in for here; the page asks forbiddenReason as every action button does.
+// A viewer, who may neither retry nor cancel: the sign-in is stood in for here; the page
+// asks forbiddenReason as every action button does.
 vi.mock('../../app/auth.ts', () => ({
   useAuth: () => ({ kind: 'session', role: 'viewer' }),
   useClients: () => ({}),

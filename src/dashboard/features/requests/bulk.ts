@@ -119,7 +119,7 @@ export function useBulkJob(jobId: number | undefined, outcome: BulkOutcome | und
     enabled: jobId !== undefined,
     refetchInterval: (query) => {
       const job = query.state.data;
-      if (job?.state !== 'done') return 1000;
+      if (job === undefined || job.state === 'running') return 1000;
       return bulkStillRunning(job) ? 2000 : false;
     },
   });

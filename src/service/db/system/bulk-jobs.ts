@@ -5,7 +5,8 @@ import { prepared, type Db } from '../sqlite.ts';
 // written before the call, so a restart knows which calls may have happened.
 
 export type BulkAction = 'retry' | 'cancel';
-export type BulkState = 'running' | 'done';
+/** `stopped`: ended before its end, its starter having lost the role it needs (STOPPED says). */
+export type BulkState = 'running' | 'done' | 'stopped';
 export type ItemOutcome = 'pending' | 'started' | 'ok' | 'refused' | 'failed';
 
 export interface BulkSelection {
@@ -27,6 +28,8 @@ export interface BulkJobRow extends BulkSelection {
   readonly resumed: string | null;
   readonly finished: string | null;
   readonly state: BulkState;
+  /** Why a stopped job stopped; null otherwise. */
+  readonly stopped: string | null;
   readonly total: number;
   readonly succeeded: number;
   readonly refused: number;
@@ -57,6 +60,7 @@ interface RawJob {
   RESUMED: string | null;
   FINISHED: string | null;
   STATE: BulkState;
+  STOPPED: string | null;
   TOTAL: number;
   SUCCEEDED: number;
   REFUSED: number;
@@ -80,6 +84,7 @@ function job(raw: RawJob): BulkJobRow {
     resumed: raw.RESUMED,
     finished: raw.FINISHED,
     state: raw.STATE,
+    stopped: raw.STOPPED ?? null,
     total: raw.TOTAL,
     succeeded: raw.SUCCEEDED,
     refused: raw.REFUSED,
@@ -217,6 +222,14 @@ export function markEnded(
 
 export function markJobDone(db: Db, id: number, time: string): void {
   prepared(db, "UPDATE BULK_JOB SET STATE = 'done', FINISHED = ? WHERE ID = ?").run(time, id);
+}
+
+/** Ends a job before its end, saying why; its items not done stay as they are. */
+export function markJobStopped(db: Db, id: number, why: string, time: string): void {
+  prepared(
+    db,
+    "UPDATE BULK_JOB SET STATE = 'stopped', STOPPED = ?, FINISHED = ? WHERE ID = ? AND STATE = 'running'",
+  ).run(why, time, id);
 }
 
 /**

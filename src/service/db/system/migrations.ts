@@ -1,4 +1,5 @@
-import type { Migration } from '../sqlite.ts';
+import type { Db, Migration } from '../sqlite.ts';
+import { EXTERNAL_PASSWORD } from './users.ts';
 
 export const systemMigrations: readonly Migration[] = [
   {
@@ -158,7 +159,142 @@ export const systemMigrations: readonly Migration[] = [
       db.exec("ALTER TABLE PIPELINE_ARG ADD COLUMN RULES VARCHAR NOT NULL DEFAULT '{}'");
     },
   },
+  {
+    version: 7,
+    up(db) {
+      // Roles per service (contract section 12): the viewer joins the roles a user may have
+      // by default, and a user may have another role on any service. SQLite cannot change a
+      // CHECK, so USERS is built anew; SESSIONS, which refers to it, is moved over first, so
+      // that dropping the old USERS deletes (cascades to) nothing: every session survives.
+      db.exec(`
+        CREATE TABLE USERS_V7 (
+          NAME VARCHAR PRIMARY KEY,
+          PASSWORDHASH VARCHAR NOT NULL,
+          ROLE VARCHAR NOT NULL
+            CHECK (ROLE IN ('administrator', 'developer', 'operator', 'viewer')),
+          CREATED TIMESTAMP NOT NULL
+        );
+        INSERT INTO USERS_V7 (NAME, PASSWORDHASH, ROLE, CREATED)
+          SELECT NAME, PASSWORDHASH, ROLE, CREATED FROM USERS;
+        CREATE TABLE SESSIONS_V7 (
+          IDHASH VARCHAR PRIMARY KEY,
+          KIND VARCHAR NOT NULL CHECK (KIND IN ('mc', 'fs')),
+          USERNAME VARCHAR NOT NULL REFERENCES USERS_V7(NAME) ON DELETE CASCADE,
+          CREATED INTEGER NOT NULL,
+          LASTUSED INTEGER NOT NULL,
+          TIMEOUTMS INTEGER NOT NULL,
+          EXPIRES INTEGER NOT NULL
+        );
+        INSERT INTO SESSIONS_V7 (IDHASH, KIND, USERNAME, CREATED, LASTUSED, TIMEOUTMS, EXPIRES)
+          SELECT IDHASH, KIND, USERNAME, CREATED, LASTUSED, TIMEOUTMS, EXPIRES FROM SESSIONS;
+        DROP TABLE SESSIONS;
+        DROP TABLE USERS;
+        -- Renaming also renames the reference of SESSIONS_V7 (SQLite 3.26 and later).
+        ALTER TABLE USERS_V7 RENAME TO USERS;
+        ALTER TABLE SESSIONS_V7 RENAME TO SESSIONS;
+        CREATE INDEX SESSIONS_BY_EXPIRY ON SESSIONS (EXPIRES);
+
+        -- A user's role on one service, over their default role (USERS.ROLE) there; the
+        -- embedded service's id is 'local'. Gone with the user.
+        CREATE TABLE USER_SERVICE_ROLE (
+          USERNAME VARCHAR NOT NULL REFERENCES USERS(NAME) ON DELETE CASCADE ON UPDATE CASCADE,
+          SERVICE VARCHAR NOT NULL,
+          ROLE VARCHAR NOT NULL
+            CHECK (ROLE IN ('administrator', 'developer', 'operator', 'viewer')),
+          PRIMARY KEY (USERNAME, SERVICE)
+        );
+
+        -- Why a bulk job stopped before its end (its starter lost the role it needs).
+        ALTER TABLE BULK_JOB ADD COLUMN STOPPED VARCHAR;
+      `);
+    },
+  },
+  {
+    version: 8,
+    up: identifyUsers,
+  },
 ];
+
+/**
+ * People by identity, names as labels (contract section 12). Each user gets an ID that
+ * never changes and is never given again, and a single-sign-on user its provider's
+ * (ISSUER, SUBJECT); sessions hold the ID, so only their own user's row decides what they
+ * may do, whoever signs in later under whatever name. Names become unique regardless of
+ * case (USER_NAME allows ASCII only, which is what NOCASE folds).
+ *
+ * USERS keeps its table (columns are added, not rebuilt): other tables refer to its NAME
+ * (ON UPDATE CASCADE), and a rebuild would have to repeat every column and rule other
+ * migrations gave it. IDs come from USER_ID_SEQ through a trigger, so no insert lacks one.
+ *
+ * What was there before:
+ * - single-sign-on users were bound by name alone, so which provider account each one is
+ *   cannot be known: they are removed with their sessions (and whatever refers to them),
+ *   and each is created again, bound to its account, at its next sign-in;
+ * - local users whose names differ only by case: the first created keeps its name, the
+ *   others are renamed `<name>-2`, `-3`… (password, roles and sessions kept), and a
+ *   warning names them; the database opens either way.
+ */
+function identifyUsers(db: Db): void {
+  db.exec(`
+    ALTER TABLE USERS ADD COLUMN ID INTEGER;
+    UPDATE USERS SET ID = rowid;
+    CREATE UNIQUE INDEX USERS_BY_ID ON USERS (ID);
+    CREATE TABLE USER_ID_SEQ (LAST INTEGER NOT NULL);
+    INSERT INTO USER_ID_SEQ (LAST) SELECT COALESCE(MAX(ID), 0) FROM USERS;
+    CREATE TRIGGER USERS_NEW_ID AFTER INSERT ON USERS FOR EACH ROW WHEN NEW.ID IS NULL
+    BEGIN
+      UPDATE USER_ID_SEQ SET LAST = MAX(LAST, (SELECT COALESCE(MAX(ID), 0) FROM USERS)) + 1;
+      UPDATE USERS SET ID = (SELECT LAST FROM USER_ID_SEQ) WHERE rowid = NEW.rowid;
+    END;
+
+    ALTER TABLE USERS ADD COLUMN ISSUER VARCHAR;
+    ALTER TABLE USERS ADD COLUMN SUBJECT VARCHAR CHECK ((SUBJECT IS NULL) = (ISSUER IS NULL));
+    CREATE UNIQUE INDEX USERS_BY_SUBJECT ON USERS (ISSUER, SUBJECT);
+
+    CREATE TABLE SESSIONS_V8 (
+      IDHASH VARCHAR PRIMARY KEY,
+      KIND VARCHAR NOT NULL CHECK (KIND IN ('mc', 'fs')),
+      USERID INTEGER NOT NULL REFERENCES USERS(ID) ON DELETE CASCADE,
+      CREATED INTEGER NOT NULL,
+      LASTUSED INTEGER NOT NULL,
+      TIMEOUTMS INTEGER NOT NULL,
+      EXPIRES INTEGER NOT NULL
+    );
+    INSERT INTO SESSIONS_V8 (IDHASH, KIND, USERID, CREATED, LASTUSED, TIMEOUTMS, EXPIRES)
+      SELECT s.IDHASH, s.KIND, u.ID, s.CREATED, s.LASTUSED, s.TIMEOUTMS, s.EXPIRES
+      FROM SESSIONS s JOIN USERS u ON u.NAME = s.USERNAME;
+    DROP TABLE SESSIONS;
+    ALTER TABLE SESSIONS_V8 RENAME TO SESSIONS;
+    CREATE INDEX SESSIONS_BY_EXPIRY ON SESSIONS (EXPIRES);
+    CREATE INDEX SESSIONS_BY_USER ON SESSIONS (USERID);
+
+    DELETE FROM USERS WHERE PASSWORDHASH = '${EXTERNAL_PASSWORD}';
+  `);
+  const taken = new Set(
+    (db.prepare('SELECT NAME FROM USERS').pluck().all() as string[]).map((n) => n.toLowerCase()),
+  );
+  const duplicates = db
+    .prepare(
+      `SELECT ID, NAME FROM USERS u WHERE EXISTS (SELECT 1 FROM USERS o
+         WHERE o.NAME = u.NAME COLLATE NOCASE AND (o.CREATED, o.ID) < (u.CREATED, u.ID))
+       ORDER BY CREATED, ID`,
+    )
+    .all() as { ID: number; NAME: string }[];
+  const renamed = duplicates.map(({ ID, NAME }) => {
+    let name = NAME;
+    for (let n = 2; taken.has(name.toLowerCase()); n++)
+      name = `${NAME.slice(0, 64 - `-${n}`.length)}-${n}`;
+    taken.add(name.toLowerCase());
+    db.prepare('UPDATE USERS SET NAME = ? WHERE ID = ?').run(name, ID);
+    return `${NAME} is now ${name}`;
+  });
+  db.exec('CREATE UNIQUE INDEX USERS_BY_NAME ON USERS (NAME COLLATE NOCASE)');
+  if (renamed.length > 0)
+    process.emitWarning(
+      `user names are unique regardless of case now: ${renamed.join(', ')} (each keeps its password, roles and sessions)`,
+      { code: 'PIPELINE_USERS_RENAMED' },
+    );
+}
 
 /**
  * Tables holding secrets or who did what; never shown by the systemdb browser (the audit
@@ -168,8 +304,10 @@ export const HIDDEN_SYSTEM_TABLES: ReadonlySet<string> = new Set([
   'SETTING',
   'USERS',
   'SESSIONS',
+  'USER_ID_SEQ',
   'AUDIT',
   'NOTIFICATION',
   'BULK_JOB',
   'BULK_ITEM',
+  'USER_SERVICE_ROLE',
 ]);

@@ -1,0 +1,52 @@
+import { queryOptions } from '@tanstack/react-query';
+import { ManagementConsoleClient, type Role, type ServiceRole } from '../../kit/index.ts';
+import type { Auth } from './auth.ts';
+
+// A person's role on each service (contract section 12): granted there, else their default.
+// Read from the session's answer, again every 15 s and after any refusal, as the server reads
+// it at each call: a grant or a revoke shows in the controls without signing in again.
+
+/** A key of the server-wide lists (query-client.ts does not file it under one service). */
+export const serviceRolesKey = ['services', 'roles'] as const;
+
+export const serviceRolesQuery = (auth: Auth | null) =>
+  queryOptions({
+    queryKey: serviceRolesKey,
+    queryFn: async (): Promise<readonly ServiceRole[]> =>
+      (
+        await new ManagementConsoleClient({
+          credentialsMode: 'omit',
+          sessionId: auth?.kind === 'session' ? auth.sessionId : undefined,
+        }).session()
+      ).serviceRoles,
+    enabled: auth?.kind === 'session',
+    refetchInterval: 15_000,
+    retry: false,
+  });
+
+/** The role that decides on a service, and which service that is. */
+export interface RoleHere {
+  readonly role: Role;
+  /** The service's id; undefined while the server's roles per service are not known. */
+  readonly service: string | undefined;
+  /** True when the server answers for more than one service: the reasons name it. */
+  readonly several: boolean;
+}
+
+/**
+ * The person's role on the service `serviceId` names (undefined: the first of the server's
+ * list, which plain /pipelineapi reaches); their default role while the list is unknown.
+ */
+export function roleHere(
+  defaultRole: Role,
+  roles: readonly ServiceRole[] | undefined,
+  serviceId: string | undefined,
+): RoleHere {
+  const found =
+    serviceId === undefined ? roles?.[0] : roles?.find((entry) => entry.service === serviceId);
+  return {
+    role: found?.role ?? defaultRole,
+    service: found?.service ?? serviceId,
+    several: (roles?.length ?? 0) > 1,
+  };
+}
