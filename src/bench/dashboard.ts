@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, existsSync, mkdtempSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type BrowserContext } from '@playwright/test';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { DIST_DIR } from '../service/app.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../service/testing/chromium.ts';
 import { BENCH_KEY, failOldest, median, seedRequests, startBenchService } from './seed.ts';
@@ -125,6 +125,34 @@ export interface OverviewAtScale {
  * The overview on a day of `count` requests (issue 14): time from navigation to its exact
  * counts, and what one auto-refresh downloads, against the 20 pages of 1,000 it read before.
  */
+/**
+ * One auto-refresh of an open overview: every Part C call from one requeststats answer up to
+ * and with the next, their bytes (headers and bodies) and how many of each operation.
+ */
+export async function overviewRefresh(
+  page: Page,
+): Promise<{ bytesPerRefresh: number; callsPerRefresh: Record<string, number> }> {
+  const calls: { operation: string; bytes: number; at: number }[] = [];
+  page.on('requestfinished', (request) => {
+    const match = /\/pipelineapi\/(\w+)\//.exec(request.url());
+    if (!match) return;
+    void request.sizes().then((sizes) =>
+      calls.push({
+        operation: match[1] as string,
+        bytes: sizes.responseBodySize + sizes.responseHeadersSize,
+        at: Date.now(),
+      }),
+    );
+  });
+  const stats = () => calls.filter((c) => c.operation === 'requeststats');
+  while (stats().length < 2) await page.waitForTimeout(250);
+  const [first, second] = stats() as [(typeof calls)[0], (typeof calls)[0]];
+  const refresh = calls.filter((c) => c.at > first.at && c.at <= second.at);
+  const callsPerRefresh: Record<string, number> = {};
+  for (const c of refresh) callsPerRefresh[c.operation] = (callsPerRefresh[c.operation] ?? 0) + 1;
+  return { bytesPerRefresh: refresh.reduce((n, c) => n + c.bytes, 0), callsPerRefresh };
+}
+
 export async function overviewAtScale(
   count = 100_006,
   errors = 39,
@@ -156,31 +184,12 @@ export async function overviewAtScale(
         times.push(Date.now() - started);
       }
       await page.waitForLoadState('networkidle');
-      // One refresh: every Part C call from one requeststats answer up to and with the next.
-      const calls: { operation: string; bytes: number; at: number }[] = [];
-      page.on('requestfinished', (request) => {
-        const match = /\/pipelineapi\/(\w+)\//.exec(request.url());
-        if (!match) return;
-        void request.sizes().then((sizes) =>
-          calls.push({
-            operation: match[1] as string,
-            bytes: sizes.responseBodySize + sizes.responseHeadersSize,
-            at: Date.now(),
-          }),
-        );
-      });
-      const stats = () => calls.filter((c) => c.operation === 'requeststats');
-      while (stats().length < 2) await page.waitForTimeout(250);
-      const [first, second] = stats() as [(typeof calls)[0], (typeof calls)[0]];
-      const refresh = calls.filter((c) => c.at > first.at && c.at <= second.at);
-      const callsPerRefresh: Record<string, number> = {};
-      for (const c of refresh)
-        callsPerRefresh[c.operation] = (callsPerRefresh[c.operation] ?? 0) + 1;
+      const { bytesPerRefresh, callsPerRefresh } = await overviewRefresh(page);
       return {
         requests: count,
         errors,
         toExactCountsMs: median(times),
-        bytesPerRefresh: refresh.reduce((n, c) => n + c.bytes, 0),
+        bytesPerRefresh,
         callsPerRefresh,
         pagedBytes,
       };

@@ -10,7 +10,7 @@ import {
   VENDOR_VARIANTS,
   type VendorService,
 } from '../service/testing/vendor/vendor-service.ts';
-import { withApiKey } from './dashboard.ts';
+import { overviewRefresh, withApiKey } from './dashboard.ts';
 import { openOverviews } from './fan-in.ts';
 import { BENCH_KEY } from './seed.ts';
 
@@ -162,27 +162,10 @@ export async function benchGatewayWholeDay(seconds: number): Promise<WholeDayRes
     // One refresh of an open overview: every Part C call from one requeststats to the next.
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await withApiKey(context, BENCH_KEY);
-    const calls: { operation: string; bytes: number; at: number }[] = [];
     const page = await context.newPage();
     await page.goto(`${gateway.url}/`);
     await page.getByTestId('day-total').waitFor();
-    page.on('requestfinished', (request) => {
-      const match = /\/pipelineapi\/(\w+)\//.exec(request.url());
-      if (!match) return;
-      void request.sizes().then((sizes) =>
-        calls.push({
-          operation: match[1] as string,
-          bytes: sizes.responseBodySize + sizes.responseHeadersSize,
-          at: Date.now(),
-        }),
-      );
-    });
-    const stats = () => calls.filter((c) => c.operation === 'requeststats');
-    while (stats().length < 2) await page.waitForTimeout(250);
-    const [first, second] = stats() as [(typeof calls)[0], (typeof calls)[0]];
-    const refresh = calls.filter((c) => c.at > first.at && c.at <= second.at);
-    const callsPerRefresh: Record<string, number> = {};
-    for (const c of refresh) callsPerRefresh[c.operation] = (callsPerRefresh[c.operation] ?? 0) + 1;
+    const { bytesPerRefresh, callsPerRefresh } = await overviewRefresh(page);
     await context.close();
 
     const upstreamPerMinute = new Map<number, number>();
@@ -200,7 +183,7 @@ export async function benchGatewayWholeDay(seconds: number): Promise<WholeDayRes
       settledRssMb,
       toExactFromStartMs: exact - started,
       toExactFromServingMs: exact - serving,
-      bytesPerRefresh: refresh.reduce((n, c) => n + c.bytes, 0),
+      bytesPerRefresh,
       callsPerRefresh,
       upstreamPerMinute,
       pollSeconds: facts?.pollSeconds ?? null,

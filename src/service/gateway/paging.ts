@@ -109,17 +109,26 @@ export async function probePaging(upstream: Upstream, now: Date): Promise<ListPa
   return { ...facts, pagesize: 'honoured', next, index };
 }
 
+/** The records of a list answer: where they stand, what each becomes, and what tells them apart. */
+export interface RecordShape<T> {
+  readonly root: string;
+  readonly record: string;
+  readonly map: (record: Readonly<Record<string, unknown>>) => T;
+  /** Tells rows apart, to see an `index` that was ignored (a page of rows already read). */
+  readonly key: (item: T) => string;
+  /**
+   * A row read again is left out (a day's requests: new ones at the head shift the next
+   * page by as many). Table rows may repeat in their own right: they are kept.
+   */
+  readonly dedupe?: boolean;
+}
+
 /** Whether the upstream has a row not yet read at `index` (one row asked). */
 async function rowAfter<T>(
   upstream: Upstream,
   operation: OperationName,
   fields: Readonly<Record<string, string | undefined>>,
-  shape: {
-    readonly root: string;
-    readonly record: string;
-    readonly map: (record: Readonly<Record<string, unknown>>) => T;
-    readonly key: (item: T) => string;
-  },
+  shape: RecordShape<T>,
   index: number,
   keys: ReadonlySet<string>,
 ): Promise<boolean> {
@@ -156,18 +165,7 @@ export async function readAll<T>(
   upstream: Upstream,
   operation: OperationName,
   fields: Readonly<Record<string, string | undefined>>,
-  shape: {
-    readonly root: string;
-    readonly record: string;
-    readonly map: (record: Readonly<Record<string, unknown>>) => T;
-    /** Tells rows apart, to see an `index` that was ignored (a page of rows already read). */
-    readonly key: (item: T) => string;
-    /**
-     * A row read again is left out (a day's requests: new ones at the head shift the next
-     * page by as many). Table rows may repeat in their own right: they are kept.
-     */
-    readonly dedupe?: boolean;
-  },
+  shape: RecordShape<T>,
   bound: number,
 ): Promise<ReadAllResult<T>> {
   let size = Math.min(bound, upstream.paging.cap ?? FIRST_PAGE);
