@@ -272,7 +272,11 @@ describe('session clients', () => {
       serverId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
     expect(await mc.session()).toMatchObject({ userName: 'admin', role: 'administrator' });
-    expect(await mc.settings()).toEqual({ apiEnabled: true, apiKey: TEST_API_KEY });
+    expect(await mc.settings()).toEqual({
+      apiEnabled: true,
+      apiKey: TEST_API_KEY,
+      sharedKeyEnabled: true,
+    });
     expect((await mc.pipelineClient().listPipelines()).length).toBe(3);
     await mc.logout();
     await expect(

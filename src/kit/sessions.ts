@@ -43,7 +43,15 @@ export interface McSession {
 export interface ApiSettings {
   readonly apiEnabled: boolean;
   readonly apiKey: string | null;
+  /** False once an administrator allowed personal tokens alone (contract section 12). */
+  readonly sharedKeyEnabled: boolean;
 }
+
+const apiSettingsOf = (data: Record<string, unknown>): ApiSettings => ({
+  apiEnabled: data.apiEnabled === true,
+  apiKey: typeof data.apiKey === 'string' ? data.apiKey : null,
+  sharedKeyEnabled: data.sharedKeyEnabled !== false,
+});
 
 function roleOf(value: unknown): Role | undefined {
   const first = Array.isArray(value) ? (value[0] as unknown) : value;
@@ -208,20 +216,24 @@ export class ManagementConsoleClient extends SessionClient {
 
   /** The pipeline API setting and key (administrators). @example await mc.settings() */
   async settings(): Promise<ApiSettings> {
-    const data = await this.call('GET', '/pipeline/settings');
-    return {
-      apiEnabled: data.apiEnabled === true,
-      apiKey: typeof data.apiKey === 'string' ? data.apiKey : null,
-    };
+    return apiSettingsOf(await this.call('GET', '/pipeline/settings'));
   }
 
   /** @example await mc.setApiEnabled(false) */
   async setApiEnabled(enabled: boolean): Promise<ApiSettings> {
-    const data = await this.call('PUT', '/pipeline/settings', { apiEnabled: String(enabled) });
-    return {
-      apiEnabled: data.apiEnabled === true,
-      apiKey: typeof data.apiKey === 'string' ? data.apiKey : null,
-    };
+    return apiSettingsOf(
+      await this.call('PUT', '/pipeline/settings', { apiEnabled: String(enabled) }),
+    );
+  }
+
+  /**
+   * Accepts the shared key, or personal tokens alone (false); disabling ends the cookies the
+   * key started. @example await mc.setSharedKeyEnabled(false)
+   */
+  async setSharedKeyEnabled(enabled: boolean): Promise<ApiSettings> {
+    return apiSettingsOf(
+      await this.call('PUT', '/pipeline/settings', { sharedKeyEnabled: String(enabled) }),
+    );
   }
 
   /** Issues a new API key; the old one stops working at once. @example const key = await mc.reissueApiKey(); */

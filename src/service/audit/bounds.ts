@@ -14,12 +14,15 @@ export const ENTRY_BYTES = 4096;
 /** The parameter that says what an entry lost; no parameter a client sends is called this. */
 export const TRUNCATION_NOTE = '…';
 
+/** How the caller was known: a personal token by its name (contract section 12). */
+export type AuditVia = 'session' | 'key' | 'cookie' | 'none' | `token ${string}`;
+
 /** The fields of an entry as stored and answered, before `truncated`. */
 export interface AuditFields {
   readonly time: string;
   readonly day: string;
   readonly userName: string | null;
-  readonly via: 'session' | 'key' | 'cookie' | 'none';
+  readonly via: AuditVia;
   readonly address: string;
   readonly service: string | null;
   readonly operation: string;

@@ -18,6 +18,7 @@ export const newSecret = (): string => randomBytes(32).toString('base64url');
  */
 export class ApiAccess {
   private enabledValue: boolean;
+  private sharedKeyValue: boolean;
   private keyDigest: Buffer | null;
   private readonly cookies = new Map<string, number>();
 
@@ -26,12 +27,25 @@ export class ApiAccess {
     private readonly clock: Clock,
   ) {
     this.enabledValue = getSetting(db, 'apiEnabled') === 'true';
+    this.sharedKeyValue = getSetting(db, 'sharedKeyEnabled') !== 'false';
     const key = getSetting(db, 'apiKey');
     this.keyDigest = key ? digest(key) : null;
   }
 
   get enabled(): boolean {
     return this.enabledValue;
+  }
+
+  /** False once an administrator disabled the shared key: personal tokens alone are accepted. */
+  get sharedKeyEnabled(): boolean {
+    return this.sharedKeyValue;
+  }
+
+  /** Enables or disables the shared key; disabling ends the cookies it minted at once. */
+  setSharedKeyEnabled(enabled: boolean): void {
+    setSetting(this.db, 'sharedKeyEnabled', String(enabled));
+    this.sharedKeyValue = enabled;
+    if (!enabled) this.cookies.clear();
   }
 
   get key(): string | null {
@@ -95,6 +109,7 @@ export class ApiAccess {
 
   /** True when the cookie names a live session; using it restarts its idle time. */
   touchCookieSession(id: string): boolean {
+    if (!this.sharedKeyValue) return false;
     const lastUsed = this.cookies.get(id);
     if (lastUsed === undefined) return false;
     const now = this.clock.now().getTime();

@@ -413,7 +413,11 @@ describe('API settings', () => {
     expect(denied.body.result.code).toBe(3003);
     const admin = await login('ada');
     const read = await partA('/mcapi/pipeline/settings', { headers: { 'X-As-SessionId': admin } });
-    expect(read.body.result.data).toEqual({ apiEnabled: true, apiKey: TEST_API_KEY });
+    expect(read.body.result.data).toEqual({
+      apiEnabled: true,
+      apiKey: TEST_API_KEY,
+      sharedKeyEnabled: true,
+    });
   });
 
   it('disable and enable the API, and reissue the key: the old key and its cookies stop at once', async () => {

@@ -7,7 +7,7 @@ import type { SessionStore } from './sessions.ts';
 
 /** Who made a Part C call, once authenticated; roles come with management console sessions. */
 export interface Caller {
-  readonly via: 'key' | 'cookie' | 'session';
+  readonly via: 'key' | 'cookie' | 'session' | `token ${string}`;
   /** The person's role on the service called (contract section 12). */
   readonly role?: Role;
   readonly userName?: string;

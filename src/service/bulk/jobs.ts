@@ -187,7 +187,8 @@ export class BulkJobs {
    * key goes on (the key may call everything while it is valid).
    */
   private stoppedForStarter(job: BulkJobRow): boolean {
-    if (job.via !== 'session' || job.userName === null) return false;
+    if ((job.via !== 'session' && !job.via.startsWith('token ')) || job.userName === null)
+      return false;
     const why = lostRole(this.ctx.dbs.system, job.userName, job.service, OPERATION[job.action]);
     if (why === undefined) return false;
     markJobStopped(this.ctx.dbs.system, job.id, why, this.ctx.clock.now().toISOString());

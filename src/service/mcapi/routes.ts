@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MC_SESSION_HEADER, SESSION_COOKIE, type Role } from '../../kit/wire.ts';
+import { MC_SESSION_HEADER, roleAtLeast, SESSION_COOKIE, type Role } from '../../kit/wire.ts';
 import { anonymousSubject, type AuditSubject } from '../audit/audit-log.ts';
 import { auditCsv } from '../audit/csv-export.ts';
 import { queryAudit } from '../db/system/audit.ts';
@@ -14,6 +14,14 @@ import type { ErrorRenderer } from '../errors-handler.ts';
 import type { Part } from '../part.ts';
 import type { ProviderSignOut } from '../auth/oidc-sign-out.ts';
 import { roleOn } from '../auth/service-roles.ts';
+import { isRole } from '../auth/users.ts';
+import {
+  createToken,
+  listTokens,
+  MAX_TOKEN_DAYS,
+  revokeOwnToken,
+  TOKEN_NAME,
+} from '../auth/tokens.ts';
 
 export const MCAPI_PREFIX = '/mcapi';
 const JSON_TYPE = 'application/json; charset=UTF-8';
@@ -62,8 +70,16 @@ function requireRole(session: Session, role: Role): void {
     throw new ApiError(403, McCode.Forbidden, `Only an ${role} may do this.`);
 }
 
-function settings(ctx: ServiceContext): { apiEnabled: boolean; apiKey: string | null } {
-  return { apiEnabled: ctx.access.enabled, apiKey: ctx.access.key };
+function settings(ctx: ServiceContext): {
+  apiEnabled: boolean;
+  apiKey: string | null;
+  sharedKeyEnabled: boolean;
+} {
+  return {
+    apiEnabled: ctx.access.enabled,
+    apiKey: ctx.access.key,
+    sharedKeyEnabled: ctx.access.sharedKeyEnabled,
+  };
 }
 
 /** Part A: management console login and logout, the session, and the pipeline API settings. */
@@ -309,13 +325,105 @@ export function managementConsole(
     app.put(
       `${MCAPI_PREFIX}/pipeline/settings`,
       adminChange('mc.settings', (request, reply) => {
-        const value = field(merged(request.query, request.body), 'apiEnabled', MISSING, true);
-        if (value !== 'true' && value !== 'false')
-          throw new ApiError(400, McCode.WrongType, 'Parameter apiEnabled must be true or false.');
-        ctx.access.setEnabled(value === 'true');
+        const params = merged(request.query, request.body);
+        const flag = (name: string, required: boolean) => {
+          const value = required
+            ? field(params, name, MISSING, true)
+            : field(params, name, MISSING, false);
+          if (value !== undefined && value !== 'true' && value !== 'false')
+            throw new ApiError(400, McCode.WrongType, `Parameter ${name} must be true or false.`);
+          return value === undefined ? undefined : value === 'true';
+        };
+        // sharedKeyEnabled: personal tokens alone once people use them (contract section 12).
+        // Either may be sent alone; with neither, apiEnabled is the one missing.
+        const shared = flag('sharedKeyEnabled', false);
+        const enabled = flag('apiEnabled', shared === undefined);
+        if (enabled !== undefined) ctx.access.setEnabled(enabled);
+        if (shared !== undefined) ctx.access.setSharedKeyEnabled(shared);
         return send(reply, settings(ctx));
       }),
     );
+
+    // Personal API tokens (contract section 12): each person's own, for scripts that act as
+    // them. The value is in the answer of its creation alone.
+    app.get(`${MCAPI_PREFIX}/tokens`, async (request, reply) => {
+      const session = requireSession(ctx, request);
+      return send(reply, { tokens: listTokens(ctx.dbs.system, session.userId) });
+    });
+
+    app.post(`${MCAPI_PREFIX}/tokens`, (request, reply) => {
+      const subject = anonymousSubject();
+      return audited(request, 'mc.token-create', subject, async () => {
+        const session = requireSession(ctx, request);
+        Object.assign(subject, { userName: session.userName, via: 'session' });
+        const params = merged(request.query, request.body);
+        const name = field(params, 'name', MISSING, true).trim();
+        if (!TOKEN_NAME.test(name))
+          throw new ApiError(
+            400,
+            McCode.WrongType,
+            'Parameter name must be 1 to 64 characters without control characters.',
+          );
+        const daysText = field(params, 'expiresInDays', MISSING, true);
+        const days = /^\d{1,3}$/.test(daysText) ? Number(daysText) : NaN;
+        if (!(days >= 1 && days <= MAX_TOKEN_DAYS))
+          throw new ApiError(
+            400,
+            McCode.WrongType,
+            `Parameter expiresInDays must be a whole number from 1 to ${MAX_TOKEN_DAYS}.`,
+          );
+        const service = field(params, 'service', MISSING, false) || null;
+        if (service !== null && !ctx.services.routes.some((route) => route.id === service))
+          throw new ApiError(
+            400,
+            McCode.WrongType,
+            `Parameter service names no service here: ${JSON.stringify(service)}.`,
+          );
+        // Theirs: on the token's service when it names one, else their default role.
+        const own = service === null ? session.role : roleOn(ctx.dbs.system, session, service);
+        const roleText = field(params, 'role', MISSING, false) || own;
+        if (!isRole(roleText))
+          throw new ApiError(
+            400,
+            McCode.WrongType,
+            'Parameter role must be viewer, operator, developer or administrator.',
+          );
+        if (!roleAtLeast(own, roleText))
+          throw new ApiError(
+            403,
+            McCode.Forbidden,
+            `Parameter role ${roleText} is above your own role (${own}${service === null ? '' : ` on service ${service}`}).`,
+          );
+        const token = createToken(ctx.dbs.system, ctx.clock, session, {
+          name,
+          days,
+          role: roleText,
+          service,
+        });
+        return send(reply, token);
+      });
+    });
+
+    app.delete(`${MCAPI_PREFIX}/tokens/:id`, (request, reply) => {
+      const subject = anonymousSubject();
+      const id = (request.params as { id: string }).id;
+      // The entry names the token revoked: its id is in the path, not the fields.
+      const what = { operation: 'mc.token-revoke', service: null, parameters: { id } };
+      return ctx.audit.around(request, what, subject, async () => {
+        const session = requireSession(ctx, request);
+        Object.assign(subject, { userName: session.userName, via: 'session' });
+        if (
+          !/^\d{1,15}$/.test(id) ||
+          !revokeOwnToken(ctx.dbs.system, ctx.clock, session.userId, Number(id))
+        )
+          throw new ApiError(
+            404,
+            McCode.NotFound,
+            `You have no token ${JSON.stringify(id)} to revoke.`,
+          );
+        return send(reply, { id: Number(id), revoked: true });
+      });
+    });
 
     app.post(
       `${MCAPI_PREFIX}/pipeline/apikey`,

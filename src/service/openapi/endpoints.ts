@@ -72,7 +72,22 @@ const serviceRoles: Schema = {
   items: exactly({ service: text, role }),
   description: 'in the services’ order; the first is the one plain /pipelineapi reaches',
 };
-const settings = exactly({ apiEnabled: { type: 'boolean' }, apiKey: nullableText });
+const settings = exactly({
+  apiEnabled: { type: 'boolean' },
+  apiKey: nullableText,
+  sharedKeyEnabled: { type: 'boolean' },
+});
+const bool: Schema = { enum: ['true', 'false'] };
+/** A personal API token as its owner lists it (contract section 12): never its value. */
+const tokenFields = {
+  id: wholeNumber,
+  name: text,
+  role,
+  service: nullableText,
+  createdAt: isoTime,
+  expiresAt: isoTime,
+  lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
+};
 const day: Schema = { type: 'string', pattern: '^\\d{8}$' };
 const wholeText: Schema = { type: 'string', pattern: '^\\d{1,10}$' };
 
@@ -87,7 +102,10 @@ const auditEntry = exactly({
   time: isoTime,
   day,
   userName: nullableText,
-  via: { enum: ['session', 'key', 'cookie', 'none'] },
+  via: {
+    anyOf: [{ enum: ['session', 'key', 'cookie', 'none'] }, { type: 'string', pattern: '^token ' }],
+    description: '`token <name>`: a personal API token of the user',
+  },
   address: text,
   service: nullableText,
   operation: text,
@@ -273,9 +291,16 @@ export const ENDPOINTS: readonly Endpoint[] = [
     method: 'PUT',
     path: '/mcapi/pipeline/settings',
     tag: 'Part A',
-    summary: 'Enable or disable the pipeline API (administrators)',
+    summary: 'Enable or disable the pipeline API, or the shared key (administrators)',
     security: ['mcSession'],
-    fields: [{ name: 'apiEnabled', schema: { enum: ['true', 'false'] }, required: true }],
+    fields: [
+      { name: 'apiEnabled', schema: bool, description: 'required unless sharedKeyEnabled is sent' },
+      {
+        name: 'sharedKeyEnabled',
+        schema: bool,
+        description: 'false: only personal tokens are accepted in X-Pipelinewebapi',
+      },
+    ],
     answers: { '200': a('The settings now', settings), ...badInput, ...signedIn, ...unavailable },
   },
   {
@@ -287,6 +312,64 @@ export const ENDPOINTS: readonly Endpoint[] = [
     answers: {
       '200': a('The new key', exactly({ apiKey: text })),
       ...signedIn,
+      ...unavailable,
+    },
+  },
+  {
+    method: 'GET',
+    path: '/mcapi/tokens',
+    tag: 'Part A',
+    summary: 'The caller’s personal API tokens, with their last use (contract 12)',
+    security: ['mcSession'],
+    answers: {
+      '200': a('The tokens', exactly({ tokens: { type: 'array', items: exactly(tokenFields) } })),
+      '401': signedIn['401'],
+    },
+  },
+  {
+    method: 'POST',
+    path: '/mcapi/tokens',
+    tag: 'Part A',
+    summary: 'Create a personal API token; its value is in this answer alone (contract 12)',
+    security: ['mcSession'],
+    fields: [
+      { name: 'name', schema: { type: 'string', minLength: 1, maxLength: 64 }, required: true },
+      {
+        name: 'expiresInDays',
+        schema: { type: 'string', pattern: '^\\d{1,3}$' },
+        required: true,
+        description: '1 to 365',
+      },
+      {
+        name: 'role',
+        schema: role,
+        description: 'no higher than the caller’s; theirs if left out',
+      },
+      {
+        name: 'service',
+        schema: text,
+        description: 'the one service it may call; all if left out',
+      },
+    ],
+    answers: {
+      '200': a('The token, shown once', exactly({ ...tokenFields, token: text })),
+      ...badInput,
+      '401': signedIn['401'],
+      '403': aError('A role above the caller’s (3003)'),
+      ...unavailable,
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/mcapi/tokens/{id}',
+    tag: 'Part A',
+    summary: 'Revoke one of the caller’s personal API tokens, at once (contract 12)',
+    security: ['mcSession'],
+    pathFields: [{ name: 'id', schema: text, required: true }],
+    answers: {
+      '200': a('Revoked', exactly({ id: wholeNumber, revoked: { type: 'boolean' } })),
+      '401': signedIn['401'],
+      '404': aError('No such token of the caller (4004)'),
       ...unavailable,
     },
   },

@@ -13,6 +13,7 @@ import type { ServiceContext } from '../context.ts';
 import type { AuditSubject } from '../audit/audit-log.ts';
 import type { Caller, ExtraAuthenticator } from '../auth/session-auth.ts';
 import { ApiError } from '../errors.ts';
+import { isPersonalToken, tokenCaller } from '../auth/tokens.ts';
 import type { ErrorRenderer } from '../errors-handler.ts';
 import type { Part } from '../part.ts';
 import { render } from '../render/render.ts';
@@ -131,7 +132,18 @@ export function authenticate(
   const key = request.headers[API_KEY_HEADER.toLowerCase()];
   const cookie = request.cookies[SESSION_COOKIE];
   const cookieValid = cookie !== undefined && ctx.access.touchCookieSession(cookie);
+  // A personal token acts as its person (contract section 12); it never mints a cookie,
+  // which would carry the shared key's rights.
+  if (typeof key === 'string' && isPersonalToken(key))
+    return tokenCaller(ctx.dbs.system, ctx.clock, key, operation, service, identified);
   if (key !== undefined) {
+    if (typeof key === 'string' && !ctx.access.sharedKeyEnabled) {
+      throw new ApiError(
+        401,
+        ErrorCode.BadCredentials,
+        `The shared ${API_KEY_HEADER} key is disabled by an administrator; send a personal token (Settings page).`,
+      );
+    }
     if (typeof key !== 'string' || !ctx.access.keyMatches(key)) {
       throw new ApiError(
         401,
@@ -286,6 +298,33 @@ export function pipelineApi(
       : operations[operation](ctx, params);
   }
 
+  /**
+   * Reads are not audited, but a personal token refused on one is (contract section 12):
+   * its person tried, and the entry names them and the token.
+   */
+  function readAuthenticate(
+    route: ServiceRoute,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operation: OperationName,
+  ): void {
+    const subject: AuditSubject = { userName: null, via: 'none', requestId: null };
+    try {
+      authenticate(ctx, request, reply, operation, route.id, extraAuth, (who) => {
+        subject.userName = who.userName ?? null;
+        subject.via = who.via;
+      });
+    } catch (error) {
+      if (error instanceof ApiError && subject.via.startsWith('token '))
+        ctx.audit.onBehalf(
+          { address: request.ip, subject },
+          { operation, service: route.id, parameters: request.query },
+          { httpStatus: error.httpStatus, status: 'Error', message: error.message },
+        );
+      throw error;
+    }
+  }
+
   async function answer(
     route: ServiceRoute,
     request: FastifyRequest,
@@ -350,7 +389,7 @@ export function pipelineApi(
       sendDocument(reply, 200, doc, type);
       return reply;
     }
-    authenticate(ctx, request, reply, target.operation, route.id, extraAuth);
+    readAuthenticate(route, request, reply, target.operation);
     if (route.upstream || target.operation === 'inbox') {
       // An upstream's data changes without this server knowing, and so do the inbox's
       // files (no database changes when one arrives): never from the cache.

@@ -10,7 +10,13 @@ import { PageHeader, Select } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { useVersion } from '../../shared/queries.ts';
 import { NotificationsSection } from './notifications-section.tsx';
-import { useApiSettings, useReissueApiKey, useSetApiEnabled } from './queries.ts';
+import { TokensSection } from './tokens-section.tsx';
+import {
+  useApiSettings,
+  useReissueApiKey,
+  useSetApiEnabled,
+  useSetSharedKeyEnabled,
+} from './queries.ts';
 
 const SECTION =
   'rounded-lg border border-slate-200 bg-white px-4 py-2 dark:border-slate-800 dark:bg-slate-900';
@@ -73,6 +79,53 @@ function ApiSwitch({ enabled }: { enabled: boolean }) {
   );
 }
 
+/** The shared key, or personal tokens alone (contract section 12); turning it off asks first. */
+function SharedKeySwitch({ enabled }: { enabled: boolean }) {
+  const { t } = useTranslation('settings');
+  const toggle = useSetSharedKeyEnabled();
+  const [confirm, setConfirm] = useState(false);
+  return (
+    <>
+      <label className="flex items-center gap-2">
+        <input
+          type="checkbox"
+          role="switch"
+          aria-label={t('sharedKey')}
+          aria-checked={enabled}
+          checked={enabled}
+          disabled={toggle.isPending}
+          onChange={(e) => {
+            if (e.target.checked) toggle.mutate(true);
+            else setConfirm(true);
+          }}
+        />
+        <span>{enabled ? t('on') : t('off')}</span>
+      </label>
+      <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{t('sharedKeyHint')}</p>
+      {toggle.error ? <ErrorView error={toggle.error} /> : null}
+      <Dialog
+        open={confirm}
+        title={t('sharedKeyOffTitle')}
+        onClose={() => setConfirm(false)}
+        footer={
+          <>
+            <Button onClick={() => setConfirm(false)}>{t('sharedKeyKeep')}</Button>
+            <Button
+              variant="danger"
+              disabled={toggle.isPending}
+              onClick={() => toggle.mutate(false, { onSettled: () => setConfirm(false) })}
+            >
+              {t('sharedKeyOffGo')}
+            </Button>
+          </>
+        }
+      >
+        <p>{t('sharedKeyOffText')}</p>
+      </Dialog>
+    </>
+  );
+}
+
 function ApiSettings() {
   const { t } = useTranslation('settings');
   const settings = useApiSettings();
@@ -81,13 +134,16 @@ function ApiSettings() {
   const reissue = useReissueApiKey();
   if (settings.error) return <ErrorView error={settings.error} />;
   if (!settings.data) return <Spinner />;
-  const { apiEnabled, apiKey } = settings.data;
+  const { apiEnabled, apiKey, sharedKeyEnabled } = settings.data;
   const masked = apiKey ? `${apiKey.slice(0, 4)}${'•'.repeat(24)}` : '';
   return (
     <>
       <dl className="divide-y divide-slate-100 dark:divide-slate-800">
         <Row label={t('enabled')}>
           <ApiSwitch enabled={apiEnabled} />
+        </Row>
+        <Row label={t('sharedKey')}>
+          <SharedKeySwitch enabled={sharedKeyEnabled} />
         </Row>
         <Row label={t('key')}>
           {apiKey ? (
@@ -224,6 +280,14 @@ export function SettingsPage() {
             </p>
           )}
         </section>
+        {auth?.kind === 'session' ? (
+          <section aria-labelledby="settings-tokens" className={SECTION}>
+            <h2 id="settings-tokens" className="pt-2 text-sm font-semibold">
+              {t('tokens.title')}
+            </h2>
+            <TokensSection />
+          </section>
+        ) : null}
         {administrator ? (
           <section aria-labelledby="settings-notifications" className={SECTION}>
             <h2 id="settings-notifications" className="py-2 text-sm font-semibold">

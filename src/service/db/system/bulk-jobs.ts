@@ -1,3 +1,4 @@
+import type { AuditVia } from '../../audit/bounds.ts';
 import { prepared, type Db } from '../sqlite.ts';
 
 // Bulk jobs (src/service/bulk): the job, and its requests chosen once at the start with
@@ -22,7 +23,7 @@ export interface BulkJobRow extends BulkSelection {
   readonly id: number;
   readonly reason: string;
   readonly userName: string | null;
-  readonly via: 'session' | 'key' | 'cookie' | 'none';
+  readonly via: AuditVia;
   readonly address: string;
   readonly created: string;
   readonly resumed: string | null;

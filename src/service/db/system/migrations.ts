@@ -213,6 +213,10 @@ export const systemMigrations: readonly Migration[] = [
     version: 8,
     up: identifyUsers,
   },
+  {
+    version: 9,
+    up: personalTokens,
+  },
 ];
 
 /**
@@ -297,6 +301,29 @@ function identifyUsers(db: Db): void {
 }
 
 /**
+ * Version 9: personal API tokens (contract section 12), stored under the SHA-256 hash of the
+ * token alone. A revoked token keeps its row (REVOKED set) so a later use is refused saying
+ * so; a removed user takes their tokens along.
+ */
+function personalTokens(db: Db): void {
+  db.exec(`
+    CREATE TABLE API_TOKEN (
+      ID INTEGER PRIMARY KEY AUTOINCREMENT,
+      USERID INTEGER NOT NULL REFERENCES USERS(ID) ON DELETE CASCADE,
+      NAME VARCHAR NOT NULL,
+      HASH VARCHAR NOT NULL UNIQUE,
+      ROLE VARCHAR NOT NULL CHECK (ROLE IN ('administrator', 'developer', 'operator', 'viewer')),
+      SERVICE VARCHAR,
+      CREATED TIMESTAMP NOT NULL,
+      EXPIRES TIMESTAMP NOT NULL,
+      LASTUSED TIMESTAMP,
+      REVOKED TIMESTAMP
+    );
+    CREATE INDEX API_TOKEN_BY_USER ON API_TOKEN (USERID);
+  `);
+}
+
+/**
  * Tables holding secrets or who did what; never shown by the systemdb browser (the audit
  * log is for administrators, through /mcapi/audit).
  */
@@ -310,4 +337,5 @@ export const HIDDEN_SYSTEM_TABLES: ReadonlySet<string> = new Set([
   'BULK_JOB',
   'BULK_ITEM',
   'USER_SERVICE_ROLE',
+  'API_TOKEN',
 ]);

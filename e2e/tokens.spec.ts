@@ -1,0 +1,104 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, signIn, test } from './fixtures.ts';
+
+// Personal API tokens on the Settings page (issue 24, item 3): a person creates one, sees
+// its value once (with a copy button and a clear "shown only now"), lists it with its last
+// use, and revokes it after a confirmation; the token works in X-Pipelinewebapi until then.
+
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+test('creates a token shown once, lists it with its last use, and revokes it after a confirmation', async ({
+  page,
+  service,
+}) => {
+  await signIn(page, service, undefined, '/settings');
+  const section = page.getByRole('region', { name: 'Personal tokens' });
+  await expect(section.getByText('You have no tokens.')).toBeVisible();
+  const form = section.getByRole('form', { name: 'New token' });
+  await form.getByLabel('Name').fill('e2e script');
+  await form.getByLabel('Expires in (days)').fill('7');
+  await form.getByLabel('Role').selectOption('operator');
+  // Only roles up to the person's own are offered (an administrator: all four).
+  await expect(form.getByLabel('Role').locator('option')).toHaveText([
+    'viewer',
+    'operator',
+    'developer',
+    'administrator',
+  ]);
+  await form.getByRole('button', { name: 'Create token' }).click();
+
+  const shown = section.getByTestId('new-token');
+  await expect(shown).toHaveText(/^pdt_/);
+  const token = (await shown.textContent()) as string;
+  await expect(section.getByRole('status')).toContainText('It is shown only now');
+  await expect(section.getByRole('button', { name: 'Copy token' })).toBeVisible();
+  const axe = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  expect(axe.violations).toEqual([]);
+
+  // It acts as its person: a read works, an operator's change is allowed, and it is listed.
+  const version = () =>
+    page.request.get(`${service.url}/pipelineapi/requestlist/json`, {
+      headers: { 'X-Pipelinewebapi': token },
+    });
+  expect((await version()).status()).toBe(200);
+  const table = section.getByRole('table', { name: 'Your tokens' });
+  const row = table.getByRole('row', { name: /e2e script/ });
+  await expect(row).toContainText('operator');
+  await expect(row).toContainText('Every service');
+
+  // Gone once dismissed, and never shown again after a reload.
+  await section.getByRole('button', { name: 'I have copied it' }).click();
+  await expect(section.getByTestId('new-token')).toHaveCount(0);
+  await page.reload();
+  await expect(row).toBeVisible();
+  await expect(page.getByText(token)).toHaveCount(0);
+  // The last use is listed with its zone, as other times are.
+  await expect(row.locator('time')).toHaveCount(3);
+
+  // Revoke: asked first in the app's dialog, by keyboard; then refused at once.
+  const revoke = row.getByRole('button', { name: 'Revoke token e2e script' });
+  await revoke.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Revoke token e2e script?' });
+  await expect(dialog).toContainText('refused from its next call on');
+  const dialogAxe = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  expect(dialogAxe.violations).toEqual([]);
+  await dialog.getByRole('button', { name: 'Revoke token' }).click();
+  await expect(page.getByText('Token e2e script was revoked.')).toBeVisible();
+  await expect(section.getByText('You have no tokens.')).toBeVisible();
+  const refused = await version();
+  expect(refused.status()).toBe(401);
+  expect(await refused.text()).toContain('was revoked');
+});
+
+test('an administrator stops accepting the shared key after a confirmation; tokens go on', async ({
+  page,
+  service,
+}) => {
+  const call = (key: string) =>
+    page.request.get(`${service.url}/pipelineapi/requestlist/json`, {
+      headers: { 'X-Pipelinewebapi': key },
+    });
+  await signIn(page, service, undefined, '/settings');
+  const section = page.getByRole('region', { name: 'Personal tokens' });
+  const form = section.getByRole('form', { name: 'New token' });
+  await form.getByLabel('Name').fill('after the key');
+  await form.getByRole('button', { name: 'Create token' }).click();
+  const token = (await section.getByTestId('new-token').textContent()) as string;
+  try {
+    const toggle = page.getByRole('switch', { name: 'Shared API key accepted' });
+    await expect(toggle).toBeChecked();
+    await toggle.click();
+    const dialog = page.getByRole('dialog', { name: 'Stop accepting the shared API key?' });
+    await dialog.getByRole('button', { name: 'Stop accepting it' }).click();
+    await expect(toggle).not.toBeChecked();
+    expect((await call(service.apiKey)).status()).toBe(401);
+    expect((await call(token)).status()).toBe(200);
+    await toggle.click();
+    await expect(toggle).toBeChecked();
+    expect((await call(service.apiKey)).status()).toBe(200);
+  } finally {
+    // The other tests of this worker use the key.
+    service.app.context.access.setSharedKeyEnabled(true);
+  }
+});

@@ -1,0 +1,271 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ROLE_ORDER, roleAtLeast, type Role } from '../../../kit/index.ts';
+import { useAuth } from '../../app/auth.ts';
+import { notify } from '../../app/notices.ts';
+import { serviceRolesQuery } from '../../app/service-roles.ts';
+import { Button } from '../../components/button.tsx';
+import { Dialog } from '../../components/dialog.tsx';
+import { ErrorView } from '../../components/error-view.tsx';
+import { Select, TextInput } from '../../components/fields.tsx';
+import { Spinner } from '../../components/spinner.tsx';
+import { Instant } from '../../components/time.tsx';
+import { useServices } from '../../shared/services.ts';
+import {
+  useCreateToken,
+  usePersonalTokens,
+  useRevokeToken,
+  type NewToken,
+  type PersonalToken,
+} from './queries.ts';
+
+const MAX_DAYS = 365;
+
+/** The value of a new token, shown once with a copy button. */
+function ShownOnce({ made, onDone }: { made: NewToken; onDone: () => void }) {
+  const { t } = useTranslation('settings');
+  return (
+    <div
+      role="status"
+      className="flex flex-col gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-amber-950"
+    >
+      <p className="font-medium">{t('tokens.shownOnce', { name: made.name })}</p>
+      <code
+        data-testid="new-token"
+        className="rounded bg-white px-2 py-1 font-mono text-xs break-all dark:bg-slate-900"
+      >
+        {made.token}
+      </code>
+      <div className="flex flex-wrap gap-2">
+        <Button
+          size="sm"
+          onClick={() =>
+            void navigator.clipboard
+              .writeText(made.token)
+              .then(() => notify({ kind: 'success', text: t('tokens.copied') }))
+          }
+        >
+          {t('tokens.copy')}
+        </Button>
+        <Button size="sm" onClick={onDone}>
+          {t('tokens.done')}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function CreateForm({ onMade }: { onMade: (made: NewToken) => void }) {
+  const { t } = useTranslation(['settings', 'common']);
+  const auth = useAuth();
+  const { services } = useServices();
+  const roles = useQuery({ ...serviceRolesQuery(auth), enabled: auth?.kind === 'session' });
+  const create = useCreateToken();
+  const id = useId();
+  const [name, setName] = useState('');
+  const [days, setDays] = useState('30');
+  const [service, setService] = useState('');
+  const defaultRole: Role = auth?.kind === 'session' ? auth.role : 'viewer';
+  // Theirs on the chosen service, else their default role: no token may be above it.
+  const own =
+    (service ? roles.data?.find((r) => r.service === service)?.role : undefined) ?? defaultRole;
+  const [role, setRole] = useState<Role | ''>('');
+  const chosen: Role = role !== '' && roleAtLeast(own, role) ? role : own;
+  const daysNumber = Number(days);
+  const daysValid = /^\d{1,3}$/.test(days) && daysNumber >= 1 && daysNumber <= MAX_DAYS;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!name.trim() || !daysValid) return;
+    create.mutate(
+      { name: name.trim(), expiresInDays: daysNumber, role: chosen, service },
+      {
+        onSuccess: (made) => {
+          setName('');
+          onMade(made);
+        },
+      },
+    );
+  };
+  return (
+    <form
+      onSubmit={submit}
+      aria-labelledby={`${id}-title`}
+      className="flex flex-col gap-3 border-t border-slate-100 pt-3 dark:border-slate-800"
+    >
+      <h3 id={`${id}-title`} className="text-sm font-medium">
+        {t('tokens.create')}
+      </h3>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-medium">{t('tokens.name')}</span>
+          <TextInput
+            value={name}
+            required
+            maxLength={64}
+            onChange={(e) => setName(e.target.value)}
+          />
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-medium">{t('tokens.days')}</span>
+          <TextInput
+            type="number"
+            min={1}
+            max={MAX_DAYS}
+            required
+            value={days}
+            aria-invalid={!daysValid}
+            aria-describedby={`${id}-days`}
+            onChange={(e) => setDays(e.target.value)}
+          />
+          <span id={`${id}-days`} className="text-xs text-slate-500 dark:text-slate-400">
+            {t('tokens.daysHint', { max: MAX_DAYS })}
+          </span>
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-medium">{t('tokens.role')}</span>
+          <Select
+            value={chosen}
+            aria-describedby={`${id}-role`}
+            onChange={(e) => setRole(e.target.value as Role)}
+          >
+            {ROLE_ORDER.filter((r) => roleAtLeast(own, r)).map((r) => (
+              <option key={r} value={r}>
+                {t(`common:roles.${r}`)}
+              </option>
+            ))}
+          </Select>
+          <span id={`${id}-role`} className="text-xs text-slate-500 dark:text-slate-400">
+            {t('tokens.roleHint', { role: t(`common:roles.${own}`) })}
+          </span>
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-medium">{t('tokens.service')}</span>
+          <Select value={service} onChange={(e) => setService(e.target.value)}>
+            <option value="">{t('tokens.everyService')}</option>
+            {services.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.label}
+              </option>
+            ))}
+          </Select>
+        </label>
+      </div>
+      <div>
+        <Button type="submit" variant="primary" disabled={create.isPending}>
+          {t('tokens.createGo')}
+        </Button>
+      </div>
+      {create.error ? <ErrorView error={create.error} /> : null}
+    </form>
+  );
+}
+
+function TokenList({ tokens }: { tokens: readonly PersonalToken[] }) {
+  const { t } = useTranslation(['settings', 'common']);
+  const revoke = useRevokeToken();
+  const [confirm, setConfirm] = useState<PersonalToken | null>(null);
+  if (tokens.length === 0)
+    return <p className="text-slate-600 dark:text-slate-300">{t('tokens.none')}</p>;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-xs">
+        <caption className="py-1 text-left font-medium text-slate-600 dark:text-slate-300">
+          {t('tokens.yours')}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('tokens.name')}</th>
+            <th scope="col">{t('tokens.role')}</th>
+            <th scope="col">{t('tokens.service')}</th>
+            <th scope="col">{t('tokens.created')}</th>
+            <th scope="col">{t('tokens.expires')}</th>
+            <th scope="col">{t('tokens.lastUsed')}</th>
+            <th scope="col">
+              <span className="sr-only">{t('tokens.actions')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {tokens.map((token) => (
+            <tr key={token.id} className="border-t border-slate-100 dark:border-slate-800">
+              <th scope="row" className="py-1 pr-2 font-medium">
+                {token.name}
+              </th>
+              <td className="pr-2">{t(`common:roles.${token.role}`)}</td>
+              <td className="pr-2">{token.service ?? t('tokens.everyService')}</td>
+              <td className="pr-2">
+                <Instant iso={token.createdAt} />
+              </td>
+              <td className="pr-2">
+                <Instant iso={token.expiresAt} />
+              </td>
+              <td className="pr-2">
+                {token.lastUsedAt ? <Instant iso={token.lastUsedAt} /> : t('tokens.never')}
+              </td>
+              <td>
+                <Button
+                  size="sm"
+                  variant="danger"
+                  aria-label={t('tokens.revokeNamed', { name: token.name })}
+                  onClick={() => setConfirm(token)}
+                >
+                  {t('tokens.revoke')}
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Dialog
+        open={confirm !== null}
+        title={t('tokens.revokeTitle', { name: confirm?.name ?? '' })}
+        onClose={() => setConfirm(null)}
+        footer={
+          <>
+            <Button onClick={() => setConfirm(null)}>{t('tokens.revokeKeep')}</Button>
+            <Button
+              variant="danger"
+              disabled={revoke.isPending}
+              onClick={() =>
+                confirm &&
+                revoke.mutate(confirm.id, {
+                  onSuccess: () => {
+                    setConfirm(null);
+                    notify({ kind: 'success', text: t('tokens.revoked', { name: confirm.name }) });
+                  },
+                })
+              }
+            >
+              {t('tokens.revokeGo')}
+            </Button>
+          </>
+        }
+      >
+        <p>{t('tokens.revokeText')}</p>
+        {revoke.error ? <ErrorView error={revoke.error} /> : null}
+      </Dialog>
+    </div>
+  );
+}
+
+/** A signed-in person's own API tokens (contract section 12): create, list, revoke. */
+export function TokensSection() {
+  const { t } = useTranslation('settings');
+  const tokens = usePersonalTokens();
+  const [made, setMade] = useState<NewToken | null>(null);
+  return (
+    <div className="flex flex-col gap-3 py-2 text-sm">
+      <p className="text-xs text-slate-500 dark:text-slate-400">{t('tokens.hint')}</p>
+      {made ? <ShownOnce made={made} onDone={() => setMade(null)} /> : null}
+      {tokens.error ? (
+        <ErrorView error={tokens.error} />
+      ) : tokens.data ? (
+        <TokenList tokens={tokens.data} />
+      ) : (
+        <Spinner />
+      )}
+      <CreateForm onMade={setMade} />
+    </div>
+  );
+}

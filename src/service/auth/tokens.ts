@@ -1,0 +1,149 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  ErrorCode,
+  ROLE_OPERATIONS,
+  roleAtLeast,
+  type OperationName,
+  type Role,
+} from '../../kit/wire.ts';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/sqlite.ts';
+import {
+  insertToken,
+  revokeToken,
+  tokenByHash,
+  tokensOf,
+  touchToken,
+  type TokenRow,
+} from '../db/system/tokens.ts';
+import { ApiError } from '../errors.ts';
+import { roleOn, roleRefusal } from './service-roles.ts';
+import type { Caller } from './session-auth.ts';
+
+/*
+ * Personal API tokens (contract section 12, issue 24 item 3). A person creates them for
+ * themselves; each acts as its person in X-Pipelinewebapi with the lower of its own role and
+ * the person's role on the service called now (read at each call: a demoted person's tokens
+ * shrink too), on its one service when it names one. Only the SHA-256 hash of a token is
+ * stored; the value is shown once, at creation.
+ */
+
+/** Every personal token starts so: a key that does not is the shared service key. */
+export const TOKEN_PREFIX = 'pdt_';
+export const MAX_TOKEN_DAYS = 365;
+export const TOKEN_NAME = /^[^\p{Cc}]{1,64}$/u;
+/** Last use is written at most this often per token, to spare the database a write a call. */
+const LAST_USE_EVERY_MS = 60_000;
+
+export const isPersonalToken = (key: string): boolean => key.startsWith(TOKEN_PREFIX);
+
+const hashOf = (token: string): string =>
+  createHash('sha256').update(token, 'utf8').digest('base64url');
+
+/** A token as its owner lists it: never its value. */
+export interface TokenInfo {
+  readonly id: number;
+  readonly name: string;
+  readonly role: Role;
+  readonly service: string | null;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly lastUsedAt: string | null;
+}
+
+const infoOf = (row: TokenRow): TokenInfo => ({
+  id: row.ID,
+  name: row.NAME,
+  role: row.ROLE,
+  service: row.SERVICE,
+  createdAt: row.CREATED,
+  expiresAt: row.EXPIRES,
+  lastUsedAt: row.LASTUSED,
+});
+
+const lower = (a: Role, b: Role): Role => (roleAtLeast(a, b) ? b : a);
+
+export function createToken(
+  db: Db,
+  clock: Clock,
+  owner: { userId: number },
+  fields: { name: string; days: number; role: Role; service: string | null },
+): TokenInfo & { token: string } {
+  const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+  const now = clock.now();
+  const created = now.toISOString();
+  const expires = new Date(now.getTime() + fields.days * 86_400_000).toISOString();
+  const id = insertToken(db, {
+    userId: owner.userId,
+    name: fields.name,
+    hash: hashOf(token),
+    role: fields.role,
+    service: fields.service,
+    created,
+    expires,
+  });
+  return {
+    id,
+    name: fields.name,
+    token,
+    role: fields.role,
+    service: fields.service,
+    createdAt: created,
+    expiresAt: expires,
+    lastUsedAt: null,
+  };
+}
+
+export const listTokens = (db: Db, userId: number): TokenInfo[] => tokensOf(db, userId).map(infoOf);
+
+export const revokeOwnToken = (db: Db, clock: Clock, userId: number, id: number): boolean =>
+  revokeToken(db, userId, id, clock.now().toISOString());
+
+/**
+ * The caller a personal token names on this service for this operation, or a refusal:
+ * 401/1103 when it is unknown (or its person was removed), revoked or expired; 403/1104 when
+ * it is for another service or its role there may not call the operation. `identified`
+ * hears the person and the token first, so a refusal of a known token names them.
+ */
+export function tokenCaller(
+  db: Db,
+  clock: Clock,
+  token: string,
+  operation: OperationName,
+  service: string,
+  identified?: (caller: Caller) => void,
+): Caller {
+  const row = tokenByHash(db, hashOf(token));
+  if (!row)
+    throw new ApiError(
+      401,
+      ErrorCode.BadCredentials,
+      'The personal token is unknown (or its person was removed).',
+    );
+  const via = `token ${row.NAME}` as const;
+  identified?.({ via, userName: row.USERNAME });
+  const now = clock.now();
+  if (row.REVOKED !== null)
+    throw new ApiError(
+      401,
+      ErrorCode.BadCredentials,
+      `The personal token ${row.NAME} was revoked at ${row.REVOKED}.`,
+    );
+  if (now.toISOString() >= row.EXPIRES)
+    throw new ApiError(
+      401,
+      ErrorCode.BadCredentials,
+      `The personal token ${row.NAME} expired at ${row.EXPIRES}.`,
+    );
+  if (row.SERVICE !== null && row.SERVICE !== service)
+    throw new ApiError(
+      403,
+      ErrorCode.RoleForbidden,
+      `The personal token ${row.NAME} is for service ${row.SERVICE} only, not service ${service}.`,
+    );
+  const role = lower(row.ROLE, roleOn(db, { userName: row.USERNAME, role: row.USERROLE }, service));
+  if (row.LASTUSED === null || now.getTime() - Date.parse(row.LASTUSED) >= LAST_USE_EVERY_MS)
+    touchToken(db, row.ID, now.toISOString());
+  if (!ROLE_OPERATIONS[role].has(operation)) throw roleRefusal(role, operation, service);
+  return { via, role, userName: row.USERNAME };
+}
