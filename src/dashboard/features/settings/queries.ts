@@ -102,34 +102,13 @@ export function useNotifications() {
 
 /**
  * The test button: POST /mcapi/notifications/test with the session. The kit reads the
- * server's extensions by GET only, so this one call goes through its Transport and reads
- * the Part A envelope here.
+ * server's extensions by GET only, so this call reads the Part A envelope here (mcapiChange).
  */
 export function useSendTestNotification() {
   const auth = useAuth();
   return useMutation({
     mutationFn: async (): Promise<TestResult[]> => {
-      const headers: Record<string, string> =
-        auth?.kind === 'session' ? { [MC_SESSION_HEADER]: auth.sessionId } : {};
-      const raw = await new Transport(NO_COOKIES).send(
-        'POST',
-        '/mcapi/notifications/test',
-        undefined,
-        headers,
-      );
-      let parsed: { result?: Record<string, unknown> } | undefined;
-      try {
-        parsed = JSON.parse(raw.body) as { result?: Record<string, unknown> };
-      } catch {
-        parsed = undefined;
-      }
-      const result = parsed?.result;
-      if (raw.status >= 400 || result?.status !== 'success') {
-        const code = typeof result?.code === 'number' ? result.code : undefined;
-        const message = typeof result?.message === 'string' ? result.message : undefined;
-        throw new HttpError(raw.status, raw.method, raw.url, code, message, raw.body);
-      }
-      const data = (result.data ?? {}) as Record<string, unknown>;
+      const data = await mcapiChange(auth, 'POST', '/mcapi/notifications/test');
       return list(data.results).map((r) => ({
         target: text(r.target),
         outcome: text(r.outcome),

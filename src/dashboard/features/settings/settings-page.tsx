@@ -1,3 +1,4 @@
+import type { UseMutateFunction } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../app/auth.ts';
@@ -31,9 +32,34 @@ function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
   );
 }
 
-function ApiSwitch({ enabled }: { enabled: boolean }) {
+/** What a confirmed switch says: its name, hint and the dialog that asks before "off". */
+interface SwitchTexts {
+  readonly label: string;
+  readonly hint: string;
+  readonly offTitle: string;
+  readonly offText: string;
+  readonly keep: string;
+  readonly go: string;
+}
+
+/**
+ * A setting switched on at once and off only after the app's own dialog: turning the API or
+ * the shared key off can cut this dashboard or scripts off.
+ */
+function ConfirmedSwitch({
+  enabled,
+  toggle,
+  texts,
+}: {
+  enabled: boolean;
+  toggle: {
+    isPending: boolean;
+    error: Error | null;
+    mutate: UseMutateFunction<unknown, Error, boolean>;
+  };
+  texts: SwitchTexts;
+}) {
   const { t } = useTranslation('settings');
-  const toggle = useSetApiEnabled();
   const [confirm, setConfirm] = useState(false);
   return (
     <>
@@ -42,88 +68,67 @@ function ApiSwitch({ enabled }: { enabled: boolean }) {
           type="checkbox"
           role="switch"
           // Named by what it switches; its On/Off beside it is its state, which it says itself.
-          aria-label={t('enabled')}
+          aria-label={texts.label}
           aria-checked={enabled}
           checked={enabled}
           disabled={toggle.isPending}
           onChange={(e) => {
-            // Turning it off cuts this dashboard off too: ask first, in the app's own dialog.
             if (e.target.checked) toggle.mutate(true);
             else setConfirm(true);
           }}
         />
         <span>{enabled ? t('on') : t('off')}</span>
       </label>
-      <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{t('enabledHint')}</p>
+      <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{texts.hint}</p>
       {toggle.error ? <ErrorView error={toggle.error} /> : null}
       <Dialog
         open={confirm}
-        title={t('disableTitle')}
+        title={texts.offTitle}
         onClose={() => setConfirm(false)}
         footer={
           <>
-            <Button onClick={() => setConfirm(false)}>{t('disableKeep')}</Button>
+            <Button onClick={() => setConfirm(false)}>{texts.keep}</Button>
             <Button
               variant="danger"
               disabled={toggle.isPending}
               onClick={() => toggle.mutate(false, { onSettled: () => setConfirm(false) })}
             >
-              {t('disableGo')}
+              {texts.go}
             </Button>
           </>
         }
       >
-        <p>{t('disableText')}</p>
+        <p>{texts.offText}</p>
       </Dialog>
     </>
   );
 }
 
-/** The shared key, or personal tokens alone (contract section 12); turning it off asks first. */
+function ApiSwitch({ enabled }: { enabled: boolean }) {
+  const { t } = useTranslation('settings');
+  const texts = {
+    label: t('enabled'),
+    hint: t('enabledHint'),
+    offTitle: t('disableTitle'),
+    offText: t('disableText'),
+    keep: t('disableKeep'),
+    go: t('disableGo'),
+  };
+  return <ConfirmedSwitch enabled={enabled} toggle={useSetApiEnabled()} texts={texts} />;
+}
+
+/** The shared key, or personal tokens alone (contract section 12). */
 function SharedKeySwitch({ enabled }: { enabled: boolean }) {
   const { t } = useTranslation('settings');
-  const toggle = useSetSharedKeyEnabled();
-  const [confirm, setConfirm] = useState(false);
-  return (
-    <>
-      <label className="flex items-center gap-2">
-        <input
-          type="checkbox"
-          role="switch"
-          aria-label={t('sharedKey')}
-          aria-checked={enabled}
-          checked={enabled}
-          disabled={toggle.isPending}
-          onChange={(e) => {
-            if (e.target.checked) toggle.mutate(true);
-            else setConfirm(true);
-          }}
-        />
-        <span>{enabled ? t('on') : t('off')}</span>
-      </label>
-      <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{t('sharedKeyHint')}</p>
-      {toggle.error ? <ErrorView error={toggle.error} /> : null}
-      <Dialog
-        open={confirm}
-        title={t('sharedKeyOffTitle')}
-        onClose={() => setConfirm(false)}
-        footer={
-          <>
-            <Button onClick={() => setConfirm(false)}>{t('sharedKeyKeep')}</Button>
-            <Button
-              variant="danger"
-              disabled={toggle.isPending}
-              onClick={() => toggle.mutate(false, { onSettled: () => setConfirm(false) })}
-            >
-              {t('sharedKeyOffGo')}
-            </Button>
-          </>
-        }
-      >
-        <p>{t('sharedKeyOffText')}</p>
-      </Dialog>
-    </>
-  );
+  const texts = {
+    label: t('sharedKey'),
+    hint: t('sharedKeyHint'),
+    offTitle: t('sharedKeyOffTitle'),
+    offText: t('sharedKeyOffText'),
+    keep: t('sharedKeyKeep'),
+    go: t('sharedKeyOffGo'),
+  };
+  return <ConfirmedSwitch enabled={enabled} toggle={useSetSharedKeyEnabled()} texts={texts} />;
 }
 
 function ApiSettings() {
