@@ -16,12 +16,6 @@ import { Redactor } from './redactor.ts';
 import type { UpstreamEntry } from './services.ts';
 import { XmlStreamError, XmlTreeStream, type RecordStream } from './xml-stream.ts';
 
-/**
- * Rows asked of an upstream for one list or table page: its pages have no `index`, so the
- * gateway asks for this many at once and pages them itself. Deeper rows are out of reach.
- */
-export const UPSTREAM_PAGE_BOUND = 1000;
-
 /** Operations that change something: a refusal of theirs is a state conflict. */
 const CHANGES = new Set<OperationName>(
   (Object.keys(OPERATIONS) as OperationName[]).filter((op) => OPERATIONS[op] !== 'GET'),
