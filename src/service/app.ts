@@ -48,7 +48,11 @@ import { getPipeline } from './db/system/pipelines.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = resolve(here, '../..');
-export const DIST_DIR = join(REPO_ROOT, 'dist');
+// PIPELINE_DIST_DIR serves a dashboard built elsewhere (`vite build --outDir`), so that
+// several checkouts' e2e runs on one machine do not rebuild each other's files.
+export const DIST_DIR = process.env.PIPELINE_DIST_DIR
+  ? resolve(process.env.PIPELINE_DIST_DIR)
+  : join(REPO_ROOT, 'dist');
 
 export const BODY_LIMIT = 1024 * 1024;
 
