@@ -14,6 +14,10 @@ const proxy = Object.fromEntries(
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
+  // Relative URLs: one build serves under any --base-path. The server writes the base path
+  // into index.html as it serves it (src/service/http/dashboard-files.ts); the chunks
+  // import each other relative to their own URLs.
+  base: './',
   server: { host: '127.0.0.1', port: 5173, proxy },
   preview: { host: '127.0.0.1', proxy },
   // No source maps in the build: served next to the bundle they would hand anyone who asks

@@ -58,6 +58,8 @@ export default tseslint.config(
       'test-results/**',
       'playwright-report/**',
       '.bench/**',
+      // The kit package's build output (src/kit/build.mjs).
+      'src/kit/dist/**',
     ],
   },
   js.configs.recommended,
@@ -169,7 +171,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['e2e/**/*.ts', 'src/kit/**/*.test.ts', 'src/kit/cli/**/*.ts', '*.ts', '.config/*.js'],
+    files: [
+      'e2e/**/*.ts',
+      'src/kit/**/*.test.ts',
+      'src/kit/cli/**/*.ts',
+      'src/kit/*.mjs',
+      '*.ts',
+      '.config/*.js',
+    ],
     languageOptions: { globals: { ...globals.node } },
   },
 );

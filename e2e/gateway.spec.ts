@@ -179,18 +179,33 @@ for (const id of SERVICES) {
       await expect(dialog.getByText('✓ accepted')).toHaveCount(2);
       await dialog.getByRole('button', { name: 'Close' }).click();
 
+      // Finish ends a request on any service (interfaces.md's word): no retry is offered.
       const finishedRow = page.locator(`tr[data-request="${finished}"]`);
-      await finishedRow.getByRole('button', { name: `Retry ${finished}` }).click();
+      await expect(finishedRow.getByRole('button', { name: `Retry ${finished}` })).toHaveAttribute(
+        'aria-disabled',
+        'true',
+      );
+      // A word the service's configuration does not classify (its own for a cancelled
+      // request) is offered, and the upstream decides: its refusal in its own words...
+      const cancelAgain = page
+        .locator(`tr[data-request="${one}"]`)
+        .getByRole('button', { name: `Cancel ${one}` });
+      await cancelAgain.click();
       dialog = page.getByRole('dialog');
       await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
-      await expect(dialog).toContainText(finished);
-      // The upstream's own words: the vendor's, or our own service's.
+      await expect(dialog).toContainText(one);
       await expect(dialog).toContainText(
         id === 'ours'
-          ? `✕ [1301] Request ${finished} is Finish; only a request in Error or Stop can be retried.`
-          : `✕ [1301] Request ${finished} cannot be retried in status Finish`,
+          ? `✕ [1301] Request ${one} is Stop`
+          : `✕ [1301] Request ${one} has already ended (${cancelled})`,
       );
       await dialog.getByRole('button', { name: 'Close' }).click();
+      // ...which the gateway learns: the status is no longer offered a cancel there.
+      await expect(cancelAgain).toHaveAttribute('aria-disabled', 'true', { timeout: 20_000 });
+      await expect(cancelAgain).toHaveAttribute(
+        'title',
+        new RegExp(`^The service refused before to cancel a request in ${cancelled}: `),
+      );
     });
 
     test("shows a request with its logs, and the call as curl through the gateway with the user's own credentials", async ({

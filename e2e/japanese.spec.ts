@@ -70,7 +70,7 @@ test('the databases page speaks Japanese', async ({ page, service }) => {
   await expect(page.getByRole('button', { name: '全行を削除' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'テーブルを削除' })).toBeVisible();
   await page.getByRole('button', { name: '全行を削除' }).click();
-  const dialog = page.getByRole('dialog', { name: `${table} の全行を削除しますか?` });
+  const dialog = page.getByRole('dialog', { name: `${table} の全行を削除しますか？` });
   await expect(dialog).toContainText('この操作は元に戻せません。');
   await dialog.getByRole('button', { name: 'キャンセル' }).click();
   await expect(dialog).toBeHidden();

@@ -93,7 +93,7 @@ test('the requests and request detail pages in Japanese', async ({ page, service
   await expect(page.getByRole('button', { name: 'キャンセル', exact: true })).toBeVisible();
   await retry.click();
   const dialog = page.getByRole('dialog', { name: 'このリクエストを再実行しますか？' });
-  await dialog.getByRole('button', { name: 'はい、実行します' }).click();
+  await dialog.getByRole('button', { name: '続行する' }).click();
   await expect(dialog.getByTestId('action-outcome')).toContainText('再び Error — ', {
     timeout: 15_000,
   });

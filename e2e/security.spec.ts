@@ -291,7 +291,7 @@ function directives(header: string | undefined): Map<string, string[]> {
   return map;
 }
 
-test('pages carry a strict Content Security Policy and framing headers; API answers are never cached', async ({
+test('pages carry a strict Content Security Policy and framing headers; API answers are never cached and carry no page policy', async ({
   request,
   service,
 }) => {
@@ -320,6 +320,9 @@ test('pages carry a strict Content Security Policy and framing headers; API answ
   ];
   for (const response of await Promise.all(apiCalls)) {
     expect(response.headers()['cache-control'], response.url()).toContain('no-store');
+    expect(response.headers()['x-content-type-options'], response.url()).toBe('nosniff');
+    // A policy for pages is no part of an answer that is not one (docs/throughput.md).
+    expect(response.headers()['content-security-policy'], response.url()).toBeUndefined();
   }
 });
 

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -84,23 +84,52 @@ export interface LoadResult {
   readonly p50: number;
   readonly p99: number;
   readonly non2xx: number;
+  /**
+   * CPU time (user and system, every thread) the server's process spent per answer: on two
+   * shared cores the req/s of either side follow the CPU the scheduler gives it, its CPU
+   * per answer much less so. NaN where /proc cannot tell.
+   */
+  readonly cpuMicrosPerAnswer: number;
+}
+
+/** CPU time of a process so far, in µs, from /proc (utime + stime, in clock ticks of 10 ms). */
+function cpuMicros(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** wrk (Debian package) when it is installed: autocannon saturates its own core first (perf notes). */
 export const LOAD_GENERATOR = spawnSync('wrk', ['--version']).error ? 'autocannon' : 'wrk';
 
 function milliseconds(text: string): number {
-  const m = /([\d.]+)(us|ms|s)/.exec(text);
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text);
   if (!m) return Number.NaN;
   const value = Number(m[1]);
-  return m[2] === 'us' ? value / 1000 : m[2] === 's' ? value * 1000 : value;
+  const unit = { us: 0.001, ms: 1, s: 1000, m: 60_000 }[m[2] as 'us' | 'ms' | 's' | 'm'];
+  return value * unit;
+}
+
+/**
+ * A percentile of wrk's "Latency Distribution", in ms. Read from the start of its own line:
+ * unanchored, `50%` first matched the "+/- Stdev" column above it (`75.50%`), and the word
+ * after that (`Req/Sec`) made the p50 NaN.
+ */
+export function wrkPercentile(out: string, percent: 50 | 75 | 90 | 99): number {
+  return milliseconds(new RegExp(`^\\s*${percent}%\\s+(\\S+)\\s*$`, 'm').exec(out)?.[1] ?? '');
 }
 
 async function load(
   url: string,
   seconds: number,
   headers: Record<string, string>,
+  pid: number | undefined,
 ): Promise<LoadResult> {
+  const cpuBefore = cpuMicros(pid);
   if (LOAD_GENERATOR === 'wrk') {
     const headerArgs = Object.entries(headers).flatMap(([name, value]) => [
       '-H',
@@ -113,9 +142,11 @@ async function load(
     ).stdout;
     return {
       requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
-      p50: milliseconds(/50%\s+(\S+)/.exec(out)?.[1] ?? ''),
-      p99: milliseconds(/99%\s+(\S+)/.exec(out)?.[1] ?? ''),
+      p50: wrkPercentile(out, 50),
+      p99: wrkPercentile(out, 99),
       non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
+      cpuMicrosPerAnswer:
+        (cpuMicros(pid) - cpuBefore) / Number(/(\d+) requests in/.exec(out)?.[1] ?? Number.NaN),
     };
   }
   const result = await autocannon({ url, connections: 50, duration: seconds, headers });
@@ -124,6 +155,7 @@ async function load(
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
+    cpuMicrosPerAnswer: (cpuMicros(pid) - cpuBefore) / result.requests.total,
   };
 }
 
@@ -135,20 +167,39 @@ async function bareServer(body: Buffer, contentType: string, folder: string) {
   const code = `const b=require('fs').readFileSync(${JSON.stringify(file)});require('http').createServer((q,r)=>{r.writeHead(200,{'content-type':${JSON.stringify(contentType)},'content-length':b.length});r.end(b)}).listen(${port},'127.0.0.1',()=>console.log('up'))`;
   const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => child.kill('SIGTERM') };
 }
 
 export interface ApiRow {
   readonly name: string;
   readonly bytes: number;
+  /** The run of each side whose ratio was the median of the rounds. */
   readonly bare: LoadResult;
   readonly service: LoadResult;
+  /** Service req/s over bare req/s of each round (bare and service back to back). */
+  readonly ratios: readonly number[];
+  /** The median of `ratios`. */
+  readonly ratio: number;
 }
 
-/** Each endpoint under load next to a bare server returning the same bytes, in the same run. */
+/**
+ * How the load generator calls: with the key and the SESSIONID the first answer set, as
+ * interfaces.md's coordinator client does (a live cookie: nothing is minted), or with the
+ * key alone (the contract then mints a SESSIONID for every answer).
+ */
+export type Caller = 'key and cookie' | 'key alone';
+
+/** The first list/json row: the cached answer the goal (ratio ≥ 0.5) is about. */
+export const HEADLINE = 'list, json';
+
+/**
+ * Each endpoint under load next to a bare server returning the same bytes, in the same run:
+ * `rounds` times the bare server then the service, back to back, and the median ratio.
+ */
 export async function benchApi(
   seconds = 5,
   requests = 100_000,
+  rounds = 3,
 ): Promise<{
   rows: ApiRow[];
   firstDeepMs: number;
@@ -167,8 +218,10 @@ export async function benchApi(
     const database = countsAgainstScans(data, day);
     const child = await startBenchService(data);
     try {
-      const endpoints: [string, string][] = [
-        ['list', '/pipelineapi/list/xml'],
+      const endpoints: [string, string, Caller?][] = [
+        [HEADLINE, '/pipelineapi/list/json'],
+        ['list, json, key alone', '/pipelineapi/list/json', 'key alone'],
+        ['list, xml', '/pipelineapi/list/xml'],
         ['requestlist, first page', `/pipelineapi/requestlist/xml?date=${day}&pagesize=100`],
         [
           'requestlist, index 90,000',
@@ -187,27 +240,53 @@ export async function benchApi(
       ];
       // The first, uncached answers: what a deep page costs the database.
       let started = performance.now();
-      await fetch(`${child.url}${endpoints[2]?.[1]}`, { headers: HEADERS }).then((r) => r.text());
+      await fetch(`${child.url}${endpoints[4]?.[1]}`, { headers: HEADERS }).then((r) => r.text());
       const firstDeepMs = performance.now() - started;
       started = performance.now();
-      await fetch(`${child.url}${endpoints[1]?.[1]}`, { headers: HEADERS }).then((r) => r.text());
+      await fetch(`${child.url}${endpoints[3]?.[1]}`, { headers: HEADERS }).then((r) => r.text());
       const firstListMs = performance.now() - started;
-      const firstStatsMs = await firstAnswerMs(`${child.url}${endpoints[5]?.[1]}`);
-      const firstErrorListMs = await firstAnswerMs(`${child.url}${endpoints[6]?.[1]}`);
+      const firstStatsMs = await firstAnswerMs(`${child.url}${endpoints[7]?.[1]}`);
+      const firstErrorListMs = await firstAnswerMs(`${child.url}${endpoints[8]?.[1]}`);
       const rows: ApiRow[] = [];
-      for (const [name, path] of endpoints) {
+      for (const [name, path, caller = 'key and cookie'] of endpoints) {
         const response = await fetch(`${child.url}${path}`, { headers: HEADERS });
         const body = Buffer.from(await response.arrayBuffer());
         if (response.status !== 200) throw new Error(`${name} answered ${response.status}`);
+        const cookie = /^SESSIONID=[^;]+/.exec(response.headers.get('set-cookie') ?? '')?.[0];
+        if (cookie === undefined) throw new Error(`${name}: the answer set no SESSIONID`);
+        const headers = caller === 'key alone' ? HEADERS : { ...HEADERS, Cookie: cookie };
         const bare = await bareServer(
           body,
           response.headers.get('content-type') ?? 'text/xml',
           folder,
         );
         try {
-          const bareResult = await load(bare.url, seconds, {});
-          const serviceResult = await load(`${child.url}${path}`, seconds, HEADERS);
-          rows.push({ name, bytes: body.length, bare: bareResult, service: serviceResult });
+          // Neither side is measured while V8 still compiles its hot path.
+          await load(bare.url, 1, {}, undefined);
+          await load(`${child.url}${path}`, 1, headers, undefined);
+          const runs: { bare: LoadResult; service: LoadResult; ratio: number }[] = [];
+          for (let round = 0; round < rounds; round++) {
+            const bareResult = await load(bare.url, seconds, {}, bare.pid);
+            const serviceResult = await load(
+              `${child.url}${path}`,
+              seconds,
+              headers,
+              child.process.pid,
+            );
+            const ratio = serviceResult.requestsPerSecond / bareResult.requestsPerSecond;
+            runs.push({ bare: bareResult, service: serviceResult, ratio });
+          }
+          const ratios = runs.map((r) => r.ratio);
+          const middle = [...runs].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds / 2)];
+          if (!middle) throw new Error('no rounds');
+          rows.push({
+            name,
+            bytes: body.length,
+            bare: middle.bare,
+            service: middle.service,
+            ratios,
+            ratio: middle.ratio,
+          });
         } finally {
           bare.stop();
         }

@@ -5,6 +5,9 @@ import { currentService } from './app/current-service.ts';
 
 export interface RequestsQuery {
   readonly date?: string | undefined;
+  /** Several days (yyyymmdd, at most 31 days): listed instead of `date`. */
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
   readonly pipeline?: string | undefined;
   /** Comma-separated statuses, as the service's `status` takes them. */
   readonly status?: string | undefined;
@@ -53,6 +56,8 @@ export const paths = {
   requests: (query: RequestsQuery = {}) =>
     withQuery('/requests', {
       date: query.date,
+      from: query.from,
+      to: query.to,
       pipeline: query.pipeline,
       status: query.status,
       q: query.q,
@@ -74,6 +79,11 @@ export const paths = {
       index: page.index || undefined,
       size: page.size,
     }),
+  /** Every service's today at once (issue 25), where a server of several lands. */
+  fleet: () => withQuery('/fleet', {}),
+  /** A pipeline's last days by outcome and duration. */
+  trends: (pipelineId: string, days?: number) =>
+    withQuery(`/pipelines/${encodeURIComponent(pipelineId)}/trends`, { days }),
   settings: () => withQuery('/settings', {}),
   // Not /services: the server keeps that prefix for /services/<id>/pipelineapi.
   services: () => withQuery('/service-list', {}),
@@ -82,7 +92,8 @@ export const paths = {
       from: query.from,
       to: query.to,
       user: query.user,
-      service: query.service,
+      // The audit's own filter: `service` would switch the service every page shows.
+      auditService: query.service,
       operation: query.operation,
       index: query.index || undefined,
       size: query.size,

@@ -3,10 +3,11 @@
  * Parts A and B. Version 0.0.1, BSD licence. Runs wherever `fetch` does.
  *
  * @example
- * import { PipelineClient } from './kit';
+ * import { PipelineClient } from 'pipeline-kit'; // in this repository: './kit/index.ts'
  * const client = new PipelineClient({ apiKey: 'KEY', host: '127.0.0.1', port: 25080 });
  * console.log(await client.version());
  */
+/** The kit's version: its package.json's (a test holds them together), pipelinectl --version. */
 export const KIT_VERSION = '0.0.1';
 
 export {
@@ -59,6 +60,37 @@ export {
   type TablePage,
   type InboxFile,
 } from './records.ts';
+export {
+  FLEET_CLASSES,
+  JUMP_RULES,
+  decodeFleet,
+  decodeTrends,
+  median,
+  trendJumps,
+  type Fleet,
+  type FleetClass,
+  type FleetCounts,
+  type FleetDayState,
+  type FleetJump,
+  type FleetService,
+  type FleetWord,
+  type TrendPoint,
+  type Trends,
+} from './fleet.ts';
+export {
+  decodeAttempts,
+  decodeRequestRange,
+  type AttemptAction,
+  type AttemptActor,
+  type AttemptChange,
+  type AttemptEvidence,
+  type AttemptLogLine,
+  type RangeDay,
+  type RangeRequest,
+  type RequestAttempt,
+  type RequestAttempts,
+  type RequestRange,
+} from './attempts.ts';
 export { BulkClient } from './bulk.ts';
 export type {
   BulkAction,

@@ -296,7 +296,7 @@ describe('exec against a vendor, whose answer names no RequestId', () => {
           {},
           () => undefined,
         ),
-      ).rejects.toThrow("--wait-timeout takes a number of seconds, not 'soon'");
+      ).rejects.toThrow("--wait-timeout takes a number of seconds (0 = no limit), not 'soon'");
     });
   });
 
@@ -386,13 +386,13 @@ describe('pipelinectl options', () => {
     const ctl = (...args: string[]) =>
       run([...args, '--url', 'http://127.0.0.1:9'], {}, () => undefined);
     await expect(ctl('version', '--timeout', 'abc')).rejects.toThrow(
-      "--timeout takes a whole number, not 'abc'",
+      /^--timeout takes a whole number of milliseconds .*, not 'abc'$/,
     );
     await expect(ctl('db', 'action', 'SALES', '--page-size', 'ten')).rejects.toThrow(
-      "--page-size takes a whole number, not 'ten'",
+      "--page-size takes a whole number from 1, not 'ten'",
     );
     await expect(ctl('requests', '--index=-1')).rejects.toThrow(
-      "--index takes a whole number, not '-1'",
+      "--index takes a whole number from 0, not '-1'",
     );
   });
 });

@@ -27,10 +27,12 @@ import { RequestIndex } from './db/index/request-index.ts';
 import { DEFAULT_POLL_SECONDS, ServiceDirectory } from './gateway/directory.ts';
 import type { ServiceEntry } from './gateway/services.ts';
 import { parseForm } from './form.ts';
+import { accessLog } from './http/access-log.ts';
+import { basePathHooks, basePathRewriter } from './http/base-path.ts';
 import { dashboardFiles } from './http/dashboard-files.ts';
 import { healthRoutes } from './http/health.ts';
 import { metricsRoutes, ServiceMetrics } from './http/metrics.ts';
-import { securityHeaders } from './http/security.ts';
+import { apiScope, siteScope } from './http/security.ts';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.ts';
 import { MCAPI_PREFIX, managementConsole } from './mcapi/routes.ts';
 import { PIPELINE_API_PREFIX, pipelineApi, SERVICES_PREFIX } from './pipelineapi/routes.ts';
@@ -74,6 +76,10 @@ export interface AppConfig {
   readonly timeZone?: string | undefined;
   /** Built dashboard to serve at `/`; nothing is served there when absent. */
   readonly staticDir?: string | undefined;
+  /** Serve everything under this path (`/pipelines`), nothing at the root; '' or absent: the root. */
+  readonly basePath?: string | undefined;
+  /** Proxies whose X-Forwarded-For is believed (addresses, CIDRs); none when absent. */
+  readonly trustProxy?: readonly string[] | undefined;
   readonly logger?: FastifyServerOptions['logger'];
   /** Shown by Part A login; the host name by default. */
   readonly serverName?: string | undefined;
@@ -226,6 +232,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
           getPipeline(dbs.system, ended.pipelineId)?.name ?? '',
         );
       },
+      onStatusChange: (pipelineId, status) => metrics.statusChanged(embeddedId, pipelineId, status),
     });
     const initialAdminPassword = await ensureAdmin(
       dbs,
@@ -263,6 +270,9 @@ export async function buildApp(config: AppConfig): Promise<App> {
           notifier.requestEnded({ ...request, seconds: undefined }, service, request.name, true),
       },
     );
+    for (const poller of directory.pollers())
+      poller.statusChanged = (pipelineId, status) =>
+        metrics.statusChanged(poller.service, pipelineId, status);
     const context: ServiceContext = {
       dbs,
       clock,
@@ -295,24 +305,31 @@ export async function buildApp(config: AppConfig): Promise<App> {
     const errors = installErrorHandler(server);
     for (const part of parts) {
       for (const prefix of part.prefixes) errors.register(prefix, part.renderError);
-      await server.register(part.routes);
+      // Each Part in a scope of its own, whose hook gives its answers the API headers.
+      await server.register(await apiScope(part.routes));
     }
-    oidcRoutes(
-      server,
-      context,
-      config.oidc && provider && providerSignOut
-        ? {
-            settings: config.oidc,
-            provider,
-            publicUrl: config.notify?.publicUrl,
-            signOut: providerSignOut,
-          }
-        : undefined,
-    );
-    healthRoutes(server, dbs, directory, () => clock.now());
+    // On the root: its hook counts every answer, the Parts' and the pages'.
     metricsRoutes(server, metrics, config.metricsKey);
-    await openApiRoutes(server, VERSION);
-    await dashboardFiles(server, config.staticDir, API_PREFIXES);
+    // Everything else in a scope of its own, whose hook gives pages the page headers.
+    await server.register(
+      await siteScope(API_PREFIXES, async (site) => {
+        oidcRoutes(
+          site,
+          context,
+          config.oidc && provider && providerSignOut
+            ? {
+                settings: config.oidc,
+                provider,
+                publicUrl: config.notify?.publicUrl,
+                signOut: providerSignOut,
+              }
+            : undefined,
+        );
+        healthRoutes(site, dbs, directory, () => clock.now());
+        await openApiRoutes(site, VERSION, config.basePath ?? '');
+        await dashboardFiles(site, config.staticDir, API_PREFIXES, config.basePath ?? '');
+      }),
+    );
 
     if (embedded) {
       await engine.recover();
@@ -354,8 +371,9 @@ export async function buildApp(config: AppConfig): Promise<App> {
   }
 }
 
-/** Fastify with the service's bounds, body parsing, cookies, headers and sign-in limit. */
+/** Fastify with the service's bounds, body parsing, cookies and sign-in limit. */
 async function httpServer(config: AppConfig, limits: ServiceLimits): Promise<FastifyInstance> {
+  const rewriter = basePathRewriter(config.basePath ?? '');
   const server = Fastify({
     // No password, key, session id or sign-on code in a log line: URLs are logged redacted.
     ...redactingLogger(config.logger),
@@ -370,12 +388,19 @@ async function httpServer(config: AppConfig, limits: ServiceLimits): Promise<Fas
       connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
     },
     routerOptions: { querystringParser: parseForm },
+    // request.ip (the audit, the sign-in limits) is the client's address as the listed
+    // proxies tell it in X-Forwarded-For; anyone else's X-Forwarded-For is ignored.
+    trustProxy: config.trustProxy?.length ? [...config.trustProxy] : false,
+    // Under a base path, routes see their own paths (http/base-path.ts).
+    ...(rewriter ? { rewriteUrl: rewriter } : {}),
   });
+  accessLog(server);
   server.server.maxConnections = limits.maxConnections;
   server.removeAllContentTypeParsers();
   await server.register(fastifyFormbody, { bodyLimit: BODY_LIMIT, parser: parseForm });
   await server.register(fastifyCookie);
-  await securityHeaders(server, API_PREFIXES);
+  // After the cookie plugin: its onSend writes the Set-Cookie lines this one rewrites.
+  basePathHooks(server, config.basePath ?? '');
   // Only the login routes opt in (per-route config); the limit is per client address, so
   // failures from elsewhere never lock the real user out, and it lifts after the window.
   await server.register(fastifyRateLimit, {

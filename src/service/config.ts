@@ -1,6 +1,8 @@
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { passwordProblem } from './auth/users.ts';
 import { readServicesFile, singleUpstream, type ServiceEntry } from './gateway/services.ts';
+import { parseStatusesFlag } from './gateway/status-semantics.ts';
 import type { ServiceLimits } from './limits.ts';
 import { checkTarget } from './notify/notifier.ts';
 import type { NotifyRules } from './notify/rules.ts';
@@ -29,7 +31,15 @@ export interface CliConfig {
   readonly help: boolean;
   /** Only the bounds given on the command line or in the environment. */
   readonly limits: Partial<ServiceLimits>;
+  /** Proxies (addresses, CIDRs or proxy-addr's names) whose X-Forwarded-For is believed. */
+  readonly trustProxy: readonly string[];
+  /** Path everything is served under (`/pipelines`), or '' for the root. */
+  readonly basePath: string;
+  readonly logFormat: LogFormat;
+  readonly logLevel: string;
 }
+
+export type LogFormat = 'json' | 'pretty';
 
 export const USAGE = `Usage: npm start -- [options]
 
@@ -49,6 +59,8 @@ Options (each also read from the environment variable in brackets; a flag wins):
   --upstream-key <key>    its API key, kept on the server [PIPELINE_UPSTREAM_KEY]
   --upstream-poll-s <n>   seconds between rounds of its request index's poller [PIPELINE_UPSTREAM_POLL_S] (default 5)
   --upstream-failed <w,w> its status words for a failed request, notified [PIPELINE_UPSTREAM_FAILED] (default Error)
+  --upstream-statuses <s> what its other status words mean, e.g. 'failed=Error,Abort;running=Running;cancellable=Wait,Running'
+                          (classes failed, waiting, running, final, retryable, cancellable) [PIPELINE_UPSTREAM_STATUSES]
   --upstream-zone <zone>  its time zone (IANA name), when its own dates should not be trusted to tell [PIPELINE_UPSTREAM_ZONE]
   --services <file>       several services, as a YAML list (see the README) [PIPELINE_SERVICES]
   --metrics-key <key>     ask for Authorization: Bearer <key> on /metrics [PIPELINE_METRICS_KEY]
@@ -63,6 +75,12 @@ Options (each also read from the environment variable in brackets; a flag wins):
   --oidc-roles <map>      claim values to roles: 'admins=administrator,*=operator' [PIPELINE_OIDC_ROLES];
                           value=service:role gives a role on one service: 'prod-ops=prod:operator'
   --oidc-name <name>      the provider's name on the sign-in button [PIPELINE_OIDC_NAME]
+  --trust-proxy <list>    proxies whose X-Forwarded-For is believed: addresses or CIDRs,
+                          comma-separated, e.g. 127.0.0.1,10.0.0.0/8 [PIPELINE_TRUST_PROXY] (default none)
+  --base-path <path>      serve everything under this path, e.g. /pipelines [PIPELINE_BASE_PATH]
+                          (default: the root)
+  --log-format <f>        json or pretty [PIPELINE_LOG_FORMAT] (default json, pretty on a terminal);
+                          the level is LOG_LEVEL's (default info: one access line per request)
   --help                  this text
 
 Bounds (see the README's security section):
@@ -118,8 +136,64 @@ function integer(name: string, text: string, min: number, max: number): number {
   return Number(text);
 }
 
+/** proxy-addr's names for ranges (Fastify's trustProxy takes them as they are). */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * `--trust-proxy`: each entry an IP address, a CIDR (address/bits) or one of proxy-addr's
+ * names. Checked here, so that a typing mistake stops the start naming the flag instead of
+ * surfacing as proxy-addr's own error, or worse, as a proxy silently not believed.
+ */
+export function readTrustProxy(text: string | undefined): string[] {
+  if (text === undefined || text.trim() === '') return [];
+  return text.split(',').map((raw) => {
+    const entry = raw.trim();
+    if (PROXY_RANGES.has(entry)) return entry;
+    const [address = '', bits, ...more] = entry.split('/');
+    const family = isIP(address);
+    const maxBits = family === 6 ? 128 : 32;
+    if (
+      family === 0 ||
+      more.length > 0 ||
+      (bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > maxBits))
+    )
+      throw new Error(
+        `--trust-proxy: ${JSON.stringify(entry)} is not an IP address or a CIDR (such as 10.0.0.0/8); give a comma-separated list`,
+      );
+    return entry;
+  });
+}
+
+/** `--base-path`: `/a/b`, segments of URL-safe characters; '' when not given. */
+export function readBasePath(text: string | undefined): string {
+  // An empty variable (an environment file's `PIPELINE_BASE_PATH=`) is no base path.
+  if (text === undefined || text === '') return '';
+  if (!text.startsWith('/'))
+    throw new Error(
+      `--base-path must start with /, as in /pipelines (not ${JSON.stringify(text)})`,
+    );
+  if (text === '/') throw new Error('--base-path /: leave the flag out to serve at the root');
+  if (text.endsWith('/'))
+    throw new Error(
+      `--base-path must not end with /: give ${JSON.stringify(text.replace(/\/+$/, ''))}`,
+    );
+  const segments = text.slice(1).split('/');
+  if (segments.some((s) => !/^[\w~-][\w.~-]*$/.test(s) || /^\.+$/.test(s)))
+    throw new Error(
+      `--base-path: ${JSON.stringify(text)} may hold only letters, digits, - _ . ~ between its slashes`,
+    );
+  return text;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
 /** Reads flags and environment; throws an Error naming the bad option. */
-export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): CliConfig {
+export function readConfig(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  /** Whether stdout is a terminal: pretty logs there, JSON lines anywhere else. */
+  terminal = false,
+): CliConfig {
   const { values } = parseArgs({
     args: [...argv],
     options: {
@@ -136,6 +210,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
       'upstream-key': { type: 'string' },
       'upstream-poll-s': { type: 'string' },
       'upstream-failed': { type: 'string' },
+      'upstream-statuses': { type: 'string' },
       'upstream-zone': { type: 'string' },
       services: { type: 'string' },
       'metrics-key': { type: 'string' },
@@ -143,6 +218,9 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
       'notify-suspended': { type: 'boolean' },
       'notify-unreachable-min': { type: 'string' },
       'public-url': { type: 'string' },
+      'trust-proxy': { type: 'string' },
+      'base-path': { type: 'string' },
+      'log-format': { type: 'string' },
       ...Object.fromEntries(OIDC_FLAGS.map(([flag]) => [flag, { type: 'string' as const }])),
       'build-if-missing': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -175,6 +253,12 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
   const failedStatuses = failedWords?.split(',').map((word) => word.trim());
   if (failedStatuses?.some((word) => !/^[^\s,]{1,32}$/.test(word)))
     throw new Error('--upstream-failed: status words of 1 to 32 characters, comma-separated');
+  const statusesText = values['upstream-statuses'] ?? env.PIPELINE_UPSTREAM_STATUSES;
+  if (statusesText !== undefined && upstream === undefined)
+    throw new Error(
+      '--upstream-statuses goes with --upstream; in a services file, give statuses per service',
+    );
+  const statuses = statusesText === undefined ? undefined : parseStatusesFlag(statusesText);
   const zone = values['upstream-zone'] ?? env.PIPELINE_UPSTREAM_ZONE;
   if (zone !== undefined && upstream === undefined)
     throw new Error(
@@ -197,6 +281,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
                 : integer('--upstream-poll-s', pollSeconds, 1, 3600),
               failedStatuses,
               zone,
+              statuses,
             ),
           ]
         : undefined;
@@ -209,7 +294,20 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Cli
   const adminPassword = values['admin-password'] ?? env.PIPELINE_ADMIN_PASSWORD;
   const adminProblem = adminPassword === undefined ? undefined : passwordProblem(adminPassword);
   if (adminProblem) throw new Error(`--admin-password: ${adminProblem}`);
+  const logFormat =
+    values['log-format'] ?? env.PIPELINE_LOG_FORMAT ?? (terminal ? 'pretty' : 'json');
+  if (logFormat !== 'json' && logFormat !== 'pretty')
+    throw new Error(`--log-format must be json or pretty, not ${JSON.stringify(logFormat)}`);
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new Error(
+      `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(logLevel)}`,
+    );
   return {
+    trustProxy: readTrustProxy(values['trust-proxy'] ?? env.PIPELINE_TRUST_PROXY),
+    basePath: readBasePath(values['base-path'] ?? env.PIPELINE_BASE_PATH),
+    logFormat,
+    logLevel,
     host: values.host ?? env.HOST ?? '127.0.0.1',
     port: integer('--port', values.port ?? env.PORT ?? '25080', 0, 65535),
     dataDir: values.data ?? env.PIPELINE_DATA_DIR ?? 'data',

@@ -3,11 +3,16 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp, DIST_DIR, REPO_ROOT } from './app.ts';
 import { readConfig, USAGE } from './config.ts';
+import { prettyStream } from './log-format.ts';
+
+// stdout carries the service's log lines and nothing else (JSON lines by default, which a
+// log shipper reads as they are); everything said to a person goes to stderr.
+const say = (text: string): void => void process.stderr.write(text);
 
 async function main(): Promise<void> {
   let config;
   try {
-    config = readConfig(process.argv.slice(2), process.env);
+    config = readConfig(process.argv.slice(2), process.env, process.stdout.isTTY === true);
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
     process.exit(2);
@@ -17,13 +22,14 @@ async function main(): Promise<void> {
     return;
   }
   if (config.buildIfMissing && !existsSync(join(DIST_DIR, 'index.html'))) {
-    process.stdout.write('Building the dashboard (first start only)…\n');
+    say('Building the dashboard (first start only)…\n');
     const built = spawnSync(
       process.execPath,
       [join(REPO_ROOT, 'node_modules/vite/bin/vite.js'), 'build'],
       {
         cwd: REPO_ROOT,
-        stdio: 'inherit',
+        // vite's report goes to stderr with the rest of what is said to a person.
+        stdio: ['ignore', 2, 2],
       },
     );
     if (built.status !== 0)
@@ -44,12 +50,17 @@ async function main(): Promise<void> {
     oidc: config.oidc,
     limits: config.limits,
     staticDir: DIST_DIR,
-    logger: { level: process.env.LOG_LEVEL ?? 'warn' },
+    basePath: config.basePath,
+    trustProxy: config.trustProxy,
+    logger: {
+      level: config.logLevel,
+      ...(config.logFormat === 'pretty' ? { stream: prettyStream(process.stdout) } : {}),
+    },
   });
   const address = await app.server.listen({ host: config.host, port: config.port });
   // The first request should not wait for a reader thread to start.
   if (app.context.services.hasEmbedded) app.engine.warmUp();
-  const url = address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost');
+  const url = `${address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost')}${config.basePath}`;
   const key = app.context.access.key;
   const lines = [
     '',
@@ -64,9 +75,13 @@ async function main(): Promise<void> {
         (s) =>
           `  In front of:   ${s.id} (${s.name}) ${s.reachable ? `version ${s.version}` : `NOT REACHABLE: ${s.message}`}`,
       ),
-    `  API key:       ${app.context.access.enabled && key ? key : '(pipeline API disabled)'}`,
+    // A key is a secret: shown to a person at a terminal, never into a journal or a file.
+    `  API key:       ${!app.context.access.enabled || !key ? '(pipeline API disabled)' : process.stderr.isTTY ? key : '(set; an administrator sees it on the Settings page)'}`,
+    // The generated password lives in its 0600 file only (auth/first-admin.ts).
     ...(app.initialAdminPassword
-      ? [`  Sign in as admin with password: ${app.initialAdminPassword}  (shown once)`]
+      ? [
+          `  Sign in as admin with the password in ${join(app.context.paths.data, 'initial-admin-password')}`,
+        ]
       : []),
     ...(app.apiKeyIgnored
       ? [
@@ -82,7 +97,7 @@ async function main(): Promise<void> {
     `  Data folder:   ${app.context.paths.data}`,
     '',
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  say(`${lines.join('\n')}\n`);
 
   let closing = false;
   const shutdown = (signal: string): void => {
@@ -92,7 +107,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     closing = true;
-    process.stdout.write(`${signal}: stopping at the next batch boundary…\n`);
+    say(`${signal}: stopping at the next batch boundary…\n`);
     setTimeout(() => {
       process.stderr.write('Running requests did not stop within 30 s; exiting anyway.\n');
       process.exit(1);

@@ -11,6 +11,7 @@ import {
   type Role,
 } from '../../kit/index.ts';
 import { readStored, writeStored } from './storage.ts';
+import { BASE_PATH } from './base-path.ts';
 import { basePathOf, currentService } from './current-service.ts';
 import { roleHere, serviceRolesQuery, type RoleHere } from './service-roles.ts';
 
@@ -91,8 +92,10 @@ const clients = new WeakMap<
  * authenticates by header alone, and a `SESSIONID` cookie (minted for key-authenticated
  * scripts, valid on every port of this host) must never add its authority to a user's
  * session nor be picked up by a key sign-in. Sign-out is the one exception (see signOut).
+ * Every one also calls the server under its base path (`--base-path`; '' at the root), so
+ * a client made from these options needs no path of its own.
  */
-export const NO_COOKIES = { credentialsMode: 'omit' } as const;
+export const NO_COOKIES = { credentialsMode: 'omit', basePath: BASE_PATH } as const;
 
 /** Clients of the kit for these credentials; the dashboard's hooks use nothing else. */
 export function clientsFor(
@@ -111,7 +114,7 @@ export function clientsFor(
   clients.set(auth, byService);
   // Part C of the chosen service: /services/<id>/pipelineapi (plain /pipelineapi when the
   // server's list of services is not known, as for an API key sign-in).
-  const basePath = basePathOf(serviceId);
+  const basePath = `${BASE_PATH}${basePathOf(serviceId)}`;
   let pair = byService.get(basePath);
   if (!pair) {
     pair =
@@ -148,7 +151,9 @@ export function clientsFor(
 export async function signOut(auth: Auth): Promise<string | undefined> {
   const sessionId = auth.kind === 'session' ? auth.sessionId : 'none';
   // The refusal for `none`, or a session that already ended, changes nothing here.
-  const ended = await new ManagementConsoleClient().logout(sessionId).catch(() => ({}));
+  const ended = await new ManagementConsoleClient({ basePath: BASE_PATH })
+    .logout(sessionId)
+    .catch(() => ({}));
   setAuth(null);
   return 'endSessionUrl' in ended ? ended.endSessionUrl : undefined;
 }

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, useState } from 'react';
+import { Suspense, useRef, useState, type KeyboardEvent } from 'react';
 import {
   Link,
   Navigate,
@@ -13,6 +13,17 @@ import { FocusReason } from '../components/focus-reason.tsx';
 import { Spinner } from '../components/spinner.tsx';
 import { inService, paths } from '../paths.ts';
 import { chooseService, useServices } from '../shared/services.ts';
+import {
+  bandClasses,
+  documentTitle,
+  isProduction,
+  needsMarking,
+  serviceTitle,
+  useDocumentTitle,
+} from '../shared/environment.ts';
+import { useWatchUpstreamFailures } from '../shared/service-down.ts';
+import { ServiceDownBanner } from '../shared/service-down-banner.tsx';
+import type { ServiceInfo } from './service-info.ts';
 import { setCurrentService } from './current-service.ts';
 import { ServiceSwitcher } from './service-switcher.tsx';
 import { useVersion } from '../shared/queries.ts';
@@ -26,8 +37,14 @@ import type { TFunction } from 'i18next';
 import { LANGUAGES, type Language } from '../i18n/catalogues.ts';
 
 /** Built as the layout renders, so that every link carries the service being looked at. */
-function navItems(t: TFunction<'common'>, administrator: boolean) {
+function navItems(
+  t: TFunction<'common'>,
+  administrator: boolean,
+  fleet: { to: string; label: string; end: boolean; match: undefined }[] = [],
+) {
   return [
+    // Every service's today first, where there are several (issue 25).
+    ...fleet,
     { to: paths.overview(), label: t('nav.overview'), end: true, match: undefined },
     { to: paths.pipelines(), label: t('nav.pipelines'), end: false, match: undefined },
     { to: paths.requests(), label: t('nav.requests'), end: false, match: undefined },
@@ -210,26 +227,95 @@ function Identity({ id, open }: { id: string; open: boolean }) {
   );
 }
 
+/** The page's name for the tab's title, from its path (the pages are lazy: the shell names them). */
+function pageName(t: TFunction<'common'>, pathname: string): string | undefined {
+  const request = /^\/requests\/([^/]+)$/.exec(pathname);
+  if (request?.[1]) return t('pageTitle.request', { id: decodeURIComponent(request[1]) });
+  if (pathname.startsWith('/databases')) return t('pageTitle.databases');
+  const names: Record<string, string> = {
+    '/': t('nav.overview'),
+    '/pipelines': t('nav.pipelines'),
+    '/requests': t('nav.requests'),
+    '/settings': t('nav.settings'),
+    '/service-list': t('nav.services'),
+    '/audit': t('nav.audit'),
+  };
+  return names[pathname.replace(/\/+$/, '') || '/'];
+}
+
+/**
+ * Across the top of every page of a service that needs telling apart: its label and name in
+ * its colour, production in a strong one with a plain warning, so that nobody acts on it
+ * thinking it is staging.
+ */
+function EnvironmentBand({ service }: { service: ServiceInfo }) {
+  const { t } = useTranslation();
+  const production = isProduction(service);
+  return (
+    <div
+      data-testid="environment-band"
+      data-service={service.id}
+      data-production={production}
+      className={`${bandClasses(service)} px-4 ${production ? 'py-1.5' : 'py-1'} text-sm`}
+    >
+      <p className="mx-auto flex max-w-screen-2xl flex-wrap items-baseline gap-x-3">
+        <span>
+          <span className="sr-only">{t('environment.service')} </span>
+          {service.label ? (
+            <span className="mr-2 font-bold tracking-wider uppercase">{service.label}</span>
+          ) : null}
+          <span className="font-semibold">{service.name}</span>
+        </span>
+        {production ? <span className="text-xs">{t('environment.production')}</span> : null}
+      </p>
+    </div>
+  );
+}
+
 /** The frame of every signed-in page: navigation, identity, banners. */
 export function Layout() {
   const { t } = useTranslation();
+  const { t: tf } = useTranslation('fleet');
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
   const auth = useAuth();
   const location = useLocation();
   const unreachable = useUnreachable();
   const [search] = useSearchParams();
   const services = useServices();
+  const wanted = search.get('service');
+  const chosen = chooseService(services.services, wanted);
+  // The tab names the page and the service, so that a row of tabs tells production apart.
+  useDocumentTitle(
+    documentTitle([
+      pageName(t, location.pathname),
+      chosen && services.known && needsMarking(chosen, services.services.length)
+        ? serviceTitle(chosen)
+        : undefined,
+      t('productName'),
+    ]),
+  );
+  useWatchUpstreamFailures();
+  // Escape closes the phone's menu and puts the focus back on its button.
+  const closeMenu = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !menuOpen) return;
+    setMenuOpen(false);
+    menuButton.current?.focus();
+  };
   if (!auth) {
     return <Navigate to={paths.signIn(`${location.pathname}${location.search}`)} replace />;
   }
   // Which service every page below shows: set before any of them renders.
   if (auth.kind === 'session' && services.isLoading) return <Spinner />;
-  const wanted = search.get('service');
-  const chosen = chooseService(services.services, wanted);
   setCurrentService({
     id: services.known ? chosen?.id : undefined,
     param: wanted ?? undefined,
   });
+  // The page of every service's today, where there is more than one (issue 25).
+  const fleetNav =
+    services.services.length >= 2
+      ? [{ to: paths.fleet(), label: tf('nav'), end: false, match: undefined }]
+      : [];
   return (
     <div className="min-h-screen bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
       <a
@@ -238,7 +324,13 @@ export function Layout() {
       >
         {t('skipToContent')}
       </a>
-      <header className="bg-slate-900 text-white dark:border-b dark:border-slate-800">
+      {chosen && services.known && needsMarking(chosen, services.services.length) ? (
+        <EnvironmentBand service={chosen} />
+      ) : null}
+      <header
+        className="bg-slate-900 text-white dark:border-b dark:border-slate-800"
+        onKeyDown={closeMenu}
+      >
         <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center justify-between gap-x-3 gap-y-2 px-4 py-2">
           <div className="flex w-full min-w-0 flex-wrap items-center gap-x-4 gap-y-2 sm:w-auto">
             <span className="flex items-center gap-2 font-semibold">
@@ -246,8 +338,8 @@ export function Layout() {
               {/* A phone keeps its one header line for the service and the menu. */}
               <span className="sr-only sm:not-sr-only">{t('productName')}</span>
             </span>
-            {chosen ? <ServiceSwitcher services={services.services} current={chosen} /> : null}
             <button
+              ref={menuButton}
               type="button"
               aria-expanded={menuOpen}
               aria-controls="header-menu"
@@ -256,13 +348,16 @@ export function Layout() {
             >
               {t('menu')}
             </button>
+            {chosen ? <ServiceSwitcher services={services.services} current={chosen} /> : null}
             <nav
               aria-label={t('nav.label')}
-              className="-mx-1 flex w-full gap-1 overflow-x-auto px-1 sm:mx-0 sm:w-auto sm:flex-wrap sm:overflow-visible sm:px-0"
+              // Wraps onto a second line on a phone: every page stays in sight, none behind a
+              // sideways scroll.
+              className="flex w-full flex-wrap gap-1 sm:w-auto"
             >
-              {navItems(t, isAdministrator(auth)).map((item) => (
+              {navItems(t, isAdministrator(auth), fleetNav).map((item) => (
                 <NavLink
-                  key={item.label}
+                  key={item.to}
                   to={item.to}
                   end={item.end}
                   className={({ isActive }) =>
@@ -289,6 +384,7 @@ export function Layout() {
           {t('unreachable')}
         </div>
       ) : null}
+      {chosen ? <ServiceDownBanner /> : null}
       <main id="main" className="mx-auto max-w-screen-2xl px-4 py-5">
         {chosen ? (
           <Suspense fallback={<Spinner />}>

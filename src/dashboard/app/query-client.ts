@@ -1,6 +1,6 @@
 import { hashKey, MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { currentService } from './current-service.ts';
-import { HttpError, NetworkError, TimeoutError } from '../../kit/index.ts';
+import { ErrorCode, HttpError, NetworkError, TimeoutError } from '../../kit/index.ts';
 import { expireAuth } from './auth.ts';
 import { markReachable } from './connection.ts';
 import { notify } from './notices.ts';
@@ -39,14 +39,18 @@ export function createQueryClient(): QueryClient {
       queries: {
         // Part C data belongs to the service it came from; the server-wide lists do not.
         queryKeyHashFn: (key) =>
-          key[0] === 'services' || key[0] === 'audit'
+          key[0] === 'services' || key[0] === 'fleet' || key[0] === 'audit'
             ? hashKey(key)
             : hashKey([`service:${currentService().id ?? ''}`, ...key]),
         // A 4xx will not change by asking again; network trouble may. A 504 is the server
-        // having waited its whole upstream timeout already: asking again only delays saying so.
+        // having waited its whole upstream timeout already, and a 5002 its upstream failing
+        // (refused, stopped, not XML; a busy one already asked three times): asking again
+        // only delays saying so, and the banner of a service that is down says the rest.
         retry: (count, error) =>
-          !(error instanceof HttpError && (error.status < 500 || error.status === 504)) &&
-          count < 2,
+          !(
+            error instanceof HttpError &&
+            (error.status < 500 || error.status === 504 || error.code === ErrorCode.UpstreamFailed)
+          ) && count < 2,
         refetchOnWindowFocus: true,
         staleTime: 2_000,
       },

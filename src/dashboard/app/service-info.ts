@@ -1,6 +1,8 @@
 // What `GET /mcapi/services` tells of each service, decoded liberally: a field missing or of
 // another type reads as unknown, never as a made-up value. No browser APIs here.
 
+import { decodeStatusSemantics, type StatusSemantics } from '../shared/status-semantics.ts';
+
 /** One pipeline service the server stands in front of (or its own embedded one). */
 export interface ServiceInfo {
   readonly id: string;
@@ -25,6 +27,8 @@ export interface ServiceInfo {
   readonly zoneName: string;
   /** What the gateway learnt of how an upstream answers; undefined for the embedded one. */
   readonly capabilities: Capabilities | undefined;
+  /** What its status words mean (shared/status-semantics.ts); absent: the defaults of its kind. */
+  readonly statuses?: StatusSemantics | undefined;
 }
 
 /** A fact the gateway learnt, or 'unknown' until it has (a value this dashboard does not know too). */
@@ -125,6 +129,7 @@ export function decodeServices(data: Record<string, unknown>): ServiceInfo[] {
         utcOffsetMinutes: num(s.utcOffsetMinutes),
         zoneName: str(s.zoneName),
         capabilities: s.embedded === true ? undefined : decodeCapabilities(s.capabilities),
+        statuses: decodeStatusSemantics(s.statuses, s.embedded === true),
       },
     ];
   });

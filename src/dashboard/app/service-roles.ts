@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { ManagementConsoleClient, type Role, type ServiceRole } from '../../kit/index.ts';
 import type { Auth } from './auth.ts';
+import { BASE_PATH } from './base-path.ts';
 
 // A person's role on each service (contract section 12): granted there, else their default.
 // Read from the session's answer, again every 15 s and after any refusal, as the server reads
@@ -16,6 +17,7 @@ export const serviceRolesQuery = (auth: Auth | null) =>
       (
         await new ManagementConsoleClient({
           credentialsMode: 'omit',
+          basePath: BASE_PATH,
           sessionId: auth?.kind === 'session' ? auth.sessionId : undefined,
         }).session()
       ).serviceRoles,

@@ -2,37 +2,31 @@ import { useLocation, useNavigate } from 'react-router';
 import type { ServiceInfo } from './service-info.ts';
 import { inService } from '../paths.ts';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { serviceTitle } from '../shared/environment.ts';
+import { useFleet } from '../shared/fleet.ts';
+import { ServiceMark } from '../shared/service-mark.tsx';
 
-/** Colours a services file may name, as classes (the CSP allows no inline style). */
-const STRIPS: Readonly<Record<string, string>> = {
-  red: 'bg-red-500',
-  orange: 'bg-orange-500',
-  amber: 'bg-amber-400',
-  yellow: 'bg-yellow-400',
-  green: 'bg-emerald-500',
-  teal: 'bg-teal-500',
-  blue: 'bg-blue-500',
-  purple: 'bg-violet-500',
-  violet: 'bg-violet-500',
-  pink: 'bg-pink-500',
-  gray: 'bg-slate-400',
-  grey: 'bg-slate-400',
-};
-
-/** A service's colour as a strip and its label as text: never the colour alone. */
-export function ServiceMark({ service }: { service: ServiceInfo }) {
-  const strip = STRIPS[service.color.toLowerCase()] ?? 'bg-slate-500';
-  return (
-    <span className="inline-flex items-center gap-1.5" data-testid="service-mark">
-      <span aria-hidden="true" className={`inline-block h-4 w-1.5 rounded-sm ${strip}`} />
-      <span className="font-semibold">{service.name}</span>
-      {service.label ? (
-        <span className="rounded bg-slate-100 px-1.5 py-0.5 text-[0.7rem] font-semibold tracking-wide text-slate-900 uppercase">
-          {service.label}
-        </span>
-      ) : null}
-    </span>
-  );
+/**
+ * One service as the picker lists it, whole: "Tokyo prod (production) · unreachable". A select
+ * cannot wrap its options, so the picker is as wide as its longest option, never cut.
+ */
+export function optionText(
+  t: TFunction<'common'>,
+  service: ServiceInfo,
+  failedToday: number | undefined,
+): string {
+  return [
+    serviceTitle(service),
+    // Today's failures in the service's own words for failure, from the fleet's exact
+    // counts (issue 25, item 3): undefined (not known yet, or no session) leaves them out.
+    failedToday !== undefined && failedToday > 0
+      ? t('failedCount', { count: failedToday })
+      : undefined,
+    service.reachable ? undefined : t('service.unreachable'),
+  ]
+    .filter((part) => part !== undefined)
+    .join(' · ');
 }
 
 /**
@@ -48,6 +42,9 @@ export function ServiceSwitcher({
   current: ServiceInfo;
 }) {
   const { t } = useTranslation();
+  // Today's failed requests of each service, when known (see optionText); one query shared
+  // with the fleet page, answered from the server's index (no upstream call).
+  const fleet = useFleet();
   const navigate = useNavigate();
   const location = useLocation();
   const first = services[0];
@@ -61,20 +58,21 @@ export function ServiceSwitcher({
       data-testid="service-switcher"
       data-service={current.id}
     >
-      <ServiceMark service={current} />
+      {/* On a phone the band above and the picker name it: its mark would say it a third time. */}
+      <span className={services.length > 1 ? 'hidden sm:inline-flex' : 'inline-flex'}>
+        <ServiceMark service={current} />
+      </span>
       {services.length > 1 ? (
         <label className="flex items-center gap-1 text-xs text-slate-300">
           <span className="sr-only">{t('service.choose')}</span>
           <select
             value={current.id}
             onChange={(e) => go(e.target.value)}
-            className="max-w-40 min-w-0 rounded border border-slate-600 bg-slate-800 px-1 py-0.5 text-xs text-slate-100 focus-visible:outline-2 focus-visible:outline-teal-400"
+            className="max-w-full min-w-0 rounded border border-slate-600 bg-slate-800 px-1 py-0.5 text-xs text-slate-100 focus-visible:outline-2 focus-visible:outline-teal-400"
           >
             {services.map((s) => (
               <option key={s.id} value={s.id}>
-                {s.name}
-                {s.label ? ` (${s.label})` : ''}
-                {s.reachable ? '' : ` · ${t('service.unreachable')}`}
+                {optionText(t, s, fleet.failedOf(s.id))}
               </option>
             ))}
           </select>

@@ -1,4 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import type { StatusKind } from '../shared/status-semantics.ts';
+import { useStatusClass } from '../shared/use-status-semantics.ts';
 const TONES = {
   slate:
     'bg-slate-100 text-slate-700 ring-slate-300 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-600',
@@ -49,13 +51,26 @@ export function Badge({
   );
 }
 
-const STATUS_TONES: Record<string, Tone> = {
-  Wait: 'slate',
-  Start: 'sky',
-  Process: 'blue',
-  Finish: 'green',
-  Error: 'red',
-  Stop: 'amber',
+/**
+ * A status's tone and symbol come from what the service's words mean (its failed words are
+ * red whatever they say: Error, Abort...); a word in none of its classes stays grey and
+ * without a symbol, claiming nothing.
+ */
+const KIND_TONES: Record<StatusKind, Tone> = {
+  failed: 'red',
+  waiting: 'slate',
+  running: 'blue',
+  done: 'green',
+  stopped: 'amber',
+  unknown: 'slate',
+};
+const KIND_SYMBOLS: Record<StatusKind, string | undefined> = {
+  failed: '✕',
+  waiting: '◷',
+  running: '▶',
+  done: '✓',
+  stopped: '■',
+  unknown: undefined,
 };
 const STAGE_TONES: Record<string, Tone> = {
   Sensor: 'violet',
@@ -65,8 +80,11 @@ const STAGE_TONES: Record<string, Tone> = {
 };
 
 export function StatusBadge({ status }: { status: string }) {
+  const { kind } = useStatusClass(status);
+  // Our engine's Start keeps its lighter tone beside Process, as it always had.
+  const tone = kind === 'running' && status === 'Start' ? 'sky' : KIND_TONES[kind];
   return (
-    <Badge tone={STATUS_TONES[status] ?? 'slate'} symbol={SYMBOLS[status]}>
+    <Badge tone={tone} symbol={kind === 'running' ? (SYMBOLS[status] ?? '▶') : KIND_SYMBOLS[kind]}>
       {status}
     </Badge>
   );

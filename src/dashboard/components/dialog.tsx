@@ -1,4 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { bandClasses, needsMarking, serviceTitle } from '../shared/environment.ts';
+import { useCurrentService, useServices } from '../shared/services.ts';
 
 /**
  * A modal built on the native <dialog>: the browser traps focus and closes on Escape. The
@@ -26,6 +29,31 @@ function standIn(element: HTMLElement): HTMLElement | undefined {
   return twin instanceof HTMLElement ? twin : undefined;
 }
 
+/**
+ * What a dialog acts on, said above its title in that service's colour: the service being
+ * looked at (production in its strong colour), or this server as a whole (Settings). Nothing
+ * where there is nothing to tell apart (a lone plain service, an API key sign-in).
+ */
+function useScope(about: 'service' | 'server'): { text: string; className: string } | undefined {
+  const { t } = useTranslation();
+  const { services, known } = useServices();
+  const service = useCurrentService();
+  if (!known) return undefined;
+  if (about === 'server')
+    // A lone embedded service is this server: nothing to tell apart.
+    return services.length < 2 && service.embedded
+      ? undefined
+      : {
+          text: t('dialogOn.server'),
+          className: 'bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-100',
+        };
+  if (!needsMarking(service, services.length)) return undefined;
+  return {
+    text: t('dialogOn.service', { name: serviceTitle(service) }),
+    className: `${bandClasses(service)} font-semibold`,
+  };
+}
+
 export function Dialog({
   open,
   title,
@@ -33,6 +61,7 @@ export function Dialog({
   children,
   footer,
   wide,
+  about = 'service',
 }: {
   open: boolean;
   title: string;
@@ -40,9 +69,13 @@ export function Dialog({
   children: ReactNode;
   footer?: ReactNode;
   wide?: boolean;
+  /** What it acts on, said above its title: the service looked at (default), or this server. */
+  about?: 'service' | 'server';
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const scopeId = useId();
+  const scope = useScope(about);
   const opener = useRef<HTMLElement | null>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -59,6 +92,7 @@ export function Dialog({
     <dialog
       ref={ref}
       aria-labelledby={titleId}
+      aria-describedby={open && scope ? scopeId : undefined}
       onClose={onClose}
       onCancel={(event) => {
         event.preventDefault();
@@ -68,6 +102,15 @@ export function Dialog({
     >
       {open ? (
         <div className="flex max-h-[85vh] flex-col">
+          {scope ? (
+            <p
+              id={scopeId}
+              data-testid="dialog-scope"
+              className={`${scope.className} px-5 py-1 text-xs`}
+            >
+              {scope.text}
+            </p>
+          ) : null}
           <h2
             id={titleId}
             className="border-b border-slate-200 px-5 py-3 text-base font-semibold dark:border-slate-700"

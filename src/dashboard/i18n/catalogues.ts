@@ -6,6 +6,7 @@ import enActions from './locales/en/actions.json';
 import enAudit from './locales/en/audit.json';
 import enCommon from './locales/en/common.json';
 import enDatabases from './locales/en/databases.json';
+import enFleet from './locales/en/fleet.json';
 import enOverview from './locales/en/overview.json';
 import enPipelines from './locales/en/pipelines.json';
 import enRequestDetail from './locales/en/requestDetail.json';
@@ -20,6 +21,7 @@ export const english = {
   audit: enAudit,
   common: enCommon,
   databases: enDatabases,
+  fleet: enFleet,
   overview: enOverview,
   pipelines: enPipelines,
   requestDetail: enRequestDetail,

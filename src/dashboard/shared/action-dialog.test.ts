@@ -6,10 +6,14 @@ import type { FollowedRequest } from './follow.ts';
 // Japanese loads on demand, as in the browser.
 await i18n.loadLanguages('ja');
 
-// The dialog's hooks read the signed-in session as they load; outcomeOf needs none of them.
+// The dialog's hooks read the signed-in session as they load; outcomeOf and actionTitle
+// need none of them.
 vi.mock('./queries.ts', () => ({}));
 vi.mock('./follow.ts', () => ({}));
-const { outcomeOf } = await import('./action-dialog.tsx');
+vi.mock('./services.ts', () => ({}));
+vi.mock('./service-down.ts', () => ({}));
+vi.mock('../components/dialog.tsx', () => ({}));
+const { actionTitle, outcomeOf } = await import('./action-dialog.tsx');
 
 const t = i18n.getFixedT('en', 'actions');
 const followed = (
@@ -61,6 +65,36 @@ describe('outcomeOf', () => {
     const ja = i18n.getFixedT('ja', 'actions');
     expect(outcomeOf('retry', followed('Error', 'ended', 'File x is missing'), ja).text).toBe(
       '再び Error — File x is missing',
+    );
+  });
+});
+
+describe('actionTitle', () => {
+  it('asks before and says what happened after, naming the service', () => {
+    expect(actionTitle('retry', 1, 'Tokyo prod', undefined, t)).toBe(
+      'Retry this request on Tokyo prod?',
+    );
+    expect(actionTitle('retry', 1, 'Tokyo prod', { r1: { state: 'sending' } }, t)).toBe(
+      'Retrying on Tokyo prod…',
+    );
+    expect(actionTitle('retry', 1, 'Tokyo prod', { r1: { state: 'accepted' } }, t)).toBe(
+      'Retried on Tokyo prod',
+    );
+    expect(actionTitle('cancel', 1, undefined, { r1: { state: 'accepted' } }, t)).toBe('Cancelled');
+    const some = {
+      r1: { state: 'accepted' },
+      r2: { state: 'refused', text: 'no' },
+      r3: { state: 'accepted' },
+    } as const;
+    expect(actionTitle('retry', 3, 'Tokyo prod', some, t)).toBe(
+      'Retried 2 of 3 requests on Tokyo prod',
+    );
+    expect(
+      actionTitle('cancel', 1, 'Tokyo prod', { r1: { state: 'refused', text: 'no' } }, t),
+    ).toBe('Cancel refused by Tokyo prod');
+    const ja = i18n.getFixedT('ja', 'actions');
+    expect(actionTitle('retry', 1, '東京本番', { r1: { state: 'accepted' } }, ja)).toBe(
+      '東京本番 で 1 件を再実行しました',
     );
   });
 });

@@ -6,9 +6,13 @@ import { Dialog } from '../components/dialog.tsx';
 import { describeError } from '../components/error-view.tsx';
 import { useFollowedRequests, type FollowedRequest } from './follow.ts';
 import { useRequestAction } from './queries.ts';
+import { needsMarking, serviceTitle } from './environment.ts';
+import { useServiceDown } from './service-down.ts';
+import { useCurrentService, useServices } from './services.ts';
 
 type Action = 'retry' | 'cancel';
-type Call = { state: 'sending' } | { state: 'accepted' } | { state: 'refused'; text: string };
+export type Call =
+  { state: 'sending' } | { state: 'accepted' } | { state: 'refused'; text: string };
 type Tone = 'neutral' | 'good' | 'bad';
 
 // What each action sets out to reach: anything else it ends in is reported as it is.
@@ -44,6 +48,55 @@ export function outcomeOf(
     text: message ? t('outcome.endedWhy', { status, message }) : t('outcome.ended', { status }),
     tone: FAILED.includes(status) ? 'bad' : 'neutral',
   };
+}
+
+/**
+ * The dialog's title: the question before it is asked ("Retry 39 requests on Tokyo prod?"),
+ * then what happened ("Retried on Tokyo prod", "Retried 2 of 3 requests…", "Retry refused…"),
+ * so that a dialog whose action is done never still asks. `service` is named when given.
+ */
+export function actionTitle(
+  action: Action,
+  count: number,
+  service: string | undefined,
+  calls: Readonly<Record<string, Call>> | undefined,
+  t: TFunction<'actions'>,
+): string {
+  const on = service !== undefined;
+  if (calls === undefined) {
+    if (action === 'retry') {
+      if (count === 1) return on ? t('confirm.retryThisOn', { service }) : t('confirm.retryThis');
+      return on
+        ? t('confirm.retryTitleOn', { count, service })
+        : t('confirm.retryTitle', { count });
+    }
+    if (count === 1) return on ? t('confirm.cancelThisOn', { service }) : t('confirm.cancelThis');
+    return on
+      ? t('confirm.cancelTitleOn', { count, service })
+      : t('confirm.cancelTitle', { count });
+  }
+  const states = Object.values(calls);
+  const retry = action === 'retry';
+  if (states.some((c) => c.state === 'sending'))
+    return on
+      ? t(retry ? 'doneTitle.retryingOn' : 'doneTitle.cancellingOn', { count, service })
+      : t(retry ? 'doneTitle.retrying' : 'doneTitle.cancelling', { count });
+  const accepted = states.filter((c) => c.state === 'accepted').length;
+  if (accepted === 0)
+    return on
+      ? t(retry ? 'doneTitle.retryRefusedOn' : 'doneTitle.cancelRefusedOn', { count, service })
+      : t(retry ? 'doneTitle.retryRefused' : 'doneTitle.cancelRefused', { count });
+  if (accepted < count)
+    return on
+      ? t(retry ? 'doneTitle.retriedSomeOn' : 'doneTitle.cancelledSomeOn', {
+          accepted,
+          count,
+          service,
+        })
+      : t(retry ? 'doneTitle.retriedSome' : 'doneTitle.cancelledSome', { accepted, count });
+  return on
+    ? t(retry ? 'doneTitle.retriedOn' : 'doneTitle.cancelledOn', { count, service })
+    : t(retry ? 'doneTitle.retried' : 'doneTitle.cancelled', { count });
 }
 
 /**
@@ -91,14 +144,13 @@ export function ActionDialog({
     }
   };
   const count = requestIds.length;
-  const title =
-    action === 'retry'
-      ? count === 1
-        ? t('confirm.retryThis')
-        : t('confirm.retryTitle', { count })
-      : count === 1
-        ? t('confirm.cancelThis')
-        : t('confirm.cancelTitle', { count });
+  const { services } = useServices();
+  const current = useCurrentService();
+  const down = useServiceDown();
+  // The service is named wherever there is another it could be mistaken for, so that its
+  // callers need not: "Retry 39 requests on Tokyo prod (production)?".
+  const service = needsMarking(current, services.length) ? serviceTitle(current) : undefined;
+  const title = actionTitle(action, count, service, calls, t);
   return (
     <Dialog
       open
@@ -114,6 +166,8 @@ export function ActionDialog({
             <Button onClick={() => onClose(false)}>{t('confirm.keep')}</Button>
             <Button
               variant={action === 'cancel' ? 'danger' : 'primary'}
+              // A service that went down while the dialog was open refuses before it is asked.
+              disabledReason={down?.reason}
               onClick={() => void start()}
             >
               {t('confirm.go')}
@@ -123,7 +177,10 @@ export function ActionDialog({
       }
     >
       <p className="mb-3 text-slate-600 dark:text-slate-300">
-        {action === 'retry' ? t('confirm.retryText') : t('confirm.cancelText')}
+        {action === 'retry'
+          ? t('confirm.retryText')
+          : // Only our engine's cancel is known to leave nothing half-written.
+            t(current.embedded ? 'confirm.cancelText' : 'confirm.cancelTextUpstream')}
       </p>
       <ul className="flex flex-col gap-2" data-testid="action-targets" aria-live="polite">
         {requestIds.map((id) => {

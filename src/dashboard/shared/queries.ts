@@ -41,6 +41,13 @@ export const requestKeys = {
     [...requestKeys.detail(requestId), 'raw', format] as const,
 };
 
+/** A request's attempts (request detail): here, since a retry or cancel refreshes them. */
+export const attemptKeys = {
+  all: ['attempts'] as const,
+  of: (service: string | undefined, requestId: string) =>
+    ['attempts', service ?? '', requestId] as const,
+};
+
 export const pipelineKeys = {
   all: ['pipelines'] as const,
   list: () => [...pipelineKeys.all, 'list'] as const,
@@ -122,6 +129,8 @@ export function useRequestAction() {
         queryClient.invalidateQueries({ queryKey: requestKeys.detail(requestId) }),
         // The audit log has a new entry: who did it, shown on the request's detail.
         queryClient.invalidateQueries({ queryKey: auditKeys.all }),
+        // A retry begins an attempt; a cancel ends one, and says who.
+        queryClient.invalidateQueries({ queryKey: attemptKeys.all }),
       ]);
     },
   });

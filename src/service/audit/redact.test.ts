@@ -93,7 +93,7 @@ describe('the service log at LOG_LEVEL=info', () => {
 
     const log = lines.join('');
     // The access lines are there, with the URLs' other fields.
-    expect(log).toContain('"msg":"incoming request"');
+    expect(log).toContain('"msg":"request"');
     expect(log).toContain('/mcapi/auth/login?userName=admin&password=[redacted]');
     expect(log).toContain('/mcapi/auth/oidc/callback?code=[redacted]&state=[redacted]');
     for (const secret of [ADMIN_PASSWORD, TEST_API_KEY, ...Object.values(secrets)])

@@ -104,6 +104,8 @@ export function redactingLogger(
   const options = logger === true ? {} : logger;
   return {
     logger: { ...options, serializers: { ...options.serializers, req: requestForLog } },
-    logController: new RedactingLogController(),
+    // Fastify's "incoming request" and "request completed" lines are replaced by one access
+    // line per request (http/access-log.ts), which names the route and the person.
+    logController: new RedactingLogController({ disableRequestLogging: true }),
   };
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { getSetting, setSetting } from '../db/system/settings.ts';
 import type { Db } from '../db/sqlite.ts';
@@ -8,7 +8,9 @@ const COOKIE_IDLE_MS = 30 * 60 * 1000;
 // calls from growing memory without bound (the least recently used go first).
 const MAX_COOKIE_SESSIONS = 10_000;
 
-const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+// Every key-authenticated call digests the key it sent: the one-shot hash costs about half
+// of a createHash object (0.9 against 1.6 µs measured, docs/throughput.md).
+const digest = (value: string): Buffer => hash('sha256', value, 'buffer');
 
 export const newSecret = (): string => randomBytes(32).toString('base64url');
 

@@ -5,6 +5,7 @@ import { anonymousSubject } from '../audit/audit-log.ts';
 import { redactText } from '../audit/redact.ts';
 import type { ServiceContext } from '../context.ts';
 import { ApiError, McCode } from '../errors.ts';
+import { externalBase } from '../http/base-path.ts';
 import { roleFor, START_LIMIT, type OidcSettings } from './oidc-config.ts';
 import type { ProviderSignOut } from './oidc-sign-out.ts';
 import { replaceGrantedRoles } from '../db/system/service-roles.ts';
@@ -168,7 +169,8 @@ export function oidcRoutes(
     const verifier = openid.randomPKCECodeVerifier();
     const state = openid.randomState();
     const nonce = openid.randomNonce();
-    const base = publicUrl ?? `${request.protocol}://${request.host}`;
+    // Under --base-path, the callback is under it too (http/base-path.ts).
+    const base = publicUrl ?? externalBase(request);
     const redirectUri = `${base}${OIDC_PREFIX}/callback`;
     const next = safeNext((request.query as Record<string, unknown>).next);
     pending.set(state, {

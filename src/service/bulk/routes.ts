@@ -26,6 +26,7 @@ import {
 } from '../db/system/bulk-jobs.ts';
 import { ApiError, badParameter, missingParameter } from '../errors.ts';
 import type { ServiceDirectory, ServiceRoute } from '../gateway/directory.ts';
+import type { StatusSemantics } from '../gateway/status-semantics.ts';
 import { pageInfo } from '../pipelineapi/paging.ts';
 import { Params } from '../pipelineapi/params.ts';
 import { requestFilter } from '../pipelineapi/request-filter.ts';
@@ -40,10 +41,19 @@ const ELIGIBLE: Readonly<Record<BulkAction, readonly string[]>> = {
   retry: RETRYABLE_STATUSES,
   cancel: CANCELLABLE_STATUSES,
 };
-const DEFAULT_STATUSES: Readonly<Record<BulkAction, readonly string[]>> = {
-  retry: ['Error'],
-  cancel: ['Wait'],
-};
+/**
+ * What a bulk call without `status` selects, in the service's own words: for a retry, its
+ * failed words it still retries (Error for our engine; Error and Abort for a vendor that
+ * says so); for a cancel, its waiting words it cancels (Wait).
+ */
+export function defaultStatuses(action: BulkAction, words: StatusSemantics): readonly string[] {
+  const [from, allowed] =
+    action === 'retry' ? [words.failed, words.retryable] : [words.waiting, words.cancellable];
+  const both = from.filter((s) => allowed.includes(s));
+  if (both.length > 0) return both;
+  // A service whose words leave nothing (a vendor with no waiting word): what it takes at all.
+  return allowed.length > 0 ? allowed : from;
+}
 const OUTCOMES: readonly ItemOutcome[] = ['pending', 'started', 'ok', 'refused', 'failed'];
 
 /**
@@ -70,6 +80,7 @@ async function selectionParams(
   backend: BulkBackend,
   params: Params,
   service: string,
+  words: StatusSemantics,
 ): Promise<BulkSelection> {
   const action = actionParam(params);
   const day = params.matching('date', DAY_PATTERN, DAY_SHAPE, true);
@@ -77,7 +88,7 @@ async function selectionParams(
   const pipelineId = params.matching('id', PIPELINE_ID_PATTERN, PIPELINE_ID_SHAPE, false);
   const filter = requestFilter(params);
   if (filter.since !== undefined) throw badParameter('since', 'is not taken by bulk calls');
-  const statuses = filter.statuses ?? DEFAULT_STATUSES[action];
+  const statuses = filter.statuses ?? defaultStatuses(action, words);
   const eligible = ELIGIBLE[action];
   if (!backend.ownStatusWords && statuses.some((s) => !eligible.includes(s)))
     throw badParameter('status', `of a bulk ${action} may only be ${eligible.join(', ')}`);
@@ -175,7 +186,12 @@ export function bulkRoutes(
       const params = paramsOf(request);
       const route = routeOf(request);
       authenticate(request, reply, operationOf(params), route.id);
-      const selection = await selectionParams(jobs.backend(route.id), params, route.id);
+      const selection = await selectionParams(
+        jobs.backend(route.id),
+        params,
+        route.id,
+        services.statusesOf(route.id),
+      );
       const preview = await jobs.preview(selection);
       return send(reply, {
         BulkPreview: {
@@ -204,7 +220,12 @@ export function bulkRoutes(
           });
           subject.userName = caller.userName ?? null;
           subject.via = caller.via;
-          const selection = await selectionParams(jobs.backend(route.id), params, route.id);
+          const selection = await selectionParams(
+            jobs.backend(route.id),
+            params,
+            route.id,
+            services.statusesOf(route.id),
+          );
           const reason = params.optional('reason', 500)?.trim();
           if (!reason) throw missingParameter('reason');
           const expected =

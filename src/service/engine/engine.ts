@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CANCELLABLE_STATUSES, RETRYABLE_STATUSES, type RequestStage } from '../../kit/wire.ts';
+import {
+  CANCELLABLE_STATUSES,
+  RETRYABLE_STATUSES,
+  type RequestStage,
+  type RequestStatus,
+} from '../../kit/wire.ts';
 import type { Clock, ServiceTime } from '../clock.ts';
 import type { DataPaths } from '../context.ts';
 import * as cache from '../db/action/cache.ts';
@@ -43,6 +48,12 @@ export interface EngineOptions {
   readonly log?: (message: string, error?: unknown) => void;
   /** Told of each request that ended, for metrics. */
   readonly onRequestEnd?: (ended: EndedRequest) => void;
+  /**
+   * Told of each change of a request's status the engine writes, for metrics: Start,
+   * Process (once per run, not per stage), the end, and Wait again (a retry, a shutdown).
+   * A new request's Wait is where it was created, not here.
+   */
+  readonly onStatusChange?: (pipelineId: string, status: RequestStatus) => void;
 }
 
 /**
@@ -73,6 +84,7 @@ export class Engine implements EngineControl {
       options.clock,
       options.time,
       options.onRequestEnd,
+      options.onStatusChange,
     );
     this.threads = options.readerThreads === false ? undefined : new StageWorkers();
     this.joint = new JointThread(options.dbs.action, options.log);

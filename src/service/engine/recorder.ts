@@ -14,6 +14,7 @@ import {
   type RequestRow,
   type RequestTimes,
 } from '../db/status/requests.ts';
+import { recordAttemptChange } from '../db/status/attempts.ts';
 import type { StageName } from '../db/system/pipelines.ts';
 
 /** One line of the request log; `actionOrder` 0 is the request or stage itself. */
@@ -70,7 +71,16 @@ export class RequestRecorder {
     private readonly time: ServiceTime,
     /** Told of each request that ended (metrics), once its end is written. */
     private readonly onEnd?: (ended: EndedRequest) => void,
+    /** Told of each change of a request's status (metrics), once it is written. */
+    private readonly onStatus?: (pipelineId: string, status: RequestStatus) => void,
   ) {}
+
+  /**
+   * The status last written for each request that runs: a run writes Process at every
+   * stage, which is one change of status, not three. Only Start and Process are kept, so
+   * it holds the requests that run (an entry lost to a crash is the recovery's to end).
+   */
+  private readonly running = new Map<string, RequestStatus>();
 
   stamp(): string {
     return this.time.stamp(this.clock.now());
@@ -112,7 +122,17 @@ export class RequestRecorder {
       }
       if (change.enqueue) enqueue(this.db, requestId, request.pipelineId);
       if (change.dequeue) dequeue(this.db, requestId);
+      // The request's attempts (issue 25), after its app log so that a failure keeps its line.
+      if (change.status)
+        recordAttemptChange(this.db, requestId, {
+          status: change.status,
+          stage: change.stage ?? request.stage,
+          atMs: this.clock.now().getTime(),
+          stamp: this.stamp(),
+          errorMsg: change.errorMsg,
+        });
     })();
+    if (change.status) this.statusWritten(request, change.status);
     if (change.end && change.status && this.onEnd) {
       const row = getRequest(this.db, requestId);
       // Both stamps are in the service's zone: their difference is the run's length.
@@ -131,6 +151,14 @@ export class RequestRecorder {
         seconds,
       });
     }
+  }
+
+  private statusWritten(request: RequestRef, status: RequestStatus): void {
+    const { requestId } = request;
+    const before = this.running.get(requestId);
+    if (status === 'Start' || status === 'Process') this.running.set(requestId, status);
+    else this.running.delete(requestId);
+    if (before !== status) this.onStatus?.(request.pipelineId, status);
   }
 
   /** Ends a request in Error: status, end time, both logs, out of the queue. */

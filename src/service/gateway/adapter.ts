@@ -18,6 +18,7 @@ import { CData, type Document, type Leaf, type Tree } from '../render/document.t
 import { argItem, element, elements, rowCount, text, upstreamInbox } from './extensions.ts';
 import { readAll } from './paging.ts';
 import { readDay } from './poller.ts';
+import { refusalsOf } from './status-semantics.ts';
 import type { Upstream } from './upstream.ts';
 import { normalDate } from './zone.ts';
 
@@ -236,6 +237,8 @@ const requestdetail: UpstreamOperation = async (upstream, params) => {
       status: text(d.Status),
       stage: text(d.Stage),
       endTime: date(d.EndTime),
+      // Its file, for `q` (issue 25): any detail read through here tells it for free.
+      sensorFile: text(d.SensorFile),
     });
   return {
     root: 'RequestDetail',
@@ -282,6 +285,44 @@ const change =
     upstream.poller?.nudge(sent.requestid);
     const rowCount = element(tree.ExecuteResponse).RowCount;
     return ok(rowCount === undefined ? {} : { RowCount: Number(text(rowCount)) || 0 });
+  };
+
+/**
+ * The status a request is in now: the upstream's own word (the index may be a round
+ * behind), else the index's when the upstream cannot tell.
+ */
+async function statusNow(upstream: Upstream, id: string): Promise<string | undefined> {
+  try {
+    const tree = await upstream.call('requestdetail', { requestid: id });
+    const status = text(element(tree.RequestDetail).Status);
+    if (status) return status;
+  } catch {
+    // Not knowing the status only means nothing is learnt; the refusal is answered as it came.
+  }
+  const poller = upstream.poller;
+  return poller?.index.statusCounts(poller.service, [id])[0]?.status;
+}
+
+/**
+ * A retry or cancel whose refusal (409: the upstream would not, in the request's state)
+ * teaches the gateway that this status cannot be retried or cancelled on that service: the
+ * dashboard stops offering it, and the Services page says what was learnt and when.
+ */
+const learning =
+  (action: 'retry' | 'cancel', operation: UpstreamOperation): UpstreamOperation =>
+  async (upstream, params) => {
+    try {
+      return await operation(upstream, params);
+    } catch (error) {
+      const refusals = refusalsOf(upstream);
+      if (error instanceof ApiError && error.httpStatus === 409 && refusals) {
+        const id = requestId(params);
+        const status = await statusNow(upstream, id);
+        if (status)
+          refusals.record({ action, status, message: error.message, at: new Date().toISOString() });
+      }
+      throw error;
+    }
   };
 
 const tableName = (params: Params, name: string): string => {
@@ -376,8 +417,14 @@ export const upstreamOperations: Readonly<Record<OperationName, UpstreamOperatio
     );
   },
   inbox: upstreamInbox,
-  requestretry: change('requestretry', (p) => ({ requestid: requestId(p) })),
-  requestcancel: change('requestcancel', (p) => ({ requestid: requestId(p) })),
+  requestretry: learning(
+    'retry',
+    change('requestretry', (p) => ({ requestid: requestId(p) })),
+  ),
+  requestcancel: learning(
+    'cancel',
+    change('requestcancel', (p) => ({ requestid: requestId(p) })),
+  ),
   resume: change('resume', (p) => ({ pipelineid: pipelineId(p) })),
   suspend: change('suspend', (p) => ({ pipelineid: pipelineId(p) })),
   version: async (upstream) => {

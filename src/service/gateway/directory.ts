@@ -6,6 +6,15 @@ import type { ServiceEntry } from './services.ts';
 import type { ListPaging } from './paging.ts';
 import { CallLimiter } from './limiter.ts';
 import { Redactor } from './redactor.ts';
+import {
+  EMBEDDED_STATUSES,
+  effectiveStatuses,
+  LearnedRefusals,
+  learnRefusalsOf,
+  resolveStatuses,
+  type StatusesState,
+  type StatusSemantics,
+} from './status-semantics.ts';
 import { Upstream, type WireFacts } from './upstream.ts';
 
 /** What the server knows of one service it answers for (`GET /mcapi/services`). */
@@ -38,6 +47,8 @@ export interface ServiceState {
   readonly zoneName: string;
   /** What the gateway learnt of how an upstream answers (contract section 12). */
   readonly capabilities?: Capabilities;
+  /** What its status words mean, with what the upstream refused (README "Status words"). */
+  readonly statuses: StatusesState;
 }
 
 /** How an upstream answers, as probed and as seen: every paging and reading decision's facts. */
@@ -87,6 +98,10 @@ const ROUNDS_AT_ONCE = 2;
 export class ServiceDirectory {
   readonly routes: readonly ServiceRoute[];
   private readonly states = new Map<string, ServiceState>();
+  /** Each service's status words as configured (or its contract's), by id. */
+  private readonly semantics = new Map<string, StatusSemantics>();
+  /** What each upstream refused to retry or cancel, by id. */
+  private readonly refusals = new Map<string, LearnedRefusals>();
   private timer: NodeJS.Timeout | undefined;
   private checking: Promise<void> | undefined;
   private stopped = false;
@@ -106,16 +121,27 @@ export class ServiceDirectory {
     const redactor = new Redactor(entries.flatMap((e) => (e.embedded ? [] : [e.apiKey])));
     // Two rounds at once, one per core: each may hold a whole day while it reads it.
     const rounds = new CallLimiter(ROUNDS_AT_ONCE);
+    for (const e of entries)
+      this.semantics.set(
+        e.id,
+        // Checked when the list was read; a list made in code is checked here.
+        e.embedded ? EMBEDDED_STATUSES : resolveStatuses(e.statuses, e.failedStatuses, e.id),
+      );
     this.routes = entries.map((e) => {
       if (e.embedded) return { id: e.id, upstream: undefined };
       const upstream = new Upstream(e, { ...upstreamLimits, redactor });
+      const refusals = new LearnedRefusals();
+      this.refusals.set(e.id, refusals);
+      learnRefusalsOf(upstream, refusals);
+      // Any call (a browser's, a poller round) that finds it stopped says so at once.
+      upstream.onReach = (reachable, message) => this.learnReach(e.id, reachable, message);
       if (indexing)
         upstream.poller = new IndexPoller(upstream, indexing.index, {
           intervalMs: (e.pollSeconds ?? indexing.pollSeconds) * 1000,
           now,
           log: indexing.log,
           scheduled: indexing.scheduled,
-          failedStatuses: e.failedStatuses,
+          failedStatuses: this.semantics.get(e.id)?.failed,
           zone: e.zone,
           rounds,
           onFailed: indexing.onFailed && ((request) => indexing.onFailed?.(e.id, request)),
@@ -137,8 +163,29 @@ export class ServiceDirectory {
         timeZone: '',
         utcOffsetMinutes: null,
         zoneName: '',
+        statuses: this.statusesState(e),
       });
     }
+  }
+
+  /**
+   * The status words the server acts on for a service (Retry all's default selection,
+   * notifications): as configured, less the actions its upstream refused.
+   */
+  statusesOf(id: string): StatusSemantics {
+    return effectiveStatuses(this.semantics.get(id) ?? EMBEDDED_STATUSES, this.refusals.get(id));
+  }
+
+  private statusesState(e: ServiceEntry): StatusesState {
+    return {
+      ...(this.semantics.get(e.id) ?? EMBEDDED_STATUSES),
+      from: e.embedded
+        ? 'contract'
+        : e.statuses !== undefined || e.failedStatuses !== undefined
+          ? 'configured'
+          : 'defaults',
+      learned: this.refusals.get(e.id)?.list() ?? [],
+    };
   }
 
   get hasEmbedded(): boolean {
@@ -152,7 +199,7 @@ export class ServiceDirectory {
   list(): ServiceState[] {
     const now = this.now();
     return this.entries.map((e) => {
-      const state = this.states.get(e.id) as ServiceState;
+      const state = { ...(this.states.get(e.id) as ServiceState), statuses: this.statusesState(e) };
       if (e.embedded) return { ...state, ...this.embeddedTime.zoneAt(now) };
       const poller = this.route(e.id)?.upstream?.poller;
       const polled = poller?.state();
@@ -217,6 +264,17 @@ export class ServiceDirectory {
     await this.checking;
     for (const poller of this.pollers()) poller.stop();
     await Promise.all(this.pollers().map((p) => p.settled()));
+  }
+
+  /**
+   * What a call just showed: a change of reachability is recorded now (since now), so that
+   * a stopped upstream is told within the upstream timeout, not at the next check.
+   */
+  private learnReach(id: string, reachable: boolean, message: string | null): void {
+    const before = this.states.get(id);
+    if (!before || this.stopped || before.reachable === reachable) return;
+    const at = this.now().toISOString();
+    this.states.set(id, { ...before, reachable, message, checkedAt: at, since: at });
   }
 
   checkAll(): Promise<void> {

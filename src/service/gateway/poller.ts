@@ -16,6 +16,7 @@ import { ApiError } from '../errors.ts';
 import { AS_OF_MARGIN_MS } from '../pipelineapi/request-filter.ts';
 import { FIRST_PAGE, PROBE_EVERY_MS, probePaging, readAll } from './paging.ts';
 import { element, elements, text } from './extensions.ts';
+import { EvidenceReader, type EvidenceBudget } from './evidence.ts';
 import type { CallLimiter } from './limiter.ts';
 import type { Upstream } from './upstream.ts';
 import { normalDate, offsetFrom, ZONE_ASK_MS, zoneNameOf } from './zone.ts';
@@ -64,6 +65,8 @@ export interface PollerOptions {
   readonly rounds?: CallLimiter | undefined;
   /** Told once a round of each request seen failing since the round before (notifications). */
   readonly onFailed?: (request: FailedRequest & { message: string }) => void;
+  /** requestdetail reads of failures' evidence per round and per minute (issue 25). */
+  readonly evidence?: EvidenceBudget | undefined;
 }
 
 export interface PollerState {
@@ -180,6 +183,16 @@ export class IndexPoller {
   private zoneName: string | null = null;
   private zoneAskedAt = Number.NEGATIVE_INFINITY;
   private lastRoundMs: number | null = null;
+  /**
+   * Told of each request seen in a status other than the one the index held (metrics),
+   * from the second round of this process on: the first sees the day as it stands (a new
+   * index) or all that changed while the server was down, which is no rate of anything.
+   */
+  statusChanged: ((pipelineId: string, status: string) => void) | undefined;
+  private telling = false;
+
+  /** Reads the evidence of failures within a budget (issue 25). */
+  private readonly evidence: EvidenceReader;
 
   constructor(
     readonly upstream: Upstream,
@@ -187,6 +200,8 @@ export class IndexPoller {
     private readonly options: PollerOptions,
   ) {
     this.delayMs = options.intervalMs;
+    index.attempts.configure(this.service, options.failedStatuses ?? ['Error']);
+    this.evidence = new EvidenceReader(upstream, index, options.now, options.evidence);
   }
 
   get service(): string {
@@ -256,8 +271,21 @@ export class IndexPoller {
   }
 
   /** What a requestdetail passed through for a browser said: free news for the index. */
-  observed(requestId: string, detail: { status: string; stage: string; endTime: string }): void {
-    this.index.settle(this.service, requestId, detail, this.options.now().getTime());
+  observed(
+    requestId: string,
+    detail: { status: string; stage: string; endTime: string; sensorFile?: string },
+  ): void {
+    const changed = this.index.settle(
+      this.service,
+      requestId,
+      detail,
+      this.options.now().getTime(),
+    );
+    if (changed) this.tellStatus(changed.pipelineId, detail.status);
+  }
+
+  private tellStatus(pipelineId: string, status: string): void {
+    if (this.telling) this.statusChanged?.(pipelineId, status);
   }
 
   /** A round that begins now, or right after the one under way: rounds never overlap. */
@@ -401,11 +429,14 @@ export class IndexPoller {
         if (this.stopped) return;
         await this.detail(requestId);
       }
+      // A failure's words and log lines, read before a retry can rewrite them (issue 25).
+      await this.evidence.round(() => this.stopped);
       // A new request began between the last round and now: its begin time tells the zone.
       const newest = requests[0];
       const offset = added > 0 && newest ? offsetFrom(newest.beginDate, started) : undefined;
       this.index.markIndexed(this.service, day, started, offset);
       this.error = null;
+      this.telling = true;
       await this.askZoneName(startedMs);
       // The first round of a new index sees the day as it stands: nothing to tell of then.
       if (before.indexedAt !== null) await this.tellFailed(Date.parse(before.indexedAt));
@@ -482,13 +513,14 @@ export class IndexPoller {
     const listed = await readDay(this.upstream, { date: day });
     const stated = listed.day || day || '';
     if (!stated) return { ...listed, added: 0 };
-    const { added, gap } = await this.index.ingest(
+    const { added, gap, entered } = await this.index.ingest(
       this.service,
       stated,
       listed.requests,
       !listed.whole,
       nowMs,
     );
+    for (const r of entered) this.tellStatus(r.pipelineId, r.status);
     // More requests than the upstream gives in one read: each pipeline's list reaches further.
     const complete = gap ? await this.listByPipeline(stated, nowMs) : true;
     this.index.markDay(this.service, stated, complete);
@@ -502,7 +534,8 @@ export class IndexPoller {
     for (const id of pipelines) {
       if (this.stopped) return false;
       const { requests, whole } = await readDay(this.upstream, { id, date: day });
-      const { gap } = await this.index.ingest(this.service, day, requests, !whole, nowMs);
+      const { gap, entered } = await this.index.ingest(this.service, day, requests, !whole, nowMs);
+      for (const r of entered) this.tellStatus(r.pipelineId, r.status);
       if (gap) complete = false;
     }
     return complete;
@@ -517,28 +550,11 @@ export class IndexPoller {
     const { onFailed, failedStatuses = ['Error'] } = this.options;
     if (!onFailed) return;
     const failed = this.index.failedSince(this.service, sinceMs, failedStatuses);
-    for (const [i, request] of failed.entries()) {
-      let message = '';
-      if (i < DETAILS_PER_ROUND && !this.stopped) {
-        try {
-          // interfaces.md's detail has no message of its own: the application log's last
-          // line is the service's latest word on the request.
-          const detail = element(
-            (
-              await this.upstream.call('requestdetail', {
-                requestid: request.requestId,
-                applog: 'true',
-              })
-            ).RequestDetail,
-          );
-          const logs = element(detail.AppLog).Log;
-          const lines =
-            logs === undefined || logs === '' ? [] : Array.isArray(logs) ? logs : [logs];
-          message = text(element(lines.at(-1)).Message);
-        } catch {
-          // Told without its message: the upstream's answer is not worth holding it back.
-        }
-      }
+    for (const request of failed) {
+      // interfaces.md's detail has no message of its own: the words the failure's evidence
+      // kept (its request log's last message, else its application log's last line), read
+      // within the evidence budget; told without them beyond it.
+      const message = this.stopped ? '' : await this.evidence.messageOf(request.requestId);
       onFailed({ ...request, message });
     }
   }
@@ -556,11 +572,13 @@ export class IndexPoller {
       throw error;
     }
     const d = element(tree.RequestDetail);
-    this.index.settle(
+    const status = text(d.Status);
+    const changed = this.index.settle(
       this.service,
       requestId,
-      { status: text(d.Status), stage: text(d.Stage), endTime: text(d.EndTime) },
+      { status, stage: text(d.Stage), endTime: text(d.EndTime), sensorFile: text(d.SensorFile) },
       nowMs,
     );
+    if (changed) this.tellStatus(changed.pipelineId, status);
   }
 }

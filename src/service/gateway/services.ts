@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { knownTimeZone } from '../clock.ts';
+import {
+  checkWords,
+  resolveStatuses,
+  STATUS_CLASSES,
+  StatusWordsError,
+  type StatusClass,
+  type StatusWords,
+} from './status-semantics.ts';
 
 /** One pipeline service the server stands in front of (contract section 7). */
 export interface UpstreamEntry {
@@ -16,6 +24,11 @@ export interface UpstreamEntry {
   readonly notify?: readonly string[] | undefined;
   /** The service's words for a request that ended failing (notified); `Error` by default. */
   readonly failedStatuses?: readonly string[] | undefined;
+  /**
+   * What its other status words mean (waiting, running, final, retryable, cancellable, and
+   * failed when failedStatuses is not given); classes not given take their defaults.
+   */
+  readonly statuses?: StatusWords | undefined;
   /** The service's time zone (IANA name), when its answers alone cannot tell it. */
   readonly zone?: string | undefined;
   readonly embedded?: false;
@@ -78,6 +91,52 @@ function statusWords(node: unknown, where: string): string[] | undefined {
   });
 }
 
+/** `statuses:` of a service: a mapping of class to one status word or a list of them. */
+function statusClasses(node: unknown, where: string): StatusWords | undefined {
+  if (node === undefined || node === null) return undefined;
+  if (!isMap(node))
+    throw new ServicesFileError(
+      `${where}: statuses must be a mapping of ${STATUS_CLASSES.join(', ')} to status words`,
+    );
+  const words: Partial<Record<StatusClass, readonly string[]>> = {};
+  for (const pair of node.items) {
+    const key = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
+    if (!(STATUS_CLASSES as readonly string[]).includes(key))
+      throw new ServicesFileError(
+        `${where}: statuses: ${JSON.stringify(key)} is not a class; the classes are ${STATUS_CLASSES.join(', ')}`,
+      );
+    const value = pair.value;
+    const items = value === null || value === undefined ? [] : isSeq(value) ? value.items : [value];
+    const list = items.map((item) => {
+      const text = (item as { value?: unknown } | null)?.value;
+      if (typeof text !== 'string')
+        throw new ServicesFileError(`${where}: statuses: ${key} must be status words`);
+      return text;
+    });
+    try {
+      words[key as StatusClass] = checkWords(list, `statuses: ${key}`);
+    } catch (error) {
+      throw new ServicesFileError(`${where}: ${(error as Error).message}`);
+    }
+  }
+  return words;
+}
+
+/** Settles a service's status words now, so that a clash stops the start naming it. */
+function checkedStatuses(
+  statuses: StatusWords | undefined,
+  failedStatuses: readonly string[] | undefined,
+  where: string,
+  wrap: (message: string) => Error,
+): void {
+  try {
+    resolveStatuses(statuses, failedStatuses, where);
+  } catch (error) {
+    if (error instanceof StatusWordsError) throw wrap(error.message);
+    throw error;
+  }
+}
+
 /** `--upstream URL --upstream-key KEY`: one service, reached at plain /pipelineapi. */
 export function singleUpstream(
   url: string,
@@ -85,6 +144,7 @@ export function singleUpstream(
   pollSeconds?: number,
   failedStatuses?: readonly string[],
   zone?: string,
+  statuses?: StatusWords,
 ): UpstreamEntry {
   const base = httpUrl(url);
   if (!base) throw new Error(`--upstream must be an http or https URL, not ${JSON.stringify(url)}`);
@@ -93,6 +153,18 @@ export function singleUpstream(
     throw new Error(
       `--upstream-zone: ${JSON.stringify(zone)} is not a time zone this server knows (an IANA name such as Asia/Tokyo)`,
     );
+  checkedStatuses(
+    statuses,
+    failedStatuses,
+    '--upstream-statuses',
+    (message) =>
+      new Error(
+        message.replace(
+          "failedStatuses and statuses' failed",
+          '--upstream-failed and failed= of --upstream-statuses',
+        ),
+      ),
+  );
   return {
     id: 'upstream',
     name: new URL(base).host,
@@ -101,6 +173,7 @@ export function singleUpstream(
     pollSeconds,
     failedStatuses,
     zone,
+    statuses,
   };
 }
 
@@ -155,6 +228,7 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
       'pollSeconds',
       'notify',
       'failedStatuses',
+      'statuses',
       'zone',
     ]);
     for (const pair of item.items) {
@@ -185,6 +259,10 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
         throw new ServicesFileError(
           `${where}: service ${id}: zone is for upstream services; the embedded one runs in the server's own zone`,
         );
+      if (item.get('statuses') !== undefined)
+        throw new ServicesFileError(
+          `${where}: service ${id}: status words are for upstream services; the embedded one's are its contract's`,
+        );
       entries.push({
         id,
         name: value('name') ?? 'Embedded service',
@@ -211,6 +289,13 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
       throw new ServicesFileError(`${where}: pollSeconds must be a whole number from 1 to 3600`);
     const pollSeconds = poll === undefined ? undefined : Number(poll);
     const failedStatuses = statusWords(item.get('failedStatuses', true), where);
+    const statuses = statusClasses(item.get('statuses', true), where);
+    checkedStatuses(
+      statuses,
+      failedStatuses,
+      `${where}: service ${id}`,
+      (message) => new ServicesFileError(message),
+    );
     entries.push({
       id,
       name: value('name') ?? id,
@@ -221,6 +306,7 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
       pollSeconds,
       notify,
       failedStatuses,
+      statuses,
       zone,
     });
   }

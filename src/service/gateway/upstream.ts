@@ -118,6 +118,13 @@ export class Upstream {
   /** The zone its request dates carry (`JST`, `+09:00`), null when they carry none. */
   datesZone: string | null | undefined = undefined;
 
+  /**
+   * Told when a call shows whether it answers at all: false (with why) when it could not be
+   * reached or did not answer in time, true when a call succeeded. The directory learns of a
+   * stopped upstream from the first call that meets it, not at its next 30 s check.
+   */
+  onReach: ((reachable: boolean, message: string | null) => void) | undefined;
+
   learnDatesZone(zone: string | null): void {
     this.datesZone = zone;
   }
@@ -169,7 +176,10 @@ export class Upstream {
           return { busy: answer };
         },
       );
-      if ('tree' in outcome) return outcome.tree;
+      if ('tree' in outcome) {
+        this.onReach?.(true, null);
+        return outcome.tree;
+      }
       const { response, controller } = outcome.busy;
       const waitMs = retryAfterMs(response.headers.get('retry-after'), Date.now()) ?? 1000;
       if (attempt >= BUSY_ATTEMPTS || Date.now() + waitMs >= deadline) {
@@ -244,21 +254,23 @@ export class Upstream {
     const timedOut =
       (controller.signal.reason as Error | undefined)?.name === 'TimeoutError' ||
       cause.name === 'TimeoutError';
-    if (timedOut)
-      return new ApiError(
-        504,
-        ErrorCode.UpstreamTimeout,
-        `Service ${this.name} did not answer within ${this.timeoutMs / 1000} s.`,
-      );
-    if (doing !== 'cannot be reached')
-      return new ApiError(504, ErrorCode.UpstreamTimeout, `Service ${this.name} ${doing}.`);
-    return new ApiError(
-      502,
-      ErrorCode.UpstreamFailed,
-      this.redactor.redact(
-        `Service ${this.name} cannot be reached (${cause.cause?.code ?? cause.cause?.message ?? cause.message}).`,
-      ),
-    );
+    const failed = timedOut
+      ? new ApiError(
+          504,
+          ErrorCode.UpstreamTimeout,
+          `Service ${this.name} did not answer within ${this.timeoutMs / 1000} s.`,
+        )
+      : doing !== 'cannot be reached'
+        ? new ApiError(504, ErrorCode.UpstreamTimeout, `Service ${this.name} ${doing}.`)
+        : new ApiError(
+            502,
+            ErrorCode.UpstreamFailed,
+            this.redactor.redact(
+              `Service ${this.name} cannot be reached (${cause.cause?.code ?? cause.cause?.message ?? cause.message}).`,
+            ),
+          );
+    this.onReach?.(false, failed.message);
+    return failed;
   }
 
   /**

@@ -5,9 +5,38 @@ import { describe, expect, it } from 'vitest';
 import { writeTestPipelines } from '../testing/pipelines.ts';
 import { startService } from '../testing/service.ts';
 import { startVendorService } from '../testing/vendor/vendor-service.ts';
+import {
+  MAX_PIPELINES_PER_SERVICE,
+  MAX_STATUSES_PER_SERVICE,
+  OTHER_LABEL,
+  ServiceMetrics,
+} from './metrics.ts';
+
+/** The value of one series of the exposition, or undefined when it is not there. */
+function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
+  const wanted = Object.entries(labels);
+  for (const line of text.split('\n')) {
+    const match = /^([a-zA-Z_:][\w:]*)\{(.*)\} (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const found = new Map(
+      [...(match[2] as string).matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
+    );
+    if (found.size === wanted.length && wanted.every(([k, v]) => found.get(k) === v))
+      return Number(match[3]);
+  }
+  return undefined;
+}
+
+/** Every value a label takes among the series of a metric. */
+function labelValues(text: string, name: string, label: string): Set<string> {
+  const out = new Set<string>();
+  const pattern = new RegExp(`^${name}\\{[^}]*\\b${label}="((?:[^"\\\\]|\\\\.)*)"`, 'gm');
+  for (const m of text.matchAll(pattern)) out.add(m[1] as string);
+  return out;
+}
 
 describe('/metrics', () => {
-  it("counts the day's requests, times their runs and counts HTTP answers, in Prometheus text", async () => {
+  it("counts the day's requests, times their runs, and shows the process's own metrics", async () => {
     const service = await startService({
       pipelinesFile: writeTestPipelines(mkdtempSync(join(tmpdir(), 'metrics-defs-'))),
     });
@@ -20,22 +49,178 @@ describe('/metrics', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toContain('text/plain');
       const text = await response.text();
-      expect(text).toContain(
-        'pipeline_requests_today{service="local",pipeline="pl_1",status="Finish"} 1',
-      );
-      expect(text).toContain(
-        'pipeline_requests_today{service="local",pipeline="pl_1",status="Error"} 1',
-      );
-      expect(text).toMatch(
-        /pipeline_request_duration_seconds_count\{pipeline="pl_1",status="Finish"\} 1/,
-      );
-      expect(text).toMatch(
-        /pipeline_http_responses_total\{route="\/pipelineapi\/exec",status="200"\} 2/,
-      );
+      const today = { service: 'local', pipeline: 'pl_1' };
+      expect(sample(text, 'pipeline_requests_today', { ...today, status: 'Finish' })).toBe(1);
+      expect(sample(text, 'pipeline_requests_today', { ...today, status: 'Error' })).toBe(1);
+      expect(
+        sample(text, 'pipeline_request_duration_seconds_count', {
+          pipeline: 'pl_1',
+          status: 'Finish',
+        }),
+      ).toBe(1);
       expect(text).toContain('process_cpu_user_seconds_total');
     } finally {
       await service.close();
     }
+  });
+
+  it('times each answer by method, route pattern and status code, never by the URL asked', async () => {
+    const service = await startService({
+      pipelinesFile: writeTestPipelines(mkdtempSync(join(tmpdir(), 'metrics-http-'))),
+    });
+    try {
+      writeFileSync(join(service.dataDir, 'inbox', 'orders.csv'), 'id,amount,note\n1,20,x\n');
+      const started = (await service.client.exec('pl_1', 'orders.csv')).requestId ?? '';
+      await service.client.exec('pl_1', 'orders.csv');
+      await service.app.engine.whenIdle();
+      for (const id of [started, 'pl_1-20000101_00-000001']) {
+        const detail = await service.keyed(`/pipelineapi/requestdetail/json?requestid=${id}`);
+        expect(detail.status).toBe(id === started ? 200 : 404);
+      }
+      const viaService = await service.keyed('/services/local/pipelineapi/version/xml');
+      expect(viaService.status).toBe(200);
+      expect((await service.fetch('/no/such/page-123')).status).toBe(404);
+      expect((await service.fetch('/healthz')).status).toBe(200);
+
+      const text = await (await service.fetch('/metrics')).text();
+      const count = (method: string, route: string, code: string) =>
+        sample(text, 'http_request_duration_seconds_count', {
+          method,
+          route,
+          status_code: code,
+        });
+      expect(count('POST', '/pipelineapi/exec/:format', '200')).toBe(2);
+      expect(count('GET', '/pipelineapi/requestdetail/:format', '200')).toBe(1);
+      expect(count('GET', '/pipelineapi/requestdetail/:format', '404')).toBe(1);
+      expect(count('GET', '/services/:service/pipelineapi/version/:format', '200')).toBe(1);
+      expect(count('GET', '/healthz', '200')).toBe(1);
+      expect(count('GET', 'unmatched', '404')).toBe(1);
+      // Buckets: cumulative, the last one holding every answer of the series.
+      const bucket = (le: string) =>
+        sample(text, 'http_request_duration_seconds_bucket', {
+          le,
+          method: 'POST',
+          route: '/pipelineapi/exec/:format',
+          status_code: '200',
+        });
+      expect(bucket('+Inf')).toBe(2);
+      expect(bucket('10')).toBe(2);
+      expect(bucket('0.001')).toBeLessThanOrEqual(2);
+      // Patterns only: no request id, query or unknown path becomes a label.
+      const routes = [...labelValues(text, 'http_request_duration_seconds_count', 'route')];
+      expect(routes.filter((r) => /pl_1-|\?|no\/such|local/.test(r))).toEqual([]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("counts each change of an embedded request's status, a retry's too", async () => {
+    const service = await startService({
+      pipelinesFile: writeTestPipelines(mkdtempSync(join(tmpdir(), 'metrics-changes-'))),
+    });
+    try {
+      writeFileSync(join(service.dataDir, 'inbox', 'orders.csv'), 'id,amount,note\n1,20,x\n');
+      await service.client.exec('pl_1', 'orders.csv');
+      const failed = (await service.client.exec('pl_1', 'missing.csv')).requestId ?? '';
+      await service.app.engine.whenIdle();
+      const read = async () => await (await service.fetch('/metrics')).text();
+      const changes = (text: string, status: string) =>
+        sample(text, 'pipeline_requests_total', { service: 'local', pipeline: 'pl_1', status });
+      let text = await read();
+      expect(changes(text, 'Start')).toBe(2);
+      // Process once per run, however many stages it goes through; the missing input
+      // fails before its Sensor starts.
+      expect(changes(text, 'Process')).toBe(1);
+      expect(changes(text, 'Finish')).toBe(1);
+      expect(changes(text, 'Error')).toBe(1);
+      // A new request's Wait is its creation, not a change.
+      expect(changes(text, 'Wait')).toBeUndefined();
+      expect(text).toMatch(/# TYPE pipeline_requests_total counter/);
+
+      await service.client.retry(failed);
+      await service.app.engine.whenIdle();
+      text = await read();
+      expect(changes(text, 'Wait')).toBe(1);
+      expect(changes(text, 'Start')).toBe(3);
+      expect(changes(text, 'Error')).toBe(2);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("counts the changes an upstream's index poller sees, in the service's own words", async () => {
+    const vendor = await startVendorService();
+    const gateway = await startService({
+      services: [{ id: 'vendor', name: 'Vendor', url: vendor.url, apiKey: vendor.apiKey }],
+      pollScheduled: false,
+    });
+    try {
+      const poller = gateway.app.context.services.route('vendor')?.upstream?.poller;
+      if (!poller) throw new Error('the gateway keeps no index of its upstream');
+      vendor.addRequests('pl_1', 4, 'daily.csv', 'done');
+      // The first round sees the day as it stands: no change of anything.
+      await poller.pollNow();
+      const read = async () => await (await gateway.fetch('/metrics')).text();
+      const changes = (text: string, pipeline: string, status: string) =>
+        sample(text, 'pipeline_requests_total', { service: 'vendor', pipeline, status });
+      let text = await read();
+      expect(changes(text, 'pl_1', 'Finish')).toBeUndefined();
+
+      vendor.addRequests('pl_1', 2, 'daily.csv', 'done');
+      vendor.addRequests('pl_2', 1, 'daily.csv', 'failed');
+      vendor.addRequests('pl_2', 3, 'daily.csv', 'waiting');
+      await poller.pollNow();
+      text = await read();
+      expect(changes(text, 'pl_1', 'Finish')).toBe(2);
+      // kanto's word for a failed request, as the service says it.
+      expect(changes(text, 'pl_2', vendor.variant.status.failed)).toBe(1);
+      expect(changes(text, 'pl_2', vendor.variant.status.waiting)).toBeUndefined();
+
+      vendor.advance();
+      await poller.pollNow();
+      // Seen again unchanged: counted once.
+      await poller.pollNow();
+      text = await read();
+      expect(changes(text, 'pl_2', vendor.variant.status.running)).toBe(3);
+      expect(changes(text, 'pl_1', 'Finish')).toBe(2);
+    } finally {
+      await gateway.close();
+      await vendor.close();
+    }
+  });
+
+  it('caps the pipelines and statuses of one service, counting the rest as other', async () => {
+    const metrics = new ServiceMetrics(() => []);
+    for (let i = 0; i < MAX_PIPELINES_PER_SERVICE + 5; i++)
+      metrics.statusChanged('up', `p${i}`, 'Finish');
+    for (let i = 0; i < MAX_STATUSES_PER_SERVICE + 3; i++)
+      metrics.statusChanged('up', 'p0', `Word${i}`);
+    // Another service has caps of its own.
+    metrics.statusChanged('other-service', 'p999', 'Finish');
+    const text = await metrics.registry.metrics();
+    const pipelines = labelValues(text, 'pipeline_requests_total', 'pipeline');
+    expect(pipelines.size).toBe(MAX_PIPELINES_PER_SERVICE + 2);
+    expect(
+      sample(text, 'pipeline_requests_total', {
+        service: 'up',
+        pipeline: OTHER_LABEL,
+        status: 'Finish',
+      }),
+    ).toBe(5);
+    expect(
+      sample(text, 'pipeline_requests_total', {
+        service: 'up',
+        pipeline: 'p0',
+        status: OTHER_LABEL,
+      }),
+    ).toBe(4);
+    expect(
+      sample(text, 'pipeline_requests_total', {
+        service: 'other-service',
+        pipeline: 'p999',
+        status: 'Finish',
+      }),
+    ).toBe(1);
   });
 
   it('asks for the metrics key when one is set', async () => {

@@ -10,10 +10,14 @@ import { field, merged, minutes } from '../auth/session-params.ts';
 import type { Session } from '../auth/sessions.ts';
 import type { ServiceContext } from '../context.ts';
 import { ApiError, codeForPart, McCode } from '../errors.ts';
+import { noteCaller } from '../http/access-log.ts';
+import { externalBase } from '../http/base-path.ts';
 import type { ErrorRenderer } from '../errors-handler.ts';
 import type { Part } from '../part.ts';
 import type { ProviderSignOut } from '../auth/oidc-sign-out.ts';
 import { roleOn } from '../auth/service-roles.ts';
+import { requestHistoryRoutes } from './request-history.ts';
+import { fleetRoutes } from './fleet.ts';
 import { isRole } from '../auth/users.ts';
 import {
   createToken,
@@ -62,6 +66,7 @@ export function requireSession(
   const session = ctx.sessions.use('mc', id);
   if (!session)
     throw new ApiError(401, McCode.NoSession, 'The session has expired or ended; sign in again.');
+  noteCaller(request, { via: 'session', userName: session.userName });
   return { ...session, id };
 }
 
@@ -177,10 +182,7 @@ export function managementConsole(
         );
         if (!signedOut) throw new ApiError(404, McCode.SessionNotFound, 'No such session.');
         // A session from the provider: the browser goes on to end it there too.
-        const endSessionUrl = providerSignOut?.endSessionUrl(
-          sessionId,
-          `${request.protocol}://${request.host}`,
-        );
+        const endSessionUrl = providerSignOut?.endSessionUrl(sessionId, externalBase(request));
         return send(reply, { sessionId, ...(endSessionUrl ? { endSessionUrl } : {}) });
       });
     });
@@ -218,6 +220,12 @@ export function managementConsole(
           .map((service) => ({ ...service, role: roleOn(ctx.dbs.system, session, service.id) })),
       });
     });
+
+    // Every service's today at once, and a pipeline's last days (issue 25; fleet.ts).
+    fleetRoutes(app, ctx, requireSession, MCAPI_PREFIX);
+
+    // A request's attempts, and requests over a range of days (issue 25; request-history.ts).
+    requestHistoryRoutes(app, ctx, (request) => requireSession(ctx, request), MCAPI_PREFIX);
 
     /** The audit log's filters of a call, each checked (400/2003 naming it). */
     const auditParams = (request: FastifyRequest) => {

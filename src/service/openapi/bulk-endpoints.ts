@@ -1,6 +1,6 @@
 import { DAY_PATTERN, PIPELINE_ID_PATTERN } from '../../kit/wire.ts';
 import type { Answer, Endpoint, Field } from './endpoints.ts';
-import { partCAnswer, type Schema } from './schemas.ts';
+import { exactly, isoTime, partCAnswer, text, wholeNumber, type Schema } from './schemas.ts';
 
 /*
  * The bulk retry and cancel endpoints (src/service/bulk/routes.ts, issue 14), under both
@@ -15,13 +15,81 @@ const json = (description: string, schema: Schema): Answer => ({
   content: { [JSON_MEDIA]: schema },
 });
 
-/** The top element named, the fields inside open: the job's fields are listed in the README. */
-const rooted = (root: string, required: string[]): Schema => ({
-  type: 'object',
-  properties: { [root]: { type: 'object', required } },
-  required: [root],
-  additionalProperties: false,
-});
+/** An answer of one top element (the bulk answers are JSON of our own, not Part C's tree). */
+const rooted = (root: string, body: Schema): Schema => exactly({ [root]: body });
+
+const nullableTime: Schema = { type: ['string', 'null'], format: 'date-time' };
+
+/** The selection a preview or a job is of, as src/service/bulk/routes.ts writes it. */
+const selectionAnswer = {
+  Service: text,
+  Action: { enum: ['retry', 'cancel'] },
+  Date: { type: 'string', pattern: DAY_PATTERN.source },
+  Id: { type: 'string', description: 'the pipeline selected; empty for every pipeline' },
+  Status: { type: 'string', description: 'the statuses selected, comma-separated' },
+  Q: { type: 'string', description: 'the substring selected; empty for none' },
+} satisfies Record<string, Schema>;
+
+const preview = rooted(
+  'BulkPreview',
+  exactly({
+    ...selectionAnswer,
+    Total: wholeNumber,
+    RequestId: { type: 'array', items: text, description: 'the first requests it would do' },
+  }),
+);
+
+/** A job's fields, in every bulk answer that names one. */
+const jobAnswer = {
+  JobId: { type: 'integer', minimum: 1 },
+  ...selectionAnswer,
+  Reason: text,
+  User: { type: 'string', description: 'who started it, or how (a key) when nobody' },
+  Created: isoTime,
+  Resumed: nullableTime,
+  Finished: nullableTime,
+  State: { enum: ['running', 'done', 'stopped'] },
+  Stopped: { type: 'string', description: 'why it stopped before its end; only then' },
+  Total: wholeNumber,
+  Done: wholeNumber,
+  Succeeded: wholeNumber,
+  Refused: wholeNumber,
+  Failed: wholeNumber,
+} satisfies Record<string, Schema>;
+
+const job = exactly(jobAnswer, ['Stopped']);
+
+const progress = exactly(
+  {
+    ...jobAnswer,
+    Now: {
+      ...exactly({
+        Accepted: wholeNumber,
+        Unknown: wholeNumber,
+        Status: { type: 'array', items: exactly({ Name: text, Count: wholeNumber }) },
+      }),
+      description:
+        'Once the job ended, and the service can tell: its accepted requests by their status now',
+    },
+    Item: {
+      type: 'array',
+      items: exactly({
+        RequestId: text,
+        Outcome: { enum: ['pending', 'started', 'ok', 'refused', 'failed'] },
+        Message: text,
+        Time: nullableTime,
+      }),
+    },
+    Info: exactly({
+      Index: wholeNumber,
+      Prev: { type: 'integer', minimum: -1, description: '-1: none' },
+      Next: { type: 'integer', minimum: -1, description: '-1: none' },
+      Count: wholeNumber,
+      Total: wholeNumber,
+    }),
+  },
+  ['Stopped', 'Now'],
+);
 
 const error = partCAnswer(['ExecuteResponse']);
 const failures: Readonly<Record<string, Answer>> = Object.fromEntries(
@@ -65,7 +133,6 @@ const selection: Field[] = [
 ];
 
 const security = ['apiKey', 'mcSession', 'cookie'];
-const job = ['JobId', 'Service', 'Action', 'Date', 'State', 'Total', 'Done'];
 
 function bulkEndpoints(prefix: string, pathFields: readonly Field[]): Endpoint[] {
   const tag = 'Bulk retry and cancel';
@@ -79,7 +146,7 @@ function bulkEndpoints(prefix: string, pathFields: readonly Field[]): Endpoint[]
       fields: selection,
       security,
       answers: {
-        '200': json('The preview', rooted('BulkPreview', ['Total', 'RequestId'])),
+        '200': json('The preview', preview),
         ...failures,
       },
     },
@@ -119,7 +186,7 @@ function bulkEndpoints(prefix: string, pathFields: readonly Field[]): Endpoint[]
         { name: 'pagesize', schema: { type: 'string', pattern: '^\\d{1,4}$' } },
       ],
       security,
-      answers: { '200': json('The job', rooted('BulkJob', [...job, 'Item', 'Info'])), ...failures },
+      answers: { '200': json('The job', rooted('BulkJob', progress)), ...failures },
     },
     {
       method: 'GET',
@@ -128,7 +195,13 @@ function bulkEndpoints(prefix: string, pathFields: readonly Field[]): Endpoint[]
       summary: 'The service’s recent jobs',
       pathFields: [...pathFields, format],
       security,
-      answers: { '200': json('Recent jobs', rooted('BulkJobs', ['BulkJob'])), ...failures },
+      answers: {
+        '200': json(
+          'Recent jobs, newest first (at most 50)',
+          rooted('BulkJobs', exactly({ BulkJob: { type: 'array', items: job } })),
+        ),
+        ...failures,
+      },
     },
   ];
 }

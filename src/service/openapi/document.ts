@@ -9,6 +9,8 @@ import {
   type OperationName,
 } from '../../kit/wire.ts';
 import { BULK_ENDPOINTS } from './bulk-endpoints.ts';
+import { HISTORY_ENDPOINTS } from './history-endpoints.ts';
+import { FLEET_ENDPOINTS } from './fleet-endpoints.ts';
 import { ENDPOINTS, type Answer, type Endpoint, type Field } from './endpoints.ts';
 import { PART_C } from './part-c.ts';
 import { partCAnswer, partCSchemas, type Schema } from './schemas.ts';
@@ -199,14 +201,20 @@ export type OpenApiDocument = {
   };
 } & Record<string, unknown>;
 
-/** The OpenAPI 3.1 document of everything the server answers, built from PART_C and ENDPOINTS. */
-export function openApiDocument(version: string): OpenApiDocument {
+/**
+ * The OpenAPI 3.1 document of everything the server answers, built from PART_C and ENDPOINTS.
+ * `basePath` (`--base-path`, '' at the root) is its one server: relative, so that the
+ * document is right whatever host and scheme a proxy puts in front.
+ */
+export function openApiDocument(version: string, basePath = ''): OpenApiDocument {
   const operations = [
     ...(Object.keys(OPERATIONS) as OperationName[]).flatMap((op) => [
       partCOperation(op, false),
       partCOperation(op, true),
     ]),
-    ...[...ENDPOINTS, ...BULK_ENDPOINTS].map(endpointOperation),
+    ...[...ENDPOINTS, ...BULK_ENDPOINTS, ...FLEET_ENDPOINTS, ...HISTORY_ENDPOINTS].map(
+      endpointOperation,
+    ),
   ];
   const paths: OpenApiDocument['paths'] = {};
   for (const { path, method, operation } of operations) {
@@ -223,6 +231,12 @@ export function openApiDocument(version: string): OpenApiDocument {
         '(or the query) of a POST or PUT.',
       license: { name: 'BSD-3-Clause', identifier: 'BSD-3-Clause' },
     },
+    servers: [
+      {
+        url: basePath === '' ? '/' : basePath,
+        description: 'This server (the paths below are under it)',
+      },
+    ],
     paths,
     components: {
       schemas: partCSchemas(),

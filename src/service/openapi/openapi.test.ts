@@ -3,10 +3,14 @@ import { OPERATIONS, RESPONSE_TYPES, type OperationName } from '../../kit/wire.t
 import { eventually, startService, type TestService } from '../testing/service.ts';
 import { Conformance } from './conformance.ts';
 import type { OpenApiDocument } from './document.ts';
+import { REFUSED_METHODS } from './endpoints.ts';
 import { DOCS_PREFIX } from './routes.ts';
 
 const PART_C_ROUTES = ['/pipelineapi/*', '/services/:service/pipelineapi/*'];
 const ADMIN_PASSWORD = 'openapi-admin-password';
+
+/** Methods a path refuses with 405 (sign-in, sign-out), as `GET /x`: no operations. */
+const REFUSED = new Set(REFUSED_METHODS.flatMap((r) => r.methods.map((m) => `${m} ${r.path}`)));
 
 /** `(method, path)` pairs of the document and of the server's routes, as `GET /x/{id}`. */
 function documented(doc: OpenApiDocument): Set<string> {
@@ -78,6 +82,12 @@ describe('/openapi.json', () => {
     expect(doc.openapi).toBe('3.1.0');
     const inDocument = documented(doc);
     const onServer = registered(service);
+    // The refusals are routes of the server, documented as the 405 of the path's POST.
+    for (const refused of REFUSED) {
+      expect(onServer.delete(refused), `${refused} is not a route`).toBe(true);
+      const path = refused.split(' ')[1] as string;
+      expect(Object.keys(doc.paths[path]?.post?.responses ?? {}), path).toContain('405');
+    }
     expect(
       [...onServer].filter((r) => !inDocument.has(r)),
       'routes missing from the document',

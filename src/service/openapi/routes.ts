@@ -29,10 +29,15 @@ export function collectRoutes(server: FastifyInstance): RegisteredRoute[] {
  * is a file of its own), React sets styles through the CSSOM, the validator badge (an
  * image from another host) is turned off, and the layout leaves out the top bar, whose SVG
  * logo holds an inline <style>. The server-wide policy applies unchanged
- * (e2e/openapi.spec.ts fails on any violation).
+ * (e2e/openapi.spec.ts fails on any violation). `basePath` (`--base-path`, '' at the root)
+ * is the document's server, so that a client built from it calls under that path.
  */
-export async function openApiRoutes(server: FastifyInstance, version: string): Promise<void> {
-  const document = openApiDocument(version);
+export async function openApiRoutes(
+  server: FastifyInstance,
+  version: string,
+  basePath = '',
+): Promise<void> {
+  const document = openApiDocument(version, basePath);
   const body = JSON.stringify(document);
   server.get('/openapi.json', async (_request, reply) =>
     reply.header('content-type', 'application/json; charset=utf-8').send(body),

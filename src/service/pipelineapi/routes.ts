@@ -13,6 +13,7 @@ import type { ServiceContext } from '../context.ts';
 import type { AuditSubject } from '../audit/audit-log.ts';
 import type { Caller, ExtraAuthenticator } from '../auth/session-auth.ts';
 import { ApiError } from '../errors.ts';
+import { noteCaller } from '../http/access-log.ts';
 import { isPersonalToken, tokenCaller } from '../auth/tokens.ts';
 import type { ErrorRenderer } from '../errors-handler.ts';
 import type { Part } from '../part.ts';
@@ -113,7 +114,14 @@ function sentByAnotherOrigin(request: FastifyRequest): boolean {
  * Who calls, and whether they may call this operation on this service (`service`: its id,
  * whose roles decide for a signed-in person; contract section 12).
  */
-export function authenticate(
+export function authenticate(...args: Parameters<typeof authenticateCaller>): Caller {
+  const caller = authenticateCaller(...args);
+  // For the request's access line (http/access-log.ts).
+  noteCaller(args[1], caller);
+  return caller;
+}
+
+function authenticateCaller(
   ctx: ServiceContext,
   request: FastifyRequest,
   reply: FastifyReply,

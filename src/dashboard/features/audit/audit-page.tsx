@@ -10,17 +10,37 @@ import { PageSizeField } from '../../components/page-size-field.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { Instant } from '../../components/time.tsx';
-import { isoToYmd, paths, ymdToIso } from '../../paths.ts';
+import { inService, isoToYmd, paths, ymdToIso } from '../../paths.ts';
 import { isAdministrator, useAudit, type AuditEntry } from '../../shared/audit.ts';
 import { downloadCsv } from '../../shared/csv.ts';
 import { useServices } from '../../shared/services.ts';
 import { freshParams, withParams } from '../../shared/url-state.ts';
 import { useAuditDownload } from './export.ts';
-import { CSV_FIELDS, readAuditView } from './view.ts';
+import { CSV_FIELDS, readAuditView, SERVICE_FILTER, viaKey } from './view.ts';
 
 const MONO = 'font-mono text-xs';
 
-const columns = (t: TFunction<'audit'>): ColumnDef<AuditEntry>[] => [
+/** How someone called, in the dashboard's words (a value it does not know, as written). */
+function via(t: TFunction<'audit'>, value: string): string {
+  const known = viaKey(value);
+  if (!known) return value;
+  return known.key === 'via.token' ? t(known.key, { name: known.name }) : t(known.key);
+}
+
+/**
+ * The link to a request of an entry: on the entry's own service, whichever the header shows
+ * (the first service of the list is the one without a parameter).
+ */
+function requestLink(entry: AuditEntry, firstService: string | undefined): string {
+  const link = paths.request(entry.requestId);
+  if (!entry.service) return link;
+  return inService(link, entry.service === firstService ? undefined : entry.service);
+}
+
+const columns = (
+  t: TFunction<'audit'>,
+  firstService: string | undefined,
+): ColumnDef<AuditEntry>[] => [
   {
     id: 'time',
     header: t('columns.time'),
@@ -35,7 +55,12 @@ const columns = (t: TFunction<'audit'>): ColumnDef<AuditEntry>[] => [
       <span>
         {e.userName}
         {e.via ? (
-          <span className="ml-1 text-xs text-slate-500 dark:text-slate-400">({e.via})</span>
+          <span
+            className="ml-1 text-xs whitespace-nowrap text-slate-500 dark:text-slate-400"
+            data-via={e.via}
+          >
+            ({via(t, e.via)})
+          </span>
         ) : null}
       </span>
     ),
@@ -93,7 +118,7 @@ const columns = (t: TFunction<'audit'>): ColumnDef<AuditEntry>[] => [
     cell: (e) =>
       e.requestId ? (
         <Link
-          to={paths.request(e.requestId)}
+          to={requestLink(e, firstService)}
           className="text-teal-700 hover:underline dark:text-teal-400"
         >
           {e.requestId}
@@ -149,11 +174,15 @@ export function AuditPage() {
           />
         </Field>
         <Field label={t('service')}>
-          <Select value={view.service ?? ''} onChange={(e) => update({ service: e.target.value })}>
+          <Select
+            value={view.service ?? ''}
+            data-testid="audit-service-filter"
+            onChange={(e) => update({ [SERVICE_FILTER]: e.target.value })}
+          >
             <option value="">{t('anyService')}</option>
             {services.map((s) => (
               <option key={s.id} value={s.id}>
-                {s.id}
+                {s.name === s.id ? s.id : t('serviceOption', { name: s.name, id: s.id })}
               </option>
             ))}
             {view.service && !services.some((s) => s.id === view.service) ? (
@@ -184,6 +213,9 @@ export function AuditPage() {
         />
         <Button onClick={() => setSearch(freshParams(search))}>{t('clear')}</Button>
       </PageHeader>
+      {services.length > 1 ? (
+        <p className="mb-3 max-w-3xl text-xs text-slate-600 dark:text-slate-300">{t('scope')}</p>
+      ) : null}
       {audit.error ? <ErrorView error={audit.error} onRetry={() => void audit.refetch()} /> : null}
       {!audit.data ? (
         audit.error ? null : (
@@ -233,7 +265,7 @@ export function AuditPage() {
           ) : null}
           <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
             <DataTable
-              columns={columns(t)}
+              columns={columns(t, services[0]?.id)}
               rows={entries}
               rowKey={(e, i) => `${e.time}|${i}`}
               rowProps={(e) => ({ 'data-operation': e.operation, 'data-user': e.userName })}

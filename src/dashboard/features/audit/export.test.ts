@@ -7,7 +7,9 @@ vi.mock('../../app/auth.ts', () => ({ useAuth: () => null, NO_COOKIES: {} }));
 describe('the audit download', () => {
   it('asks for the filtered range of the page, without its paging', () => {
     const view = readAuditView(
-      new URLSearchParams('from=20261101&to=20261122&user=alice&service=prod&index=200&size=50'),
+      new URLSearchParams(
+        'from=20261101&to=20261122&user=alice&auditService=prod&index=200&size=50',
+      ),
     );
     expect(exportFields(view)).toEqual({
       from: '20261101',

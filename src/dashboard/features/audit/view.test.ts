@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { decodeAudit } from '../../shared/audit.ts';
-import { readAuditView } from './view.ts';
+import { readAuditView, viaKey } from './view.ts';
 
 vi.mock('../../app/auth.ts', () => ({ useAuth: () => null, NO_COOKIES: {} }));
 
@@ -35,5 +35,23 @@ describe('decodeAudit', () => {
     );
     expect(page.info).toMatchObject({ index: 0, count: 2, total: 3, prev: -1, next: 2 });
     expect(page.entries[1]?.httpStatus).toBe(409);
+  });
+});
+
+describe('the service filter', () => {
+  it('is its own parameter: the service the pages show is never taken for it', () => {
+    expect(readAuditView(new URLSearchParams('service=prod')).service).toBeUndefined();
+    expect(readAuditView(new URLSearchParams('service=prod&auditService=local')).service).toBe(
+      'local',
+    );
+  });
+});
+
+describe('viaKey', () => {
+  it('names the known ways to call, and a token by its name', () => {
+    expect(viaKey('session')).toEqual({ key: 'via.session' });
+    expect(viaKey('none')).toEqual({ key: 'via.none' });
+    expect(viaKey('token ci deploy')).toEqual({ key: 'via.token', name: 'ci deploy' });
+    expect(viaKey('carrier pigeon')).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { useState, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { REQUEST_STATUSES, type RequestSummary } from '../../../kit/index.ts';
@@ -11,8 +11,12 @@ import { Field, PageHeader, TextInput } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { ServiceTime } from '../../components/time.tsx';
 import { isoToYmd, paths, ymdToIso } from '../../paths.ts';
-import { useServiceToday } from '../../shared/services.ts';
+import { useCurrentService, useServiceToday } from '../../shared/services.ts';
+import { useStatusSemantics } from '../../shared/use-status-semantics.ts';
+import { useTimeFormat } from '../../i18n/use-time.ts';
+import { failuresOf } from './summary.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
+import { useActionReasons } from '../../shared/request-actions.ts';
 import { usePipelines, useSetRunmode } from '../../shared/queries.ts';
 import { dayFrom, freshParams } from '../../shared/url-state.ts';
 import { HourlyChart } from './hourly-chart.tsx';
@@ -33,7 +37,8 @@ function useDarkClass(): boolean {
 function ErrorRow({ request, onRetry }: { request: RequestSummary; onRetry: () => void }) {
   const { t } = useTranslation('overview');
   const message = useErrorMessage(request.requestId);
-  const retryRefused = useForbidden()('requestretry');
+  // The role first, then the service's words (a failure it does not retry, or refused to).
+  const retryRefused = useActionReasons(request.status).retry;
   // No wrapping: a wrapped button would fall to the left under a long message, and the
   // buttons of the list would alternate sides.
   return (
@@ -67,6 +72,45 @@ function ErrorRow({ request, onRetry }: { request: RequestSummary; onRetry: () =
 
 const EMPTY_DAY = { byPipeline: [], hourly: [], errors: 0, total: 0 } as const;
 
+/** Seconds since this was first drawn, counted each second. */
+function useSecondsWaited(): number {
+  const [seconds, setSeconds] = useState(0);
+  useEffect(() => {
+    const started = Date.now();
+    const timer = setInterval(() => setSeconds(Math.floor((Date.now() - started) / 1000)), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return seconds;
+}
+
+/**
+ * While the day is not there yet: a service the server knows to be down says so at once
+ * (it would otherwise take the upstream's whole timeout to fail); a wait beyond 2 s names
+ * the service and how long it has taken, never a bare spinner.
+ */
+function DayPending() {
+  const { t } = useTranslation('overview');
+  const service = useCurrentService();
+  const time = useTimeFormat();
+  const seconds = useSecondsWaited();
+  const name = service.label || service.name;
+  if (!service.reachable) {
+    const values = { name, since: service.since ? time.instant(service.since) : '—' };
+    return (
+      <p
+        role="status"
+        data-testid="overview-unreachable"
+        className="rounded-md bg-red-50 px-4 py-2 text-sm font-medium text-red-900 dark:bg-red-950 dark:text-red-100"
+      >
+        {service.message
+          ? t('unreachable', { ...values, message: service.message })
+          : t('unreachableNoMessage', values)}
+      </p>
+    );
+  }
+  return <Spinner label={seconds >= 2 ? t('waiting', { name, seconds }) : undefined} />;
+}
+
 export function OverviewPage() {
   const { t, i18n } = useTranslation('overview');
   const [search, setSearch] = useSearchParams();
@@ -75,18 +119,24 @@ export function OverviewPage() {
   const [refreshSeconds] = usePreference('refreshSeconds');
   // Without a date in the URL the page waits for the service's today, not the browser's.
   const day = useDayCounts(date, refreshSeconds, search.get('date') !== null || serviceToday.ready);
-  const latestErrors = useLatestErrors(date, day.data?.errors);
+  // Failures in the service's own words: Error for ours, Error and Abort for a vendor so set.
+  const failed = useStatusSemantics().failed;
+  const failedWords = new Intl.ListFormat(i18n.resolvedLanguage, { type: 'disjunction' }).format(
+    failed,
+  );
+  const failures = day.data ? failuresOf(day.data.byPipeline, failed) : undefined;
+  const latestErrors = useLatestErrors(date, failures, failed);
   const pipelines = usePipelines();
   const setRunmode = useSetRunmode();
   const resumeRefused = useForbidden()('resume');
   const dark = useDarkClass();
   const [retrying, setRetrying] = useState<string>();
 
-  const summary = day.data ?? EMPTY_DAY;
+  const summary = day.data ? { ...day.data, errors: failures ?? 0 } : EMPTY_DAY;
   const suspended = (pipelines.data ?? []).filter((p) => p.runmode === 'stop');
   const statuses = statusColumnsOf(summary.byPipeline);
   const otherStates = statuses
-    .filter((s) => !(REQUEST_STATUSES as readonly string[]).includes(s))
+    .filter((s) => !(REQUEST_STATUSES as readonly string[]).includes(s) && !failed.includes(s))
     .map((s) => ({
       status: s,
       count: summary.byPipeline.reduce((n, row) => n + (row.counts[s] ?? 0), 0),
@@ -108,7 +158,9 @@ export function OverviewPage() {
       </PageHeader>
       {day.error ? <ErrorView error={day.error} onRetry={() => void day.refetch()} /> : null}
       {!day.data ? (
-        <Spinner />
+        day.error ? null : (
+          <DayPending />
+        )
       ) : (
         <div className="flex flex-col gap-5">
           <p
@@ -126,11 +178,11 @@ export function OverviewPage() {
               <>
                 {summary.errors > 0 ? (
                   <Link
-                    to={paths.requests({ date, status: 'Error' })}
+                    to={paths.requests({ date, status: failed.join(',') })}
                     data-testid="error-count"
                     className="underline hover:no-underline"
                   >
-                    {t('inError', { count: summary.errors })}
+                    {t('inError', { count: summary.errors, words: failedWords })}
                   </Link>
                 ) : null}
                 {summary.errors > 0 && suspended.length > 0 ? ' · ' : null}
@@ -185,7 +237,9 @@ export function OverviewPage() {
             <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <h2 className="mb-1 text-sm font-semibold">{t('latestErrors')}</h2>
               {summary.errors === 0 ? (
-                <p className="text-sm text-slate-500 dark:text-slate-400">{t('noErrors')}</p>
+                <p className="text-sm text-slate-500 dark:text-slate-400">
+                  {t('noErrors', { words: failedWords })}
+                </p>
               ) : (
                 <ul data-testid="latest-errors">
                   {(latestErrors.data ?? []).map((r) => (

@@ -37,7 +37,11 @@ function lacksStats(error: unknown): boolean {
 }
 
 /** Every request of a day up to OVERVIEW_LIMIT, newest first, page by page. */
-async function readDay(client: PipelineClient, date: string): Promise<OverviewDay> {
+async function readDay(
+  client: PipelineClient,
+  date: string,
+  failed: readonly string[],
+): Promise<OverviewDay> {
   const requests: RequestSummary[] = [];
   let index = 0;
   let total = 0;
@@ -48,7 +52,7 @@ async function readDay(client: PipelineClient, date: string): Promise<OverviewDa
     if (page.info.next < 0 || requests.length >= OVERVIEW_LIMIT) break;
     index = page.info.next;
   }
-  const day = summarizeDay(requests);
+  const day = summarizeDay(requests, failed);
   return {
     byPipeline: day.byPipeline,
     hourly: day.hourly,
@@ -65,15 +69,20 @@ async function readDay(client: PipelineClient, date: string): Promise<OverviewDa
  * a service without it (a vendor's, behind the gateway until its index exists) is read page
  * by page, up to OVERVIEW_LIMIT, and the page says so.
  */
-export const dayCountsQuery = (client: PipelineClient, date: string, refreshSeconds: number) =>
+export const dayCountsQuery = (
+  client: PipelineClient,
+  date: string,
+  refreshSeconds: number,
+  failed: readonly string[] = ['Error'],
+) =>
   queryOptions<OverviewDay>({
     queryKey: requestKeys.stats(date),
     queryFn: async () => {
       try {
         const stats = await client.requestStats({ date });
-        return { ...summarizeStats(stats), exact: true, counted: stats.total };
+        return { ...summarizeStats(stats, failed), exact: true, counted: stats.total };
       } catch (error) {
-        if (lacksStats(error)) return readDay(client, date);
+        if (lacksStats(error)) return readDay(client, date, failed);
         throw error;
       }
     },
@@ -86,13 +95,25 @@ export const dayCountsQuery = (client: PipelineClient, date: string, refreshSeco
  * read again only when the counts say that count changed (or an action refreshes the lists),
  * and a refresh of an unchanged day downloads the counts alone.
  */
-export const latestErrorsQuery = (client: PipelineClient, date: string, errors: number) =>
+export const latestErrorsQuery = (
+  client: PipelineClient,
+  date: string,
+  errors: number,
+  failed: readonly string[] = ['Error'],
+) =>
   queryOptions({
-    queryKey: requestKeys.latestErrors(date, errors),
+    // The failed words are part of the key: a service's words told later read again.
+    queryKey: [...requestKeys.latestErrors(date, errors), failed.join(',')],
     queryFn: async () =>
       errors === 0
         ? []
-        : (await client.requestList({ date, status: ['Error'], pageSize: LATEST_ERRORS })).requests,
+        : (
+            await client.requestList({
+              date,
+              status: [...failed],
+              pageSize: LATEST_ERRORS,
+            })
+          ).requests,
     staleTime: Infinity,
     placeholderData: keepPreviousData,
   });
@@ -109,13 +130,25 @@ export const errorMessageQuery = (client: PipelineClient, requestId: string) =>
     staleTime: 30_000,
   });
 
-export function useDayCounts(date: string, refreshSeconds: number, enabled = true) {
-  return useQuery({ ...dayCountsQuery(useClients().pipeline, date, refreshSeconds), enabled });
+export function useDayCounts(
+  date: string,
+  refreshSeconds: number,
+  enabled = true,
+  failed: readonly string[] = ['Error'],
+) {
+  return useQuery({
+    ...dayCountsQuery(useClients().pipeline, date, refreshSeconds, failed),
+    enabled,
+  });
 }
 
-export function useLatestErrors(date: string, errors: number | undefined) {
+export function useLatestErrors(
+  date: string,
+  errors: number | undefined,
+  failed: readonly string[] = ['Error'],
+) {
   return useQuery({
-    ...latestErrorsQuery(useClients().pipeline, date, errors ?? 0),
+    ...latestErrorsQuery(useClients().pipeline, date, errors ?? 0, failed),
     enabled: errors !== undefined,
   });
 }

@@ -19,8 +19,11 @@ export interface DaySummary {
   readonly errors: readonly RequestSummary[];
 }
 
-/** What the overview shows of a day's requests. */
-export function summarizeDay(requests: readonly RequestSummary[]): DaySummary {
+/** What the overview shows of a day's requests; `failed`: the service's words for a failure. */
+export function summarizeDay(
+  requests: readonly RequestSummary[],
+  failed: readonly string[] = ['Error'],
+): DaySummary {
   const byPipeline = new Map<
     string,
     { name: string; counts: Record<string, number>; total: number }
@@ -43,7 +46,7 @@ export function summarizeDay(requests: readonly RequestSummary[]): DaySummary {
       .sort(([a], [b]) => pipelineNumber(a) - pipelineNumber(b))
       .map(([id, entry]) => ({ id, ...entry })),
     hourly,
-    errors: requests.filter((r) => r.status === 'Error'),
+    errors: requests.filter((r) => failed.includes(r.status)),
   };
 }
 
@@ -51,7 +54,7 @@ export function summarizeDay(requests: readonly RequestSummary[]): DaySummary {
 export interface DayCounts {
   readonly byPipeline: readonly PipelineDay[];
   readonly hourly: readonly number[];
-  /** Requests in Error on the day, all of them. */
+  /** Requests failed on the day (in any of the service's failed words), all of them. */
   readonly errors: number;
   readonly total: number;
 }
@@ -60,7 +63,10 @@ export interface DayCounts {
  * The day's counts per pipeline and status and per hour, as the service counted them; the
  * pipelines without a request that day are left out, as the pages of requests never list them.
  */
-export function summarizeStats(stats: RequestStats): DayCounts {
+export function summarizeStats(
+  stats: RequestStats,
+  failed: readonly string[] = ['Error'],
+): DayCounts {
   const sum = (counts: readonly StatusCount[]) => counts.reduce((n, c) => n + c.value, 0);
   const hourly = Array.from({ length: 24 }, () => 0);
   for (const h of stats.hours)
@@ -74,6 +80,21 @@ export function summarizeStats(stats: RequestStats): DayCounts {
     }))
     .filter((p) => p.total > 0)
     .sort((a, b) => pipelineNumber(a.id) - pipelineNumber(b.id));
-  const errors = byPipeline.reduce((n, p) => n + (p.counts.Error ?? 0), 0);
+  const errors = byPipeline.reduce(
+    (n, p) => n + failed.reduce((m, word) => m + (p.counts[word] ?? 0), 0),
+    0,
+  );
   return { byPipeline, hourly, errors, total: stats.total };
+}
+
+/**
+ * The day's failures in the service's words (Error for ours; Error and Abort for a vendor
+ * that fails so), counted from the per-pipeline counts, so that words told after the
+ * counts were read count at once.
+ */
+export function failuresOf(byPipeline: readonly PipelineDay[], failed: readonly string[]): number {
+  return byPipeline.reduce(
+    (n, p) => n + failed.reduce((m, word) => m + (p.counts[word] ?? 0), 0),
+    0,
+  );
 }

@@ -6,12 +6,14 @@ import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { useClearCache } from './queries.ts';
+import { useServiceDown } from '../../shared/service-down.ts';
 
 const STAGES = ['sensor', 'filter', 'joint'] as const;
 
 export function CacheDialog({ pipeline, onClose }: { pipeline: Pipeline; onClose: () => void }) {
   const { t } = useTranslation('pipelines');
   const clear = useClearCache();
+  const down = useServiceDown();
   const [stages, setStages] = useState({ sensor: false, filter: false, joint: false });
   const chosen = stages.sensor || stages.filter || stages.joint;
   const box = (key: keyof typeof stages) => (
@@ -42,7 +44,7 @@ export function CacheDialog({ pipeline, onClose }: { pipeline: Pipeline; onClose
             <Button
               variant="danger"
               disabled={clear.isPending}
-              disabledReason={chosen ? undefined : t('cache.pickOne')}
+              disabledReason={down?.reason ?? (chosen ? undefined : t('cache.pickOne'))}
               onClick={() =>
                 clear.mutate(
                   { id: pipeline.id, stages },

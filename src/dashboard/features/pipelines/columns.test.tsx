@@ -10,6 +10,8 @@ vi.mock('../../app/auth.ts', () => ({ useAuth: () => null, useForbidden: () => (
 // The zone-aware clock reads the stored preferences; these cells show no time.
 vi.mock('../../components/time.tsx', () => ({ ServiceTime: () => null }));
 vi.mock('../../shared/queries.ts', () => ({ useSetRunmode: () => ({ mutate: vi.fn() }) }));
+// Whether the service is down reads the services list and the clock: here it answers.
+vi.mock('../../shared/service-down.ts', () => ({ useServiceDown: () => undefined }));
 
 const pipeline = {
   id: 'pl_1',

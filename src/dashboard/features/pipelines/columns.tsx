@@ -12,13 +12,15 @@ import type { ColumnDef } from '../../components/data-table.tsx';
 import { ServiceTime } from '../../components/time.tsx';
 import { paths } from '../../paths.ts';
 import { useSetRunmode } from '../../shared/queries.ts';
+import { useServiceDown } from '../../shared/service-down.ts';
 
 function RunmodeSwitch({ pipeline }: { pipeline: Pipeline }) {
   const { t } = useTranslation('pipelines');
   const forbidden = useForbidden();
   const setRunmode = useSetRunmode();
   const running = pipeline.runmode === 'run';
-  const reason = forbidden(running ? 'suspend' : 'resume');
+  const down = useServiceDown();
+  const reason = forbidden(running ? 'suspend' : 'resume') ?? down?.reason;
   const reasonId = useId();
   const label = t(running ? 'toggle.suspend' : 'toggle.resume', { name: pipeline.name });
   return (
@@ -152,6 +154,13 @@ export function pipelineColumns({
             className="inline-flex items-center rounded-md px-2 py-1 text-xs font-medium whitespace-nowrap text-teal-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-teal-400"
           >
             {t('requestsToday')}
+          </Link>
+          <Link
+            to={paths.trends(p.id)}
+            aria-label={t('trendsOf', { name: p.name })}
+            className="inline-flex items-center rounded-md px-2 py-1 text-xs font-medium whitespace-nowrap text-teal-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-teal-400"
+          >
+            {t('trends')}
           </Link>
         </div>
       ),

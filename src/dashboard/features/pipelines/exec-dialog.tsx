@@ -9,10 +9,12 @@ import { argProblem, argsToSend } from './args.ts';
 import { ExecOutcome } from './exec-outcome.tsx';
 import { FilePicker } from './file-picker.tsx';
 import { useExec } from './queries.ts';
+import { useServiceDown } from '../../shared/service-down.ts';
 
 export function ExecDialog({ pipeline, onClose }: { pipeline: Pipeline; onClose: () => void }) {
   const { t } = useTranslation('pipelines');
   const exec = useExec();
+  const down = useServiceDown();
   const [file, setFile] = useState('');
   const [args, setArgs] = useState<Record<string, string>>(() =>
     Object.fromEntries(pipeline.args.map((a) => [a.name, a.value])),
@@ -35,7 +37,7 @@ export function ExecDialog({ pipeline, onClose }: { pipeline: Pipeline; onClose:
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
-    if (problems.length > 0) return;
+    if (problems.length > 0 || down) return;
     exec.mutate({ id: pipeline.id, file: file.trim(), args: argsToSend(pipeline.args, args) });
   };
   const result = exec.data;
@@ -52,7 +54,13 @@ export function ExecDialog({ pipeline, onClose }: { pipeline: Pipeline; onClose:
         ) : (
           <>
             <Button onClick={onClose}>{t('cancel')}</Button>
-            <Button type="submit" form="exec-form" variant="primary" disabled={exec.isPending}>
+            <Button
+              type="submit"
+              form="exec-form"
+              variant="primary"
+              disabled={exec.isPending}
+              disabledReason={down?.reason}
+            >
               {exec.isPending ? t('exec.submitting') : t('exec.submit')}
             </Button>
           </>

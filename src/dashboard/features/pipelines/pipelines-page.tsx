@@ -9,6 +9,8 @@ import { ErrorView } from '../../components/error-view.tsx';
 import { PageHeader, TextInput } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { usePipelines } from '../../shared/queries.ts';
+import { useServiceDown } from '../../shared/service-down.ts';
+import { AsOf } from '../../shared/service-down-banner.tsx';
 import { CacheDialog } from './cache-dialog.tsx';
 import { ExecDialog } from './exec-dialog.tsx';
 import { pipelineColumns } from './columns.tsx';
@@ -18,6 +20,8 @@ export function PipelinesPage() {
   const { t } = useTranslation('pipelines');
   const forbidden = useForbidden();
   const pipelines = usePipelines();
+  // A service that is down takes no action: each button says why (the banner says more).
+  const down = useServiceDown();
   const [search, setSearch] = useSearchParams();
   const filter = search.get('q') ?? '';
   const [execFor, setExecFor] = useState<Pipeline>();
@@ -28,8 +32,8 @@ export function PipelinesPage() {
   );
   const columns = pipelineColumns({
     t,
-    execReason: forbidden('exec'),
-    cacheReason: forbidden('pipelinecache'),
+    execReason: forbidden('exec') ?? down?.reason,
+    cacheReason: forbidden('pipelinecache') ?? down?.reason,
     onExec: setExecFor,
     onClearCache: setCacheFor,
   });
@@ -50,11 +54,15 @@ export function PipelinesPage() {
           />
         </label>
       </PageHeader>
+      {pipelines.data ? <AsOf updatedAt={pipelines.dataUpdatedAt} /> : null}
       {pipelines.error ? (
         <ErrorView error={pipelines.error} onRetry={() => void pipelines.refetch()} />
       ) : null}
-      {pipelines.isPending ? (
-        <Spinner />
+      {/* Nothing read and a failure: the error says it all, not an empty "no pipelines". */}
+      {pipelines.data === undefined ? (
+        pipelines.isError ? null : (
+          <Spinner />
+        )
       ) : (
         <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
           <DataTable

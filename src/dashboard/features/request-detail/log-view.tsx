@@ -7,6 +7,7 @@ import { Button } from '../../components/button.tsx';
 import { downloadText } from '../../components/download.ts';
 import { Select, TextInput } from '../../components/fields.tsx';
 import { ServiceTime } from '../../components/time.tsx';
+import { useTimeFormat } from '../../i18n/use-time.ts';
 
 export interface LogColumn {
   /** The service's field name, which heads the copied and downloaded text. */
@@ -22,6 +23,28 @@ export interface LogLine {
   readonly group: string;
   /** The cell that is a stamp on the service's clock, shown with its zone. */
   readonly stampCell?: number;
+  /**
+   * For a stamp cell that is a time of day alone (the application log's `hh:mm:ss`): the
+   * whole stamp it stands for on the service's clock, with the day the caller knows it in,
+   * so that it can say its zone (and be shown in another one).
+   */
+  readonly stamp?: string;
+}
+
+/**
+ * A time of day of the service's clock (`whole` is it with its day), shown with its zone:
+ * "09:14:03 JST". The day is left out where it is the one the service wrote it on; shown
+ * in another zone that moves it to another day, it is said.
+ */
+export function ClockTime({ whole }: { whole: string }) {
+  const time = useTimeFormat();
+  const shown = time.serviceStamp(whole);
+  const day = whole.slice(0, 10);
+  return (
+    <time dateTime={time.stampIso(whole)}>
+      {shown.startsWith(`${day} `) ? shown.slice(day.length + 1) : shown}
+    </time>
+  );
 }
 
 // Below Tailwind's sm breakpoint a log line is a card (its fields, then the message on a
@@ -289,7 +312,11 @@ export function LogView({
                 {line.cells.map((cell, i) => (
                   <div key={i} role="cell" translate="no" className={cellClass(i)}>
                     {i === line.stampCell && !(needle && cell.toLowerCase().includes(needle)) ? (
-                      <ServiceTime stamp={cell} />
+                      line.stamp !== undefined ? (
+                        <ClockTime whole={line.stamp} />
+                      ) : (
+                        <ServiceTime stamp={cell} />
+                      )
                     ) : (
                       highlight(cell, needle)
                     )}

@@ -10,8 +10,12 @@ import { Instant } from '../../components/time.tsx';
 import { dayOfRequest, paths, ymdToIso } from '../../paths.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { useActionReasons } from '../../shared/request-actions.ts';
+import { useServiceDown } from '../../shared/service-down.ts';
+import { AsOf } from '../../shared/service-down-banner.tsx';
 import { isAdministrator, useAudit } from '../../shared/audit.ts';
 import { freshParams, withParams } from '../../shared/url-state.ts';
+import { appLogStamps } from './app-log-time.ts';
+import { AttemptsPanel } from './attempts-panel.tsx';
 import { LogView, type LogLine } from './log-view.tsx';
 import { isLive, useRequestDetail } from './queries.ts';
 import { RawView } from './raw-view.tsx';
@@ -32,7 +36,8 @@ const REQUEST_COLUMNS = [
 ] as const;
 const APP_COLUMNS = [
   { name: 'Index', key: 'index', width: '4rem' },
-  { name: 'Date', key: 'date', width: '6rem' },
+  // A time of day with its zone, "9:14:03 PM service time" at the longest.
+  { name: 'Date', key: 'date', width: '10rem' },
   { name: 'Type', key: 'type', width: '4rem' },
   { name: 'Message', key: 'message', width: 'minmax(16rem, 1fr)' },
 ] as const;
@@ -99,15 +104,19 @@ export function RequestDetailPage() {
       })),
     [data?.requestLog],
   );
-  const appLines = useMemo<LogLine[]>(
-    () =>
-      (data?.appLog ?? []).map((l) => ({
-        group: l.type,
-        cells: [String(l.index), l.date, l.type, l.message],
-        stampCell: 1,
-      })),
-    [data?.appLog],
-  );
+  const appLines = useMemo<LogLine[]>(() => {
+    const stamps = appLogStamps(
+      (data?.appLog ?? []).map((l) => l.date),
+      data?.beginTime ?? '',
+      requestId,
+    );
+    return (data?.appLog ?? []).map((l, i) => ({
+      group: l.type,
+      cells: [String(l.index), l.date, l.type, l.message],
+      stampCell: 1,
+      stamp: stamps[i],
+    }));
+  }, [data?.appLog, data?.beginTime, requestId]);
 
   if (detail.error && !data) {
     return isUnknownRequest(detail.error) ? (
@@ -137,6 +146,7 @@ export function RequestDetailPage() {
           {live ? (
             <p className="text-xs text-slate-600 dark:text-slate-400">{t('polling')}</p>
           ) : null}
+          <AsOf updatedAt={detail.dataUpdatedAt} />
         </div>
         <ActionButtons status={data.status} onAction={setAction} />
       </div>
@@ -149,6 +159,7 @@ export function RequestDetailPage() {
         <Timeline detail={data} />
         {isAdministrator(auth) ? <ActionHistory requestId={requestId} /> : null}
       </section>
+      <AttemptsPanel requestId={requestId} live={live} />
       <section className="min-w-0">
         <div
           role="tablist"
@@ -226,15 +237,38 @@ function ActionButtons({
   onAction: (action: 'retry' | 'cancel') => void;
 }) {
   const { t } = useTranslation('actions');
-  const { retry, cancel } = useActionReasons(status);
+  const { retry, cancel, retryAllowed, cancelAllowed } = useActionReasons(status);
+  const down = useServiceDown();
+  // Only an action the service's words say will be taken is a primary button (red for a
+  // cancel); one they do not decide is a plain button, the service deciding; one that
+  // cannot succeed stays in its place, disabled with the reason (focus returns to it).
+  const undecided = retryAllowed === 'unknown' || cancelAllowed === 'unknown';
   return (
-    <div className="flex gap-2">
-      <Button disabledReason={retry} onClick={() => onAction('retry')}>
-        {t('retry')}
-      </Button>
-      <Button variant="danger" disabledReason={cancel} onClick={() => onAction('cancel')}>
-        {t('cancel')}
-      </Button>
+    <div className="flex max-w-md flex-col items-end gap-1">
+      <div className="flex gap-2">
+        <Button
+          variant={retryAllowed === 'yes' ? 'primary' : 'secondary'}
+          disabledReason={retry ?? down?.reason}
+          onClick={() => onAction('retry')}
+        >
+          {t('retry')}
+        </Button>
+        <Button
+          variant={cancelAllowed === 'yes' ? 'danger' : 'secondary'}
+          disabledReason={cancel ?? down?.reason}
+          onClick={() => onAction('cancel')}
+        >
+          {t('cancel')}
+        </Button>
+      </div>
+      {undecided ? (
+        <p
+          className="text-right text-xs text-slate-600 dark:text-slate-400"
+          data-testid="undecided"
+        >
+          {t('undecided', { status })}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -6,6 +6,8 @@ import { Button } from '../../components/button.tsx';
 import { BulkDialog } from './bulk-dialog.tsx';
 import { bulkSelectionOf, scopeText } from './bulk.ts';
 import type { RequestsView } from './view.ts';
+import { useStatusSemantics } from '../../shared/use-status-semantics.ts';
+import { useServiceDown } from '../../shared/service-down.ts';
 
 const OPERATION = { retry: 'requestretry', cancel: 'requestcancel' } as const;
 
@@ -19,8 +21,10 @@ export function BulkBar({ view, total }: { view: RequestsView; total: number | u
   const { t, i18n } = useTranslation('requests');
   const forbidden = useForbidden();
   const [open, setOpen] = useState<BulkSelection>();
+  const semantics = useStatusSemantics();
+  const down = useServiceDown();
   const offers = (['retry', 'cancel'] as const)
-    .map((action) => ({ action, selection: bulkSelectionOf(action, view) }))
+    .map((action) => ({ action, selection: bulkSelectionOf(action, view, semantics) }))
     .filter((o): o is { action: BulkAction; selection: BulkSelection } => !!o.selection)
     // A view of the action's own statuses with nothing in it has nothing to offer.
     .filter(() => view.status.length === 0 || total !== 0);
@@ -51,7 +55,7 @@ export function BulkBar({ view, total }: { view: RequestsView; total: number | u
             <Button
               key={action}
               size="sm"
-              disabledReason={forbidden(OPERATION[action])}
+              disabledReason={forbidden(OPERATION[action]) ?? down?.reason}
               onClick={() => setOpen(selection)}
               className="max-w-full"
             >

@@ -6,7 +6,18 @@ import { Dialog } from '../../components/dialog.tsx';
 import { describeError } from '../../components/error-view.tsx';
 import { Select } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { bulkStillRunning, scopeText, useBulkJob, useBulkPreview, useStartBulk } from './bulk.ts';
+import {
+  bulkStillRunning,
+  bulkTitle,
+  scopeText,
+  useBulkJob,
+  useBulkPreview,
+  useStartBulk,
+} from './bulk.ts';
+import { useStatusSemantics } from '../../shared/use-status-semantics.ts';
+import { needsMarking, serviceTitle } from '../../shared/environment.ts';
+import { useServiceDown } from '../../shared/service-down.ts';
+import { useCurrentService, useServices } from '../../shared/services.ts';
 
 const OUTCOME_STYLE: Record<BulkOutcome, string> = {
   pending: 'text-slate-500 dark:text-slate-400',
@@ -35,14 +46,26 @@ export function BulkDialog({
   const [reason, setReason] = useState('');
   const [jobId, setJobId] = useState<number>();
   const [outcome, setOutcome] = useState<BulkOutcome>();
-  const job = useBulkJob(jobId, outcome);
+  const semantics = useStatusSemantics();
+  const job = useBulkJob(jobId, outcome, semantics);
   const { t, i18n } = useTranslation('requests');
   const total = preview.data?.total;
   const retry = selection.action === 'retry';
-  const title =
-    total === undefined
-      ? t(retry ? 'bulk.titleRetryFilter' : 'bulk.titleCancelFilter')
-      : t(retry ? 'bulk.titleRetry' : 'bulk.titleCancel', { count: total });
+  // Named as every confirmation names it, wherever another service could be meant.
+  const current = useCurrentService();
+  const { services } = useServices();
+  const service = needsMarking(current, services.length) ? serviceTitle(current) : undefined;
+  const down = useServiceDown();
+  const title = bulkTitle(
+    selection.action,
+    total,
+    // Started: under way until the job's first answer says more.
+    jobId === undefined
+      ? undefined
+      : (job.data ?? { state: 'running', total: total ?? 0, succeeded: 0 }),
+    service,
+    t,
+  );
   const count = (n: number) =>
     n === 0 ? t('bulk.countNone') : t(retry ? 'bulk.countRetry' : 'bulk.countCancel', { count: n });
   const run = () => {
@@ -70,6 +93,8 @@ export function BulkDialog({
             <Button
               variant={selection.action === 'cancel' ? 'danger' : 'primary'}
               disabled={!total || reason.trim() === '' || start.isPending}
+              // A service that went down while the dialog was open refuses before it is asked.
+              disabledReason={down?.reason}
               onClick={run}
             >
               {t(retry ? 'bulk.goRetry' : 'bulk.goCancel', { count: total ?? 0 })}
@@ -166,7 +191,7 @@ export function BulkDialog({
           ) : null}
           {job.data.now && job.data.now.accepted > 0 ? (
             <p className="mb-2" data-testid="bulk-now" role="status">
-              {t(bulkStillRunning(job.data) ? 'bulk.nowUpdating' : 'bulk.now', {
+              {t(bulkStillRunning(job.data, semantics) ? 'bulk.nowUpdating' : 'bulk.now', {
                 accepted: job.data.now.accepted,
                 list: new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format([
                   ...job.data.now.statuses.map((s) =>
@@ -202,7 +227,9 @@ export function BulkDialog({
               >
                 <span className="font-mono">{item.requestId}</span>
                 <span className={OUTCOME_STYLE[item.outcome]}>
-                  {item.message
+                  {/* An accepted call's "Success" is the service taking the call, not the
+                      request succeeding: the line below says what became of it. */}
+                  {item.message && item.outcome !== 'ok'
                     ? t('bulk.outcomeWhy', {
                         outcome: t(`bulk.outcome.${item.outcome}`),
                         message: item.message,

@@ -1,27 +1,23 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import {
-  TERMINAL_STATUSES,
-  type BulkAction,
-  type BulkJob,
-  type BulkOutcome,
-  type BulkSelection,
-  type RequestStatus,
-} from '../../../kit/index.ts';
+import type { BulkAction, BulkJob, BulkOutcome, BulkSelection } from '../../../kit/index.ts';
 import { useClients } from '../../app/auth.ts';
 import { auditKeys } from '../../shared/audit.ts';
 import { requestKeys } from '../../shared/queries.ts';
 import { ymdToIso } from '../../paths.ts';
-
-/** Statuses each bulk action takes (README "Bulk retry and cancel"), the first its default. */
-export const BULK_STATUSES: Readonly<Record<BulkAction, readonly string[]>> = {
-  retry: ['Error', 'Stop'],
-  cancel: ['Wait', 'Start', 'Process'],
-};
+import {
+  CONTRACT_STATUSES,
+  defaultBulkStatuses,
+  statusClass,
+  type StatusSemantics,
+} from '../../shared/status-semantics.ts';
 
 /**
- * The bulk action a view of the requests page offers: its own statuses when the action
- * takes them all, the action's default when the view filters none, else nothing.
+ * The bulk action a view of the requests page offers: its own statuses when the service's
+ * words let the action take them all (a word the service does not classify is its to
+ * decide), the action's default when the view filters none (the service's failed words it
+ * retries: Error and Abort for a vendor that fails so; its waiting words for a cancel),
+ * else nothing.
  */
 export function bulkSelectionOf(
   action: BulkAction,
@@ -31,14 +27,17 @@ export function bulkSelectionOf(
     status: readonly string[];
     q: string | undefined;
   },
+  semantics: StatusSemantics = CONTRACT_STATUSES,
 ): BulkSelection | undefined {
-  const allowed = BULK_STATUSES[action];
-  if (view.status.length > 0 && !view.status.every((s) => allowed.includes(s))) return undefined;
+  const takes = (s: string) => statusClass(semantics, s)[action] !== 'no';
+  if (view.status.length > 0 && !view.status.every(takes)) return undefined;
+  const defaults = defaultBulkStatuses(semantics, action);
+  if (view.status.length === 0 && defaults.length === 0) return undefined;
   return {
     action,
     date: view.date,
     id: view.pipeline,
-    statuses: view.status.length > 0 ? view.status : [allowed[0] as string],
+    statuses: view.status.length > 0 ? view.status : defaults,
     q: view.q,
   };
 }
@@ -94,18 +93,23 @@ export function useStartBulk() {
   });
 }
 
-/** Whether any of a finished job's accepted requests may still change (a status not final of ours). */
-export function bulkStillRunning(job: BulkJob | undefined): boolean {
-  return (
-    job?.now?.statuses.some((s) => !TERMINAL_STATUSES.includes(s.status as RequestStatus)) ?? false
-  );
+/** Whether any of a finished job's accepted requests may still change (a status not final on the service). */
+export function bulkStillRunning(
+  job: BulkJob | undefined,
+  semantics: StatusSemantics = CONTRACT_STATUSES,
+): boolean {
+  return job?.now?.statuses.some((s) => !statusClass(semantics, s.status).final) ?? false;
 }
 
 /**
  * A job's progress and its requests, asked every second until it is done; then every 2 s
  * while what became of its requests may still change.
  */
-export function useBulkJob(jobId: number | undefined, outcome: BulkOutcome | undefined) {
+export function useBulkJob(
+  jobId: number | undefined,
+  outcome: BulkOutcome | undefined,
+  semantics: StatusSemantics = CONTRACT_STATUSES,
+) {
   const { pipeline } = useClients();
   const queryClient = useQueryClient();
   return useQuery({
@@ -120,7 +124,45 @@ export function useBulkJob(jobId: number | undefined, outcome: BulkOutcome | und
     refetchInterval: (query) => {
       const job = query.state.data;
       if (job === undefined || job.state === 'running') return 1000;
-      return bulkStillRunning(job) ? 2000 : false;
+      return bulkStillRunning(job, semantics) ? 2000 : false;
     },
+  });
+}
+
+/**
+ * The bulk dialog's title, naming the service when there is one to name: the question
+ * while the dry run is read and asked ("Retry 39 requests on Tokyo prod?"), then what the
+ * job does and did ("Retrying…", "Retried 39 requests on Tokyo prod", "37 of 39…"), so that
+ * a dialog whose job is done never still asks.
+ */
+export function bulkTitle(
+  action: BulkAction,
+  total: number | undefined,
+  job: Pick<BulkJob, 'state' | 'total' | 'succeeded'> | undefined,
+  service: string | undefined,
+  t: TFunction<'requests'>,
+): string {
+  const retry = action === 'retry';
+  const on = service === undefined ? '' : 'On';
+  const key = (name: string) => `bulk.${name}${on}` as 'bulk.titleRetry';
+  if (job === undefined) {
+    if (total === undefined)
+      return t(key(retry ? 'titleRetryFilter' : 'titleCancelFilter'), { service });
+    return t(key(retry ? 'titleRetry' : 'titleCancel'), { count: total, service });
+  }
+  if (job.state === 'running')
+    return t(key(retry ? 'titleRetrying' : 'titleCancelling'), { count: job.total, service });
+  if (job.state === 'stopped')
+    return t(key(retry ? 'titleRetryStopped' : 'titleCancelStopped'), {
+      accepted: job.succeeded,
+      count: job.total,
+      service,
+    });
+  if (job.succeeded === job.total)
+    return t(key(retry ? 'titleRetried' : 'titleCancelled'), { count: job.total, service });
+  return t(key(retry ? 'titleRetriedSome' : 'titleCancelledSome'), {
+    accepted: job.succeeded,
+    count: job.total,
+    service,
   });
 }

@@ -8,6 +8,7 @@ import type { ColumnDef } from '../../components/data-table.tsx';
 import { paths } from '../../paths.ts';
 import { ServiceTime } from '../../components/time.tsx';
 import { useActionReasons } from '../../shared/request-actions.ts';
+import { useServiceDown } from '../../shared/service-down.ts';
 
 /** The requests table's columns; selection and actions come from the page. */
 export function requestColumns({
@@ -114,12 +115,14 @@ function RowActions({
 }) {
   const { t } = useTranslation('actions');
   const { retry: retryReason, cancel: cancelReason } = useActionReasons(row.status);
+  // A service that is down takes no action: said on the button, as its other reasons are.
+  const down = useServiceDown();
   return (
     // Wraps when the words are long (Japanese on a phone), so the table stays in its box.
     <div className="flex flex-wrap gap-1 py-1">
       <Button
         size="sm"
-        disabledReason={retryReason}
+        disabledReason={retryReason ?? down?.reason}
         onClick={() => onAction('retry', [row.requestId])}
         aria-label={t('retryOne', { id: row.requestId })}
       >
@@ -127,7 +130,7 @@ function RowActions({
       </Button>
       <Button
         size="sm"
-        disabledReason={cancelReason}
+        disabledReason={cancelReason ?? down?.reason}
         onClick={() => onAction('cancel', [row.requestId])}
         aria-label={t('cancelOne', { id: row.requestId })}
       >

@@ -5,8 +5,9 @@ import { useClients } from '../../app/auth.ts';
 import { Button } from '../../components/button.tsx';
 import { TextInput } from '../../components/fields.tsx';
 import { describeError } from '../../components/error-view.tsx';
-import { paths, ymdToIso } from '../../paths.ts';
+import { dayOfRequest, paths, ymdToIso } from '../../paths.ts';
 import { findRequestOnDay } from './queries.ts';
+import { jumpTarget } from './view.ts';
 
 const LABEL = 'font-medium text-slate-700 dark:text-slate-200';
 
@@ -16,24 +17,31 @@ const LABEL = 'font-medium text-slate-700 dark:text-slate-200';
  */
 export function StatusFilter({
   choices,
+  failed,
   chosen,
   onToggle,
   onClear,
 }: {
   choices: readonly string[];
+  /** The service's failed words: one box ticks them together ("Failed: Error, Abort"). */
+  failed: readonly string[];
   chosen: readonly string[];
-  onToggle: (status: string, on: boolean) => void;
+  onToggle: (status: string | readonly string[], on: boolean) => void;
   onClear: () => void;
 }) {
   // The URL changes in a transition that waits for the new page of requests: the boxes
   // show what was clicked at once, until the URL settles.
   const { t } = useTranslation('requests');
   const [current, setCurrent] = useOptimistic(chosen);
-  const toggle = (status: string, on: boolean) =>
+  const toggle = (status: string | readonly string[], on: boolean) =>
     startTransition(() => {
-      setCurrent(on ? [...current, status] : current.filter((s) => s !== status));
+      const words = typeof status === 'string' ? [status] : status;
+      setCurrent(
+        on ? [...new Set([...current, ...words])] : current.filter((s) => !words.includes(s)),
+      );
       onToggle(status, on);
     });
+  const allFailed = failed.length > 0 && failed.every((s) => current.includes(s));
   return (
     <div className="flex flex-col gap-1 text-sm">
       <span className={LABEL} id="status-filter-label">
@@ -48,6 +56,17 @@ export function StatusFilter({
         </summary>
         <fieldset className="absolute z-20 mt-1 flex min-w-44 flex-col gap-1 rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900">
           <legend className="sr-only">{t('status')}</legend>
+          {failed.length > 1 ? (
+            <label className="flex items-center gap-2 border-b border-slate-200 px-1 pt-0.5 pb-1.5 dark:border-slate-700">
+              <input
+                type="checkbox"
+                data-testid="status-class-failed"
+                checked={allFailed}
+                onChange={(e) => toggle(failed, e.target.checked)}
+              />
+              {t('failedClass', { list: failed.join(', ') })}
+            </label>
+          ) : null}
           {choices.map((status) => (
             <label key={status} className="flex items-center gap-2 px-1 py-0.5">
               <input
@@ -105,8 +124,10 @@ export function SearchBox({
 }
 
 /**
- * A box to go straight to a request: its detail when the day has it, else a plain sentence
- * that it does not (a notice in the page, not a tooltip).
+ * A box to go straight to a request. An id names its own day, and the detail page reads
+ * any day: such an id opens at once, whatever day the page shows. Other text is looked for
+ * in the day shown: its detail when the day has it, else a plain sentence that it does not
+ * (a notice in the page, not a tooltip).
  */
 export function JumpToRequest({ date }: { date: string }) {
   const { t } = useTranslation('requests');
@@ -117,8 +138,13 @@ export function JumpToRequest({ date }: { date: string }) {
   const [busy, setBusy] = useState(false);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const id = text.trim();
-    if (!id) return;
+    const target = jumpTarget(text, dayOfRequest);
+    if (!target) return;
+    const id = target.id;
+    if (target.kind === 'open') {
+      void navigate(paths.request(id));
+      return;
+    }
     setBusy(true);
     setAnswer(undefined);
     try {

@@ -1,6 +1,13 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { PipelineClient } from '../../../kit/index.ts';
-import { useClients } from '../../app/auth.ts';
+import {
+  decodeRequestRange,
+  type PageInfo,
+  type PipelineClient,
+  type RequestRange,
+} from '../../../kit/index.ts';
+import { useAuth, useClients, type Auth } from '../../app/auth.ts';
+import { currentService } from '../../app/current-service.ts';
+import { mcapiGet } from '../../app/mcapi.ts';
 import { requestKeys, type RequestListParams } from '../../shared/queries.ts';
 import { CHANGES_BOUND, mergeChanges, type RefreshedList } from './refresh.ts';
 
@@ -69,4 +76,66 @@ export async function findRequestOnDay(
 ): Promise<boolean> {
   const list = await client.requestList({ date, q: requestId, pageSize: 1000 });
   return list.requests.some((r) => r.requestId === requestId);
+}
+
+/** What a range of days is asked for; part of its key, so each page is cached on its own. */
+export interface RangeParams {
+  readonly from: string;
+  readonly to: string;
+  readonly pipeline: string | undefined;
+  readonly status: readonly string[];
+  readonly q: string | undefined;
+  readonly index: number;
+  readonly size: number;
+}
+
+/**
+ * A page of the requests of several days with their exact counts (`GET /mcapi/requests/range`,
+ * our server's extension): from the status database for the embedded service, from the
+ * index for an upstream. Under the lists' key, so that a retry or cancel refreshes it.
+ */
+export const requestRangeQuery = (
+  auth: Auth | null,
+  service: string | undefined,
+  params: RangeParams,
+  refreshSeconds: number,
+) =>
+  queryOptions<RequestRange>({
+    queryKey: [...requestKeys.lists(), 'range', params],
+    queryFn: async () =>
+      decodeRequestRange(
+        await mcapiGet(auth, '/requests/range', {
+          service,
+          from: params.from,
+          to: params.to,
+          id: params.pipeline,
+          status: params.status.length > 0 ? params.status.join(',') : undefined,
+          q: params.q,
+          index: params.index,
+          pagesize: params.size,
+        }),
+      ),
+    placeholderData: keepPreviousData,
+    refetchInterval: refreshSeconds > 0 ? refreshSeconds * 1000 : false,
+    refetchIntervalInBackground: false,
+  });
+
+/** The range's page, for a signed-in person only (an API key has no session to ask with). */
+export function useRequestRange(params: RangeParams, refreshSeconds: number, enabled: boolean) {
+  const auth = useAuth();
+  return useQuery({
+    ...requestRangeQuery(auth, currentService().id, params, refreshSeconds),
+    enabled: enabled && auth?.kind === 'session',
+  });
+}
+
+/** The range's answer as the page's pager reads a page: Prev and Next as the service tells. */
+export function rangePageInfo(range: RequestRange): PageInfo {
+  return {
+    index: range.index,
+    prev: range.index > 0 ? Math.max(0, range.index - range.pageSize) : -1,
+    next: range.next,
+    count: range.requests.length,
+    total: range.total,
+  };
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useForbidden } from '../../app/auth.ts';
@@ -7,19 +7,32 @@ import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { Field, PageHeader, Select, TextInput } from '../../components/fields.tsx';
+import { Field, Select } from '../../components/fields.tsx';
 import { PageSizeField } from '../../components/page-size-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { isoToYmd, shiftDay, ymdToIso } from '../../paths.ts';
+import { ymdToIso } from '../../paths.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { usePipelines } from '../../shared/queries.ts';
-import { useRequestList } from './queries.ts';
+import { rangePageInfo, useRequestList, useRequestRange } from './queries.ts';
+import { DayControls, RangeSummary, RangeTable, useRangeProblemText } from './day-range.tsx';
+import { useAuth } from '../../app/auth.ts';
 import { useStableRows } from './stable-rows.ts';
 import { requestColumns } from './columns.tsx';
-import { readRequestsView, searchWith, statusChoices, toggledStatus } from './view.ts';
+import {
+  isMultiDay,
+  readRequestsView,
+  searchWith,
+  serviceWordsOf,
+  statusChoices,
+  toggledStatus,
+} from './view.ts';
+import { useStatusSemantics } from '../../shared/use-status-semantics.ts';
+import { useCurrentService } from '../../shared/services.ts';
 import { JumpToRequest, SearchBox, StatusFilter } from './filters.tsx';
 import { BulkBar } from './bulk-bar.tsx';
 import { useServiceToday } from '../../shared/services.ts';
+import { useServiceDown } from '../../shared/service-down.ts';
+import { AsOf } from '../../shared/service-down-banner.tsx';
 
 const ROW_HEIGHT = 41;
 const SCROLLER =
@@ -28,16 +41,36 @@ const SCROLLER =
 export function RequestsPage() {
   const { t } = useTranslation('requests');
   const forbidden = useForbidden();
-  const retryRefusal = forbidden('requestretry');
-  const cancelRefusal = forbidden('requestcancel');
+  const down = useServiceDown();
+  const retryRefusal = forbidden('requestretry') ?? down?.reason;
+  const cancelRefusal = forbidden('requestcancel') ?? down?.reason;
   const [search, setSearch] = useSearchParams();
   const [defaultSize, setDefaultSize] = usePreference('pageSize');
   const [refreshSeconds, setRefreshSeconds] = usePreference('refreshSeconds');
   const serviceToday = useServiceToday();
   const view = readRequestsView(search, defaultSize, serviceToday.today);
   // Without a date in the URL the page waits for the service's today, not the browser's.
-  const dateKnown = search.get('date') !== null || serviceToday.ready;
+  const dateKnown = search.get('date') !== null || view.range !== undefined || serviceToday.ready;
+  // Several days are listed by our server's range (exact counts, each request's day); one
+  // day, a range's of one included, by the service's own requestlist as always.
+  const multiDay = isMultiDay(view);
+  const auth = useAuth();
+  const problemText = useRangeProblemText();
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const pipelines = usePipelines();
+  const range = useRequestRange(
+    {
+      from: view.range?.from ?? view.date,
+      to: view.range?.to ?? view.date,
+      pipeline: view.pipeline,
+      status: view.status,
+      q: view.q,
+      index: view.index,
+      size: view.size,
+    },
+    refreshSeconds,
+    multiDay,
+  );
   const list = useRequestList(
     {
       date: view.date,
@@ -48,7 +81,7 @@ export function RequestsPage() {
       q: view.q,
     },
     refreshSeconds,
-    dateKnown,
+    dateKnown && !multiDay && view.rangeProblem === undefined,
   );
   const viewKey = [view.date, view.pipeline, view.status.join(','), view.q, view.index, view.size]
     .map((part) => part ?? '')
@@ -60,7 +93,26 @@ export function RequestsPage() {
   const filtered = view.status.length > 0 || view.q !== undefined;
   const rows = filtered && fetchedForView ? (list.data?.requests ?? []) : stable.rows;
   const newCount = filtered ? 0 : stable.newCount;
-  const choices = statusChoices(rows, view.status);
+  const semantics = useStatusSemantics();
+  const serviceId = useCurrentService().id;
+  // Every word this service used on a page seen here: a filter that hides its rows keeps it
+  // in the list of choices (ticking Error must not take Abort or Running off it).
+  // Adjusted while rendering (React's pattern for state derived from props): it settles at
+  // once, since a second pass finds no word it has not seen.
+  const [seen, setSeen] = useState<{ service: string; words: readonly string[] }>({
+    service: serviceId,
+    words: [],
+  });
+  const known = seen.service === serviceId ? seen.words : [];
+  const fresh = [...new Set(rows.map((r) => r.status))].filter((w) => w && !known.includes(w));
+  if (seen.service !== serviceId || fresh.length > 0)
+    setSeen({ service: serviceId, words: [...known, ...fresh] });
+  const choices = statusChoices(
+    multiDay ? (range.data?.statuses ?? []) : rows,
+    view.status,
+    serviceWordsOf(semantics),
+    known,
+  );
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [action, setAction] = useState<{ kind: 'retry' | 'cancel'; ids: string[] }>();
 
@@ -87,149 +139,226 @@ export function RequestsPage() {
     t,
   });
 
+  // What the filters are set to, said on the phone's closed disclosure.
+  const filterSummary = [
+    view.range
+      ? t('range.summary', { from: ymdToIso(view.range.from), to: ymdToIso(view.range.to) })
+      : ymdToIso(view.date),
+    view.pipeline,
+    view.status.join(', ') || undefined,
+    view.q === undefined ? undefined : `“${view.q}”`,
+  ]
+    .filter((part) => part !== undefined)
+    .join(' · ');
+  // Escape closes the phone's filters and puts the focus back on their button.
+  const closeFilters = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !filtersOpen) return;
+    setFiltersOpen(false);
+    document.getElementById('request-filters-toggle')?.focus();
+  };
+  const shownPanel = filtersOpen ? 'flex' : 'hidden';
+
   return (
     <>
-      <PageHeader title={t('title')}>
-        <div className="flex items-end gap-1">
-          <Button
-            aria-label={t('previousDay')}
-            title={t('previousDay')}
-            onClick={() => update({ date: shiftDay(view.date, -1) })}
+      {/* On a phone the filters fold into a disclosure whose button says what they are set
+          to, so that the first row is on the first screen; from sm up they are always shown. */}
+      <div
+        className="mb-3 flex flex-wrap items-end justify-between gap-x-3 gap-y-2 sm:mb-4"
+        onKeyDown={closeFilters}
+      >
+        <div className="flex w-full items-center justify-between gap-2 sm:w-auto">
+          <h1 className="text-xl font-semibold text-slate-900 dark:text-slate-50">{t('title')}</h1>
+          <button
+            id="request-filters-toggle"
+            type="button"
+            aria-expanded={filtersOpen}
+            aria-controls="request-filters request-jump"
+            data-testid="filters-toggle"
+            onClick={() => setFiltersOpen((open) => !open)}
+            className="flex min-w-0 items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-left text-sm focus-visible:outline-2 focus-visible:outline-teal-600 sm:hidden dark:border-slate-600 dark:bg-slate-800"
           >
-            ‹
-          </Button>
-          <Field label={t('date')}>
-            <TextInput
-              type="date"
-              value={ymdToIso(view.date)}
-              onChange={(e) => e.target.value && update({ date: isoToYmd(e.target.value) })}
-            />
+            <span className="font-medium">{t('filters.toggle')}</span>
+            <span className="truncate text-xs text-slate-600 dark:text-slate-300">
+              {filterSummary}
+            </span>
+            <span aria-hidden="true">{filtersOpen ? '▲' : '▼'}</span>
+          </button>
+        </div>
+        <div
+          id="request-filters"
+          data-testid="request-filters"
+          className={`${shownPanel} w-full flex-wrap items-end gap-2 sm:flex sm:w-auto`}
+        >
+          <DayControls view={view} onChange={update} />
+          <Field label={t('pipeline')}>
+            <Select
+              // A long pipeline name would widen the header past a phone's screen.
+              className="max-w-72"
+              value={view.pipeline ?? ''}
+              onChange={(e) => update({ pipeline: e.target.value })}
+            >
+              <option value="">{t('allPipelines')}</option>
+              {(pipelines.data ?? []).map((p) => (
+                <option key={p.id} value={p.id}>
+                  {t('pipelineOption', { id: p.id, name: p.name })}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <StatusFilter
+            choices={choices}
+            failed={semantics.failed}
+            chosen={view.status}
+            onToggle={(status, on) =>
+              update({ status: toggledStatus(view.status, status, on, choices) })
+            }
+            onClear={() => update({ status: undefined })}
+          />
+          <SearchBox value={view.q} onSearch={(q) => update({ q })} />
+          <PageSizeField
+            label={t('pageSize')}
+            value={view.size}
+            onChange={(size) => {
+              setDefaultSize(size);
+              update({ size: String(size) });
+            }}
+          />
+          <Field label={t('refresh')}>
+            <Select
+              value={refreshSeconds}
+              onChange={(e) => setRefreshSeconds(Number(e.target.value) as RefreshSeconds)}
+            >
+              {REFRESH_CHOICES.map((n) => (
+                <option key={n} value={n}>
+                  {n === 0 ? t('refreshOff') : t('refreshEvery', { seconds: n })}
+                </option>
+              ))}
+            </Select>
           </Field>
           <Button
-            aria-label={t('nextDay')}
-            title={t('nextDay')}
-            onClick={() => update({ date: shiftDay(view.date, 1) })}
+            onClick={() => void (multiDay ? range.refetch() : list.refetch())}
+            disabled={multiDay ? range.isFetching : list.isFetching}
           >
-            ›
+            {t('refreshNow')}
           </Button>
-          <Button onClick={() => update({ date: undefined })}>{t('today')}</Button>
         </div>
-        <Field label={t('pipeline')}>
-          <Select
-            // A long pipeline name would widen the header past a phone's screen.
-            className="max-w-72"
-            value={view.pipeline ?? ''}
-            onChange={(e) => update({ pipeline: e.target.value })}
-          >
-            <option value="">{t('allPipelines')}</option>
-            {(pipelines.data ?? []).map((p) => (
-              <option key={p.id} value={p.id}>
-                {t('pipelineOption', { id: p.id, name: p.name })}
-              </option>
-            ))}
-          </Select>
-        </Field>
-        <StatusFilter
-          choices={choices}
-          chosen={view.status}
-          onToggle={(status, on) =>
-            update({ status: toggledStatus(view.status, status, on, choices) })
-          }
-          onClear={() => update({ status: undefined })}
-        />
-        <SearchBox value={view.q} onSearch={(q) => update({ q })} />
-        <PageSizeField
-          label={t('pageSize')}
-          value={view.size}
-          onChange={(size) => {
-            setDefaultSize(size);
-            update({ size: String(size) });
-          }}
-        />
-        <Field label={t('refresh')}>
-          <Select
-            value={refreshSeconds}
-            onChange={(e) => setRefreshSeconds(Number(e.target.value) as RefreshSeconds)}
-          >
-            {REFRESH_CHOICES.map((n) => (
-              <option key={n} value={n}>
-                {n === 0 ? t('refreshOff') : t('refreshEvery', { seconds: n })}
-              </option>
-            ))}
-          </Select>
-        </Field>
-        <Button onClick={() => void list.refetch()} disabled={list.isFetching}>
-          {t('refreshNow')}
-        </Button>
-      </PageHeader>
+      </div>
       <div className="mb-3 flex flex-wrap items-start justify-between gap-3">
-        <JumpToRequest date={view.date} />
-        <BulkBar view={view} total={list.data?.info.total} />
-      </div>
-
-      {list.error ? <ErrorView error={list.error} onRetry={() => void list.refetch()} /> : null}
-
-      <div className="mb-2 flex min-h-8 flex-wrap items-center justify-between gap-2">
-        <div className="flex flex-wrap items-center gap-2">
-          {newCount > 0 ? (
-            <Button size="sm" variant="primary" onClick={stable.showNew}>
-              {t('newRows', { count: newCount })}
-            </Button>
-          ) : null}
-          {selectedIds.length > 0 ? (
-            <>
-              <Button
-                size="sm"
-                disabledReason={retryRefusal}
-                onClick={() => setAction({ kind: 'retry', ids: selectedIds })}
-              >
-                {t('bulkRetry', { count: selectedIds.length })}
-              </Button>
-              <Button
-                size="sm"
-                disabledReason={cancelRefusal}
-                onClick={() => setAction({ kind: 'cancel', ids: selectedIds })}
-              >
-                {t('bulkCancel', { count: selectedIds.length })}
-              </Button>
-              <Button size="sm" variant="ghost" onClick={() => setSelected(new Set())}>
-                {t('clearSelection')}
-              </Button>
-            </>
-          ) : null}
+        <div id="request-jump" className={`${shownPanel} sm:flex`}>
+          <JumpToRequest date={view.date} />
         </div>
-        {info ? (
-          <Pager
-            info={info}
-            testId="range"
-            pageSize={view.size}
-            onPage={(index) => update({ index })}
-          />
-        ) : null}
+        {/* A bulk action takes one day's requests, as the service selects them. */}
+        {multiDay ? null : <BulkBar view={view} total={list.data?.info.total} />}
       </div>
 
-      {list.isPending ? (
-        <Spinner />
+      {view.rangeProblem ? (
+        <p
+          role="alert"
+          data-testid="range-problem"
+          className="text-sm text-red-800 dark:text-red-300"
+        >
+          {problemText(view.rangeProblem)}
+        </p>
+      ) : multiDay ? (
+        auth?.kind !== 'session' ? (
+          <p role="status" data-testid="range-needs-session" className="text-sm">
+            {t('range.needsSession')}
+          </p>
+        ) : (
+          <>
+            {range.error ? (
+              <ErrorView error={range.error} onRetry={() => void range.refetch()} />
+            ) : null}
+            {range.data ? (
+              <>
+                <AsOf updatedAt={range.dataUpdatedAt} />
+                <RangeSummary range={range.data} />
+                <div className="mb-2 flex min-h-8 flex-wrap items-center justify-end gap-2">
+                  <Pager
+                    info={rangePageInfo(range.data)}
+                    testId="range"
+                    pageSize={view.size}
+                    onPage={(index) => update({ index })}
+                  />
+                </div>
+                <RangeTable
+                  rows={range.data.requests}
+                  empty={view.status.length > 0 || view.q ? t('range.noneMatch') : t('range.none')}
+                />
+              </>
+            ) : range.isPending && !range.error ? (
+              <Spinner />
+            ) : null}
+          </>
+        )
       ) : (
-        <DataTable
-          columns={columns}
-          rows={rows}
-          rowKey={(row) => row.requestId}
-          rowProps={(row) => ({ 'data-request': row.requestId })}
-          testId="requests-table"
-          empty={
-            fetchedForView
-              ? view.status.length > 0 || view.q
-                ? t('noneMatch')
-                : t('none')
-              : undefined
-          }
-          virtual={{
-            rowHeight: ROW_HEIGHT,
-            overscan: 12,
-            scrollerClassName: SCROLLER,
-          }}
-        />
+        <>
+          {list.error ? <ErrorView error={list.error} onRetry={() => void list.refetch()} /> : null}
+
+          <div className="mb-2 flex min-h-8 flex-wrap items-center justify-between gap-2">
+            <div className="flex flex-wrap items-center gap-2">
+              {list.data ? <AsOf updatedAt={list.dataUpdatedAt} /> : null}
+              {newCount > 0 ? (
+                <Button size="sm" variant="primary" onClick={stable.showNew}>
+                  {t('newRows', { count: newCount })}
+                </Button>
+              ) : null}
+              {selectedIds.length > 0 ? (
+                <>
+                  <Button
+                    size="sm"
+                    disabledReason={retryRefusal}
+                    onClick={() => setAction({ kind: 'retry', ids: selectedIds })}
+                  >
+                    {t('bulkRetry', { count: selectedIds.length })}
+                  </Button>
+                  <Button
+                    size="sm"
+                    disabledReason={cancelRefusal}
+                    onClick={() => setAction({ kind: 'cancel', ids: selectedIds })}
+                  >
+                    {t('bulkCancel', { count: selectedIds.length })}
+                  </Button>
+                  <Button size="sm" variant="ghost" onClick={() => setSelected(new Set())}>
+                    {t('clearSelection')}
+                  </Button>
+                </>
+              ) : null}
+            </div>
+            {info ? (
+              <Pager
+                info={info}
+                testId="range"
+                pageSize={view.size}
+                onPage={(index) => update({ index })}
+              />
+            ) : null}
+          </div>
+
+          {list.isPending ? (
+            <Spinner />
+          ) : (
+            <DataTable
+              columns={columns}
+              rows={rows}
+              rowKey={(row) => row.requestId}
+              rowProps={(row) => ({ 'data-request': row.requestId })}
+              testId="requests-table"
+              empty={
+                fetchedForView
+                  ? view.status.length > 0 || view.q
+                    ? t('noneMatch')
+                    : t('none')
+                  : undefined
+              }
+              virtual={{
+                rowHeight: ROW_HEIGHT,
+                overscan: 12,
+                scrollerClassName: SCROLLER,
+              }}
+            />
+          )}
+        </>
       )}
       {action ? (
         <ActionDialog

@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import type { Capabilities, ServiceInfo } from '../../app/service-info.ts';
-import { ServiceMark } from '../../app/service-switcher.tsx';
+import { ServiceMark } from '../../shared/service-mark.tsx';
 import { byteSize, charsetName, pagingKind, roundedSeconds } from './capabilities.ts';
 
 // Marks, the same in every language: a warning, and a link further down the page.

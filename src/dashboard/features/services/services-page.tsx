@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ServiceInfo } from '../../app/service-info.ts';
-import { ServiceMark } from '../../app/service-switcher.tsx';
+import { ServiceMark } from '../../shared/service-mark.tsx';
 import { Badge } from '../../components/badge.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
@@ -12,6 +12,7 @@ import { inService, paths } from '../../paths.ts';
 import { useCurrentService, useServices } from '../../shared/services.ts';
 import { useTimeFormat } from '../../i18n/use-time.ts';
 import { CapabilitiesCard, capabilitiesId, DOWN_MARK } from './capabilities-card.tsx';
+import { StatusWordsCard } from './status-words-card.tsx';
 
 type TimeFormat = ReturnType<typeof useTimeFormat>;
 
@@ -161,6 +162,17 @@ export function ServicesPage() {
           </div>
         </section>
       ) : null}
+      <section aria-labelledby="status-words-title" className="mt-6 flex flex-col gap-3">
+        <h2 id="status-words-title" className="text-lg font-semibold">
+          {t('statusWords.title')}
+        </h2>
+        <p className="text-sm text-slate-600 dark:text-slate-300">{t('statusWords.intro')}</p>
+        <div className="grid gap-3 xl:grid-cols-2">
+          {services.map((s) => (
+            <StatusWordsCard key={s.id} service={s} instant={time.instant} />
+          ))}
+        </div>
+      </section>
     </>
   );
 }

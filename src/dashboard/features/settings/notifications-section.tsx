@@ -25,6 +25,7 @@ function TestDialog({ targets, onClose }: { targets: readonly string[]; onClose:
   return (
     <Dialog
       open
+      about="server"
       title={t('notify.testTitle')}
       onClose={onClose}
       footer={

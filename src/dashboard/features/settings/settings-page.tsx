@@ -10,6 +10,8 @@ import { ErrorView } from '../../components/error-view.tsx';
 import { PageHeader, Select } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { useVersion } from '../../shared/queries.ts';
+import { serviceTitle } from '../../shared/environment.ts';
+import { useCurrentService, useServices } from '../../shared/services.ts';
 import { NotificationsSection } from './notifications-section.tsx';
 import { TokensSection } from './tokens-section.tsx';
 import {
@@ -83,6 +85,7 @@ function ConfirmedSwitch({
       {toggle.error ? <ErrorView error={toggle.error} /> : null}
       <Dialog
         open={confirm}
+        about="server"
         title={texts.offTitle}
         onClose={() => setConfirm(false)}
         footer={
@@ -183,6 +186,7 @@ function ApiSettings() {
       </dl>
       <Dialog
         open={confirm}
+        about="server"
         title={t('confirmTitle')}
         onClose={() => setConfirm(false)}
         footer={
@@ -239,31 +243,70 @@ function ClockChoiceRow() {
   );
 }
 
+/**
+ * Settings keep apart what belongs to the service looked at and what belongs to this server.
+ * Behind a gateway the pipeline API switch, its key, personal tokens and notifications are the
+ * server's: every service's pages and scripts go through them. An operator looking at a
+ * vendor's service must not take them for that service's (its own key stays on the server,
+ * never shown), yet must still find them wherever they are: so they stay on every service's
+ * Settings, under "This server", saying so, rather than only under one service.
+ */
 export function SettingsPage() {
   const { t } = useTranslation('settings');
   const auth = useAuth();
   const version = useVersion();
+  const { services, known } = useServices();
+  const service = useCurrentService();
   const administrator = auth?.kind === 'session' && auth.role === 'administrator';
+  // A lone embedded service is this server: one page of settings, as it always was.
+  const apart = known && (services.length > 1 || !service.embedded);
+  const name = serviceTitle(service);
   return (
     <>
       <PageHeader title={t('title')} />
       <div className="flex max-w-3xl flex-col gap-5">
-        <section aria-labelledby="settings-service" className={SECTION}>
+        <section
+          aria-labelledby="settings-service"
+          className={SECTION}
+          data-testid="settings-service"
+        >
           <h2 id="settings-service" className="py-2 text-sm font-semibold">
-            {t('service')}
+            {apart ? t('serviceNamed', { name }) : t('service')}
           </h2>
           <dl className="divide-y divide-slate-100 dark:divide-slate-800">
             <Row label={t('version')}>{version.data ?? '…'}</Row>
-            <Row label={t('serverName')}>
-              {auth?.kind === 'session' ? auth.serverName : window.location.host}
-            </Row>
-            {auth?.kind === 'session' ? (
-              <Row label={t('serverId')}>
-                <span className="font-mono text-xs break-all">{auth.serverId}</span>
+            {apart ? (
+              <Row label={t('serviceKey')}>
+                {service.embedded ? t('serviceKeyEmbedded') : t('serviceKeyUpstream', { name })}
               </Row>
-            ) : null}
+            ) : (
+              <ServerRows />
+            )}
           </dl>
         </section>
+        {apart ? (
+          <div className="flex flex-col gap-3" data-testid="settings-server">
+            <div>
+              <h2 className="text-base font-semibold">{t('server')}</h2>
+              <p className="text-sm text-slate-600 dark:text-slate-300">
+                {service.embedded
+                  ? t('serverHintEmbedded', { name })
+                  : t('serverHintUpstream', { name })}
+              </p>
+            </div>
+            <section aria-labelledby="settings-server-id" className={SECTION}>
+              <h3 id="settings-server-id" className="py-2 text-sm font-semibold">
+                {t('serverIdentity')}
+              </h3>
+              <dl className="divide-y divide-slate-100 dark:divide-slate-800">
+                <ServerRows />
+              </dl>
+            </section>
+            <ServerSections administrator={administrator} level={3} />
+          </div>
+        ) : (
+          <ServerSections administrator={administrator} level={2} />
+        )}
         <section aria-labelledby="settings-display" className={SECTION}>
           <h2 id="settings-display" className="pt-2 text-sm font-semibold">
             {t('display')}
@@ -273,35 +316,64 @@ export function SettingsPage() {
             <ClockChoiceRow />
           </dl>
         </section>
-        <section aria-labelledby="settings-api" className={SECTION}>
-          <h2 id="settings-api" className="py-2 text-sm font-semibold">
-            {t('api')}
-          </h2>
-          {administrator ? (
-            <ApiSettings />
-          ) : (
-            <p className="py-2 text-sm text-slate-600 dark:text-slate-300">
-              {auth?.kind === 'apiKey' ? t('viaKey') : t('readOnly')}
-            </p>
-          )}
-        </section>
-        {auth?.kind === 'session' ? (
-          <section aria-labelledby="settings-tokens" className={SECTION}>
-            <h2 id="settings-tokens" className="pt-2 text-sm font-semibold">
-              {t('tokens.title')}
-            </h2>
-            <TokensSection />
-          </section>
-        ) : null}
-        {administrator ? (
-          <section aria-labelledby="settings-notifications" className={SECTION}>
-            <h2 id="settings-notifications" className="py-2 text-sm font-semibold">
-              {t('notify.title')}
-            </h2>
-            <NotificationsSection />
-          </section>
-        ) : null}
       </div>
+    </>
+  );
+}
+
+/** This server's name and id. */
+function ServerRows() {
+  const { t } = useTranslation('settings');
+  const auth = useAuth();
+  return (
+    <>
+      <Row label={t('serverName')}>
+        {auth?.kind === 'session' ? auth.serverName : window.location.host}
+      </Row>
+      {auth?.kind === 'session' ? (
+        <Row label={t('serverId')}>
+          <span className="font-mono text-xs break-all">{auth.serverId}</span>
+        </Row>
+      ) : null}
+    </>
+  );
+}
+
+/** The server's own API, tokens and notifications, headed at the level they stand. */
+function ServerSections({ administrator, level }: { administrator: boolean; level: 2 | 3 }) {
+  const { t } = useTranslation('settings');
+  const auth = useAuth();
+  const Heading = level === 2 ? 'h2' : 'h3';
+  return (
+    <>
+      <section aria-labelledby="settings-api" className={SECTION} data-testid="settings-api">
+        <Heading id="settings-api" className="py-2 text-sm font-semibold">
+          {t('api')}
+        </Heading>
+        {administrator ? (
+          <ApiSettings />
+        ) : (
+          <p className="py-2 text-sm text-slate-600 dark:text-slate-300">
+            {auth?.kind === 'apiKey' ? t('viaKey') : t('readOnly')}
+          </p>
+        )}
+      </section>
+      {auth?.kind === 'session' ? (
+        <section aria-labelledby="settings-tokens" className={SECTION}>
+          <Heading id="settings-tokens" className="pt-2 text-sm font-semibold">
+            {t('tokens.title')}
+          </Heading>
+          <TokensSection />
+        </section>
+      ) : null}
+      {administrator ? (
+        <section aria-labelledby="settings-notifications" className={SECTION}>
+          <Heading id="settings-notifications" className="py-2 text-sm font-semibold">
+            {t('notify.title')}
+          </Heading>
+          <NotificationsSection />
+        </section>
+      ) : null}
     </>
   );
 }

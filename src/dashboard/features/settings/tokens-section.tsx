@@ -219,6 +219,7 @@ function TokenList({ tokens }: { tokens: readonly PersonalToken[] }) {
       </table>
       <Dialog
         open={confirm !== null}
+        about="server"
         title={t('tokens.revokeTitle', { name: confirm?.name ?? '' })}
         onClose={() => setConfirm(null)}
         footer={

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { ManagementConsoleClient, PipelineClient } from '../../../kit/index.ts';
+import { HttpError, ManagementConsoleClient, PipelineClient } from '../../../kit/index.ts';
 import { NO_COOKIES, setAuth, useAuth, wasExpired, type Auth } from '../../app/auth.ts';
 import { Button } from '../../components/button.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
@@ -14,8 +14,26 @@ import { LanguagePicker } from '../../components/language-picker.tsx';
 
 type Mode = 'password' | 'key';
 
+/** The management console's code for a name and password it does not know. */
+const LOGIN_FAILED = 3002;
+
+/**
+ * A refusal of the server this page knows, in the catalogue's words (the server writes
+ * English); undefined for any other, which is shown with the server's own Code and Message.
+ */
+export function refusalKey(
+  mode: Mode,
+  error: unknown,
+): 'refused.password' | 'refused.tooMany' | 'refused.key' | undefined {
+  if (!(error instanceof HttpError)) return undefined;
+  if (error.status === 429) return 'refused.tooMany';
+  if (mode === 'password' && error.code === LOGIN_FAILED) return 'refused.password';
+  if (mode === 'key' && error.status === 401) return 'refused.key';
+  return undefined;
+}
+
 export function SignInPage() {
-  const { t } = useTranslation('signIn');
+  const { t } = useTranslation(['signIn', 'common']);
   const auth = useAuth();
   const [search] = useSearchParams();
   const navigate = useNavigate();
@@ -72,7 +90,8 @@ export function SignInPage() {
       role="tab"
       aria-selected={mode === value}
       onClick={() => setMode(value)}
-      className={`flex-1 rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-teal-600 ${
+      // Japanese breaks between phrases (ユーザー名と / パスワード), never inside a word.
+      className={`flex-1 rounded-md px-3 py-1.5 text-sm font-medium [word-break:auto-phrase] focus-visible:outline-2 focus-visible:outline-teal-600 ${
         mode === value
           ? 'bg-white text-slate-900 shadow dark:bg-slate-700 dark:text-white'
           : 'text-slate-600 dark:text-slate-300'
@@ -163,7 +182,24 @@ export function SignInPage() {
               </span>
             </span>
           </label>
-          {error ? <ErrorView error={error} /> : null}
+          {error ? (
+            refusalKey(mode, error) ? (
+              <p
+                role="alert"
+                data-testid="sign-in-refused"
+                className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+              >
+                {t(refusalKey(mode, error) ?? 'refused.password')}
+                {error instanceof HttpError && error.code !== undefined ? (
+                  <span className="ml-2 font-mono text-xs">
+                    {t('common:error.code', { code: error.code })}
+                  </span>
+                ) : null}
+              </p>
+            ) : (
+              <ErrorView error={error} />
+            )
+          ) : null}
           <Button type="submit" variant="primary" disabled={busy}>
             {busy ? t('submitting') : t('submit')}
           </Button>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ROLES, type Role } from '../../../kit/index.ts';
 import { setAuth } from '../../app/auth.ts';
+import { BASE_PATH } from '../../app/base-path.ts';
 import { mcapiGet } from '../../app/mcapi.ts';
 import { ErrorView } from '../../components/error-view.tsx';
 
@@ -82,7 +83,7 @@ export function SingleSignOn({ next }: { next: string }) {
       {provider.data ? (
         <>
           <a
-            href={`/mcapi/auth/oidc/start?next=${encodeURIComponent(next)}`}
+            href={`${BASE_PATH}/mcapi/auth/oidc/start?next=${encodeURIComponent(next)}`}
             className="mb-4 flex w-full items-center justify-center rounded-md bg-teal-700 px-3 py-2 text-sm font-medium text-white hover:bg-teal-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-600"
           >
             {t('withProvider', { name: provider.data })}

@@ -52,4 +52,41 @@ export const indexMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    up(db) {
+      // Issue 25: each request's file (SensorFile) and its failure messages, for `q`, and
+      // each attempt as the pollers saw it, with the evidence of a failure read when it was
+      // first seen (a vendor rewrites its log on retry). `evidence`: '' (none needed), due
+      // (to be read within the budget), kept, or lost (the request had moved on first).
+      db.exec(`
+        ALTER TABLE indexed_request ADD COLUMN sensor_file TEXT NOT NULL DEFAULT '';
+        ALTER TABLE indexed_request ADD COLUMN failure TEXT NOT NULL DEFAULT '';
+        -- Whether a requestdetail told its file yet (a list does not): spare reads ask.
+        ALTER TABLE indexed_request ADD COLUMN file_asked INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX indexed_request_fileless ON indexed_request (service, first_ms)
+          WHERE file_asked = 0;
+        CREATE TABLE request_attempt (
+          service    TEXT NOT NULL,
+          request_id TEXT NOT NULL,
+          attempt    INTEGER NOT NULL,
+          status     TEXT NOT NULL,
+          stage      TEXT NOT NULL,
+          seen_ms    INTEGER NOT NULL,
+          ended_ms   INTEGER,
+          begin_time TEXT NOT NULL DEFAULT '',
+          end_time   TEXT NOT NULL DEFAULT '',
+          changes    TEXT NOT NULL DEFAULT '[]',
+          failed     INTEGER NOT NULL DEFAULT 0,
+          message    TEXT NOT NULL DEFAULT '',
+          log        TEXT NOT NULL DEFAULT '[]',
+          evidence   TEXT NOT NULL DEFAULT '',
+          tries      INTEGER NOT NULL DEFAULT 0,
+          PRIMARY KEY (service, request_id, attempt)
+        ) WITHOUT ROWID;
+        CREATE INDEX request_attempt_due ON request_attempt (service, ended_ms)
+          WHERE evidence = 'due';
+      `);
+    },
+  },
 ];

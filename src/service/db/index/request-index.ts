@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { containing, openDatabase, prepared, type Db } from '../sqlite.ts';
+import { AttemptLog, type IndexChange } from './attempts.ts';
 import { indexMigrations } from './migrations.ts';
 
 // The gateway's index of its upstreams' requests (contract section 8), filled by one
@@ -36,7 +37,10 @@ export interface IndexedRequest extends ListedRequest {
 export interface IndexFilter {
   readonly pipelineId?: string | undefined;
   readonly statuses?: readonly string[] | undefined;
-  /** A substring of the request id (any case): the only text requestlist gives. */
+  /**
+   * A substring (any case) of the request id, its file name or a failure message, as far as
+   * requestdetail told them (issue 25).
+   */
   readonly text?: string | undefined;
   /** Only requests changed at or after this time (epoch ms, our clock). */
   readonly sinceMs?: number | undefined;
@@ -87,7 +91,12 @@ function hourOf(request: ListedRequest): number {
 }
 
 export class RequestIndex {
-  constructor(readonly db: Db) {}
+  /** Each request's attempts and the evidence of its failures (issue 25). */
+  readonly attempts: AttemptLog;
+
+  constructor(readonly db: Db) {
+    this.attempts = new AttemptLog(db);
+  }
 
   static open(dataDir: string): RequestIndex {
     return new RequestIndex(openDatabase(join(dataDir, INDEX_FILE), indexMigrations));
@@ -148,7 +157,7 @@ export class RequestIndex {
     listed: readonly ListedRequest[],
     full: boolean,
     nowMs: number,
-  ): Promise<{ added: number; changed: number; gap: boolean }> {
+  ): Promise<{ added: number; changed: number; gap: boolean; entered: ListedRequest[] }> {
     const known = new Map<string, { status: string; stage: string; first: number }>();
     const ids = listed.map((r) => r.requestId);
     // The known rows of these requests, whatever day the index filed them under.
@@ -190,6 +199,11 @@ export class RequestIndex {
     const inserts: unknown[][] = [];
     const updates: unknown[][] = [];
     const seen: string[] = [];
+    // What the attempts log takes in: status changes, and new requests already failing.
+    const changes: IndexChange[] = [];
+    // Requests seen in a status they were not in before (metrics): a new one's Wait is its
+    // creation, not a change.
+    const entered: ListedRequest[] = [];
     for (let i = listed.length - 1; i >= 0; i--) {
       const r = listed[i] as ListedRequest;
       const before = known.get(r.requestId);
@@ -197,6 +211,9 @@ export class RequestIndex {
       if (!before) {
         // A request listed twice in one answer is taken once.
         known.set(r.requestId, { status: r.status, stage: r.stage, first: nowMs });
+        if (this.attempts.isFailed(service, r.status))
+          changes.push({ requestId: r.requestId, before: null, status: r.status, stage: r.stage });
+        if (r.status !== 'Wait') entered.push(r);
         inserts.push([
           service,
           r.requestId,
@@ -215,6 +232,16 @@ export class RequestIndex {
         ]);
       } else if (before.status !== r.status || before.stage !== r.stage) {
         updates.push([r.status, r.stage, r.name, terminal, nowMs, nowMs, service, r.requestId]);
+        if (before.status !== r.status)
+          changes.push({
+            requestId: r.requestId,
+            before: { status: before.status, stage: before.stage, firstMs: before.first },
+            status: r.status,
+            stage: r.stage,
+          });
+        if (before.status !== r.status) entered.push(r);
+        // Listed twice in one answer (a page boundary moving): one change, not two.
+        known.set(r.requestId, { ...before, status: r.status, stage: r.stage });
       } else seen.push(r.requestId);
     }
     const insert = prepared(
@@ -254,7 +281,11 @@ export class RequestIndex {
       check.run(nowMs, service, JSON.stringify(seen.slice(i, i + INGEST_CHUNK)));
       await yieldToEvents();
     }
-    return { added: inserts.length, changed: updates.length, gap };
+    for (let i = 0; i < changes.length; i += INGEST_CHUNK) {
+      this.attempts.seen(service, changes.slice(i, i + INGEST_CHUNK), nowMs);
+      await yieldToEvents();
+    }
+    return { added: inserts.length, changed: updates.length, gap, entered };
   }
 
   /** Records that the pollers watch a day; once incomplete, a day stays incomplete. */
@@ -280,22 +311,30 @@ export class RequestIndex {
       .all(service, beforeMs, limit) as string[];
   }
 
-  /** What a requestdetail said of a request: its status, stage and EndTime. */
+  /**
+   * What a requestdetail said of a request: its status, stage and EndTime. Returns the
+   * request's pipeline when its status is another than the index held (metrics).
+   */
   settle(
     service: string,
     requestId: string,
-    detail: { status: string; stage: string; endTime: string } | 'gone',
+    detail: { status: string; stage: string; endTime: string; sensorFile?: string } | 'gone',
     nowMs: number,
-  ): void {
+  ): { pipelineId: string } | undefined {
     if (detail === 'gone') {
       // The upstream no longer knows it: stop asking, keep what was last seen.
       prepared(
         this.db,
         'UPDATE indexed_request SET terminal = 1, checked_ms = ? WHERE service = ? AND request_id = ?',
       ).run(nowMs, service, requestId);
-      return;
+      return undefined;
     }
+    const before = prepared(
+      this.db,
+      'SELECT pipeline_id AS pipelineId, status FROM indexed_request WHERE service = ? AND request_id = ?',
+    ).get(service, requestId) as { pipelineId: string; status: string } | undefined;
     const terminal = TERMINAL_STATUSES.has(detail.status) || detail.endTime !== '' ? 1 : 0;
+    this.attemptSeen(service, requestId, detail, nowMs);
     prepared(
       this.db,
       `UPDATE indexed_request SET
@@ -314,6 +353,41 @@ export class RequestIndex {
       service,
       requestId,
     );
+    return before && before.status !== detail.status
+      ? { pipelineId: before.pipelineId }
+      : undefined;
+  }
+
+  /** What a requestdetail told, for the request's attempts and its file name. */
+  private attemptSeen(
+    service: string,
+    requestId: string,
+    detail: { status: string; stage: string; endTime: string; sensorFile?: string },
+    nowMs: number,
+  ): void {
+    const row = prepared(
+      this.db,
+      `SELECT status, stage, first_ms AS firstMs, terminal FROM indexed_request
+       WHERE service = ? AND request_id = ?`,
+    ).get(service, requestId) as
+      { status: string; stage: string; firstMs: number; terminal: number } | undefined;
+    if (!row) return;
+    this.attempts.noteFile(service, requestId, detail.sensorFile);
+    // A change of status, or an end the index did not know of (a vendor's own final word).
+    if (row.status !== detail.status || (detail.endTime !== '' && row.terminal === 0))
+      this.attempts.seen(
+        service,
+        [
+          {
+            requestId,
+            before: { status: row.status, stage: row.stage, firstMs: row.firstMs },
+            status: detail.status,
+            stage: detail.stage,
+            ended: detail.endTime !== '',
+          },
+        ],
+        nowMs,
+      );
   }
 
   /**
@@ -371,8 +445,11 @@ export class RequestIndex {
       values.push(JSON.stringify(filter.statuses));
     }
     if (filter.text !== undefined) {
-      where.push("request_id LIKE ? ESCAPE '\\'");
-      values.push(containing(filter.text));
+      where.push(
+        "(request_id LIKE ? ESCAPE '\\' OR sensor_file LIKE ? ESCAPE '\\' OR failure LIKE ? ESCAPE '\\')",
+      );
+      const like = containing(filter.text);
+      values.push(like, like, like);
     }
     if (filter.sinceMs !== undefined) {
       where.push('changed_ms >= ?');

@@ -93,4 +93,28 @@ export const statusMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    up(db) {
+      // Each attempt of a request (issue 25): its status changes with their times, and a
+      // failure's message and last application-log lines, kept when a retry moves on.
+      db.exec(`
+        CREATE TABLE REQUEST_ATTEMPT (
+          REQUESTID VARCHAR NOT NULL,
+          ATTEMPT INTEGER NOT NULL,
+          STATUS VARCHAR NOT NULL,
+          STAGE VARCHAR NOT NULL,
+          STARTEDMS INTEGER NOT NULL,
+          ENDEDMS INTEGER,
+          BEGINTIME VARCHAR NOT NULL DEFAULT '',
+          ENDTIME VARCHAR NOT NULL DEFAULT '',
+          CHANGES VARCHAR NOT NULL DEFAULT '[]',
+          FAILED INTEGER NOT NULL DEFAULT 0,
+          MESSAGE VARCHAR NOT NULL DEFAULT '',
+          LOGLINES VARCHAR NOT NULL DEFAULT '[]',
+          PRIMARY KEY (REQUESTID, ATTEMPT)
+        );
+      `);
+    },
+  },
 ];

@@ -115,7 +115,11 @@ function filteredRequests(
  * value a bound parameter, filterValues): a query without `@x IS NULL OR` lets SQLite use
  * the day's status and pipeline indexes instead of reading the day.
  */
-function filteredWhere(day: string, pipelineId: string | undefined, filter: RequestFilter): string {
+export function filteredWhere(
+  day: string,
+  pipelineId: string | undefined,
+  filter: RequestFilter,
+): string {
   const table = quoteIdentifier(statusTableName(day));
   const conditions: string[] = [];
   if (pipelineId !== undefined) conditions.push('s.PIPELINEID = @pipeline');
@@ -125,14 +129,17 @@ function filteredWhere(day: string, pipelineId: string | undefined, filter: Requ
     conditions.push(`s.STATUS IN (${filter.statuses.map((_, i) => `@s${i}`).join(', ')})`);
   if (filter.since !== undefined) conditions.push('s.LASTUPDATED >= @since');
   if (filter.text !== undefined)
+    // Any failure it had, as the gateway's index keeps them (issue 25): a retried request is
+    // still found by the words of the failure that made someone retry it.
     conditions.push(`(s.REQUESTID LIKE @like ESCAPE '\\' OR r.FILENAME LIKE @like ESCAPE '\\'
-           OR s.ERRORMSG LIKE @like ESCAPE '\\')`);
+           OR s.ERRORMSG LIKE @like ESCAPE '\\' OR EXISTS (SELECT 1 FROM REQUEST_ATTEMPT a
+             WHERE a.REQUESTID = s.REQUESTID AND a.MESSAGE LIKE @like ESCAPE '\\'))`);
   const join = filter.text === undefined ? '' : ' LEFT JOIN REQUEST r ON r.REQUESTID = s.REQUESTID';
   return `FROM ${table} s${join}${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
 }
 
 /** The bound values of filteredWhere: only those its conditions name (SQLite refuses others). */
-function filterValues(
+export function filterValues(
   pipelineId: string | undefined,
   filter: RequestFilter,
 ): Record<string, string> {

@@ -30,6 +30,8 @@ export interface VendorBehaviour {
   readonly sessionId: boolean;
   /** gzip answers when the request's Accept-Encoding allows it (Content-Encoding: gzip). */
   readonly gzip: boolean;
+  /** A retry 'rewritten': the request's logs start again, its failure's lines gone (as products do); 'kept': appended to. */
+  readonly retryLog: 'kept' | 'rewritten';
 }
 
 /** The double as it was before the switches: every existing test was written against it. */
@@ -47,6 +49,7 @@ export const DEFAULT_BEHAVIOUR: VendorBehaviour = Object.freeze({
   echoKey: false,
   sessionId: true,
   gzip: false,
+  retryLog: 'kept',
 });
 
 /** The name a charset is declared by (IANA's spelling, as servers write it). */

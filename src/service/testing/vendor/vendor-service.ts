@@ -590,6 +590,8 @@ export async function startVendorService(
             errorMsg: '',
             filename: r.filename.replace('fail', 'fixed'),
           });
+          if (behaviour.retryLog === 'rewritten')
+            r.log = [{ date: now(), stage: '', event: 'Start', status: 'Start', message: '' }];
           return ok();
         },
       ],

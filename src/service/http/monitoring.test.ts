@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type TestService } from '../../testing/service.ts';
+import { REPO_ROOT } from '../app.ts';
+import { startService, type TestService } from '../testing/service.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const read = (name: string) => readFileSync(join(here, name), 'utf8');
+/** Where an operator finds them, beside the systemd unit and the nginx site. */
+const DEPLOY = join(REPO_ROOT, 'docs', 'deploy');
+const read = (name: string) => readFileSync(join(DEPLOY, name), 'utf8');
 
 /** Series Prometheus makes itself, not the server. */
 const PROMETHEUS_OWN = new Set(['up']);
@@ -78,7 +79,7 @@ describe('the sample Grafana dashboard and Prometheus alert rules', () => {
   });
 
   it('every alert rule is complete and reads only metrics the server exports', () => {
-    const file = parse(read('prometheus-alerts.yaml')) as { groups: { rules: Rule[] }[] };
+    const file = parse(read('alert-rules.yml')) as { groups: { rules: Rule[] }[] };
     const rules = file.groups.flatMap((g) => g.rules);
     expect(rules.length).toBeGreaterThanOrEqual(6);
     const used = new Set<string>();
@@ -94,9 +95,10 @@ describe('the sample Grafana dashboard and Prometheus alert rules', () => {
     expect(unknown).toEqual([]);
     // The rules cover failed requests, upstreams and the server's own answers.
     for (const name of [
-      'pipeline_requests_today',
+      'pipeline_requests_total',
       'pipeline_upstream_check_failures_total',
-      'pipeline_http_responses_total',
+      'http_request_duration_seconds_count',
+      'http_request_duration_seconds_bucket',
     ])
       expect(used).toContain(name);
   });
@@ -127,10 +129,22 @@ describe('the sample Grafana dashboard and Prometheus alert rules', () => {
     expect(unknown).toEqual([]);
     for (const name of [
       'pipeline_requests_today',
+      'pipeline_requests_total',
       'pipeline_request_duration_seconds_bucket',
       'pipeline_upstream_check_seconds_bucket',
-      'pipeline_http_responses_total',
+      'http_request_duration_seconds_bucket',
+      'http_request_duration_seconds_count',
     ])
       expect(used).toContain(name);
+    // The latency panel: a quantile of the buckets' rate, per route pattern.
+    const exprs = dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr));
+    expect(exprs).toContainEqual(
+      expect.stringMatching(
+        /histogram_quantile\([\d.]+, sum by \(le, route\) \(rate\(http_request_duration_seconds_bucket/,
+      ),
+    );
+    expect(exprs).toContainEqual(
+      expect.stringMatching(/sum by \(status\) \(rate\(pipeline_requests_total/),
+    );
   });
 });

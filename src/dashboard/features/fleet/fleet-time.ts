@@ -1,0 +1,55 @@
+import { useTranslation } from 'react-i18next';
+import { usePreference } from '../../app/preferences.ts';
+import { formatInstant, type ServiceZone } from '../../i18n/time.ts';
+
+/** A zone's name as a person reads it: its abbreviation, its IANA name, or its offset. */
+export function zoneLabel(zone: ServiceZone): string {
+  if (zone.zoneName) return zone.zoneName;
+  if (zone.timeZone) return zone.timeZone;
+  if (zone.utcOffsetMinutes === undefined) return '';
+  const sign = zone.utcOffsetMinutes < 0 ? '-' : '+';
+  const minutes = Math.abs(zone.utcOffsetMinutes);
+  return `UTC${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+/**
+ * Instants and days of a service that need not be the one the dashboard looks at (the
+ * fleet shows them all): on the clock the header chose, the service's being that service's
+ * own, each with its zone named.
+ */
+export function useZonedFormat() {
+  const { t, i18n } = useTranslation('common');
+  const [choice] = usePreference('timeZone');
+  const [clock] = usePreference('clock');
+  const language = i18n.resolvedLanguage ?? 'en';
+  return {
+    instant: (iso: string, zone: ServiceZone) =>
+      formatInstant(iso, {
+        language,
+        choice,
+        clock,
+        service: zone,
+        unknownZoneLabel: t('time.serviceClock'),
+      }),
+    /** A yyyymmdd day as a date of the language (a calendar day: no zone moves it). */
+    day: (ymd: string) =>
+      new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
+        Date.UTC(Number(ymd.slice(0, 4)), Number(ymd.slice(4, 6)) - 1, Number(ymd.slice(6, 8))),
+      ),
+    /** A short day for chart axes and table rows: month and day. */
+    shortDay: (ymd: string) =>
+      new Intl.DateTimeFormat(language, {
+        month: 'numeric',
+        day: 'numeric',
+        timeZone: 'UTC',
+      }).format(
+        Date.UTC(Number(ymd.slice(0, 4)), Number(ymd.slice(4, 6)) - 1, Number(ymd.slice(6, 8))),
+      ),
+  };
+}
+
+/** Milliseconds as seconds to show: three significant digits below 10 s, tenths above. */
+export function secondsOf(ms: number): number {
+  const seconds = ms / 1000;
+  return seconds < 10 ? Number(seconds.toPrecision(3)) : Math.round(seconds * 10) / 10;
+}

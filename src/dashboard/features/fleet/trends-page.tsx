@@ -1,0 +1,309 @@
+import { useMemo, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { JUMP_RULES, type Trends } from '../../../kit/index.ts';
+import { ErrorView } from '../../components/error-view.tsx';
+import { Field, PageHeader, Select } from '../../components/fields.tsx';
+import { Spinner } from '../../components/spinner.tsx';
+import { paths } from '../../paths.ts';
+import { useCurrentService } from '../../shared/services.ts';
+import { freshParams } from '../../shared/url-state.ts';
+import { secondsOf, useZonedFormat, zoneLabel } from './fleet-time.ts';
+import { useTrends } from './queries.ts';
+import { TrendsChart, type TrendSeries } from './trends-chart.tsx';
+
+/** The periods offered; the server takes any from 1 to 31. */
+const PERIODS = [7, 14, 30] as const;
+
+function useDarkClass(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      const observer = new MutationObserver(listener);
+      observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+      return () => observer.disconnect();
+    },
+    () => document.documentElement.classList.contains('dark'),
+  );
+}
+
+/** `days` of the URL when it is one of the periods, else 30. */
+function daysFrom(value: string | null): number {
+  const n = Number(value);
+  return (PERIODS as readonly number[]).includes(n) ? n : 30;
+}
+
+function JumpSummary({ trends }: { trends: Trends }) {
+  const { t, i18n } = useTranslation('fleet');
+  const percent = new Intl.NumberFormat(i18n.resolvedLanguage, {
+    style: 'percent',
+    maximumFractionDigits: 1,
+  });
+  const seconds = (ms: number | null) =>
+    ms === null ? t('trends.none') : t('seconds', { value: secondsOf(ms) });
+  const today = trends.points.at(-1);
+  const lines: string[] = [];
+  if (trends.jumps.failureRate)
+    lines.push(
+      t('trends.jumpedRate', {
+        today: percent.format(today?.failureRate ?? 0),
+        median: percent.format(trends.baseline.failureRate ?? 0),
+      }),
+    );
+  if (trends.jumps.p95)
+    lines.push(
+      t('trends.jumpedP95', {
+        today: seconds(today?.p95Ms ?? null),
+        median: seconds(trends.baseline.p95Ms),
+      }),
+    );
+  const jumped = lines.length > 0;
+  const noBaseline = trends.baseline.failureRate === null && trends.baseline.p95Ms === null;
+  return (
+    <div
+      role="status"
+      data-testid="trends-jump"
+      data-jumped={jumped}
+      className={`rounded-md px-4 py-2 text-sm ${
+        jumped
+          ? 'bg-red-50 text-red-900 dark:bg-red-950 dark:text-red-100'
+          : 'bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-100'
+      }`}
+    >
+      {jumped ? (
+        lines.map((line) => (
+          <p key={line} className="font-medium">
+            <span aria-hidden="true">▲ </span>
+            {line}
+          </p>
+        ))
+      ) : (
+        <p>{noBaseline ? t('trends.noBaseline') : t('trends.noJump')}</p>
+      )}
+      <p className="mt-1 text-xs opacity-90">{t('jumpRule', JUMP_RULES)}</p>
+    </div>
+  );
+}
+
+function TrendsBody({ trends, dark }: { trends: Trends; dark: boolean }) {
+  const { t, i18n } = useTranslation('fleet');
+  const format = useZonedFormat();
+  const number = new Intl.NumberFormat(i18n.resolvedLanguage);
+  const percent = new Intl.NumberFormat(i18n.resolvedLanguage, {
+    style: 'percent',
+    maximumFractionDigits: 1,
+  });
+  const none = t('trends.none');
+  const seconds = (ms: number | null) =>
+    ms === null ? none : t('seconds', { value: secondsOf(ms) });
+  const labels = useMemo(
+    () => trends.points.map((p) => format.shortDay(p.day)),
+    // The labels follow the days and the language.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [trends.points, i18n.resolvedLanguage],
+  );
+  const outcomes: TrendSeries[] = useMemo(
+    () => [
+      {
+        label: t('class.failed'),
+        values: trends.points.map((p) => (p.watched ? p.counts.failed : null)),
+        light: '#b91c1c',
+        dark: '#f87171',
+      },
+      {
+        label: t('class.done'),
+        values: trends.points.map((p) => (p.watched ? p.counts.done : null)),
+        light: '#0f766e',
+        dark: '#2dd4bf',
+      },
+      {
+        label: `${t('class.waiting')} · ${t('class.running')} · ${t('class.other')}`,
+        values: trends.points.map((p) =>
+          p.watched ? p.counts.waiting + p.counts.running + p.counts.other : null,
+        ),
+        light: '#b45309',
+        dark: '#fbbf24',
+      },
+    ],
+    [trends.points, t],
+  );
+  const durations: TrendSeries[] = useMemo(
+    () => [
+      {
+        label: t('trends.p50'),
+        values: trends.points.map((p) => (p.p50Ms === null ? null : p.p50Ms / 1000)),
+        light: '#1d4ed8',
+        dark: '#60a5fa',
+      },
+      {
+        label: t('trends.p95'),
+        values: trends.points.map((p) => (p.p95Ms === null ? null : p.p95Ms / 1000)),
+        light: '#6d28d9',
+        dark: '#a78bfa',
+      },
+    ],
+    [trends.points, t],
+  );
+  const known = trends.points.reduce((sum, p) => sum + p.durations, 0);
+  const ended = trends.points.reduce((sum, p) => sum + p.counts.failed + p.counts.done, 0);
+  const section =
+    'min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900';
+  return (
+    <div className="flex flex-col gap-5">
+      <JumpSummary trends={trends} />
+      <div className="grid gap-5 xl:grid-cols-2">
+        <section className={section}>
+          <h2 className="mb-3 text-sm font-semibold">{t('trends.outcomes')}</h2>
+          <TrendsChart
+            days={labels}
+            series={outcomes}
+            yLabel={t('trends.countAxis')}
+            dark={dark}
+            testId="trends-outcomes"
+          />
+          <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+            {t('trends.rateDefinition')}
+          </p>
+        </section>
+        <section className={section}>
+          <h2 className="mb-3 text-sm font-semibold">{t('trends.durations')}</h2>
+          <TrendsChart
+            days={labels}
+            series={durations}
+            yLabel={t('trends.secondsAxis')}
+            dark={dark}
+            testId="trends-durations"
+          />
+          <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+            {t('trends.durationNote', { known, total: ended })}
+          </p>
+        </section>
+      </div>
+      <section className={section}>
+        <h2 className="mb-2 text-sm font-semibold" id="trends-table">
+          {t('trends.table')}
+        </h2>
+        <div className="overflow-x-auto">
+          <table
+            aria-labelledby="trends-table"
+            className="w-full text-xs"
+            data-testid="trends-table"
+          >
+            <thead>
+              <tr className="border-b border-slate-200 text-left dark:border-slate-700">
+                <th scope="col" className="py-1 pr-2 font-semibold">
+                  {t('trends.dayColumn')}
+                </th>
+                <th scope="col" className="py-1 pr-2 text-right font-semibold">
+                  {t('trends.requestsColumn')}
+                </th>
+                <th scope="col" className="py-1 pr-2 text-right font-semibold">
+                  {t('trends.failedColumn')}
+                </th>
+                <th scope="col" className="py-1 pr-2 text-right font-semibold">
+                  {t('trends.rateColumn')}
+                </th>
+                <th scope="col" className="py-1 pr-2 text-right font-semibold">
+                  {t('trends.p50')}
+                </th>
+                <th scope="col" className="py-1 text-right font-semibold">
+                  {t('trends.p95')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...trends.points].reverse().map((p) => (
+                <tr
+                  key={p.day}
+                  data-day={p.day}
+                  className="border-b border-slate-100 tabular-nums last:border-0 dark:border-slate-800"
+                >
+                  <th scope="row" className="py-1 pr-2 text-left font-normal whitespace-nowrap">
+                    {format.shortDay(p.day)}
+                  </th>
+                  {p.watched ? (
+                    <>
+                      <td className="py-1 pr-2 text-right">{number.format(p.counts.total)}</td>
+                      <td className="py-1 pr-2 text-right">{number.format(p.counts.failed)}</td>
+                      <td className="py-1 pr-2 text-right">
+                        {p.failureRate === null ? none : percent.format(p.failureRate)}
+                      </td>
+                      <td className="py-1 pr-2 text-right">{seconds(p.p50Ms)}</td>
+                      <td className="py-1 text-right">{seconds(p.p95Ms)}</td>
+                    </>
+                  ) : (
+                    <td colSpan={5} className="py-1 text-right text-slate-600 dark:text-slate-400">
+                      {t('trends.unwatched')}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </div>
+  );
+}
+
+/** A pipeline's last days on the service looked at: outcomes and durations per day. */
+export function TrendsPage() {
+  const { t } = useTranslation('fleet');
+  const { pipelineId = '' } = useParams();
+  const [search, setSearch] = useSearchParams();
+  const service = useCurrentService();
+  const days = daysFrom(search.get('days'));
+  const trends = useTrends(service.id, pipelineId, days);
+  const dark = useDarkClass();
+  const format = useZonedFormat();
+  const data = trends.data;
+  const title = t('trends.title', {
+    pipeline: data?.name ? `${data.name} (${pipelineId})` : pipelineId,
+  });
+  return (
+    <>
+      <nav className="mb-2 flex gap-3 text-sm">
+        <Link to={paths.pipelines()} className="text-teal-800 underline dark:text-teal-300">
+          {t('trends.back')}
+        </Link>
+        <Link to={paths.fleet()} className="text-teal-800 underline dark:text-teal-300">
+          {t('trends.fleet')}
+        </Link>
+      </nav>
+      <PageHeader title={title}>
+        <Field label={t('trends.days')}>
+          <Select
+            value={days}
+            data-testid="trends-days"
+            onChange={(e) => setSearch(freshParams(search, { days: e.target.value }))}
+          >
+            {PERIODS.map((n) => (
+              <option key={n} value={n}>
+                {t('trends.lastDays', { count: n })}
+              </option>
+            ))}
+          </Select>
+        </Field>
+      </PageHeader>
+      {trends.error ? (
+        <ErrorView error={trends.error} onRetry={() => void trends.refetch()} />
+      ) : null}
+      {!data ? (
+        trends.error ? null : (
+          <Spinner />
+        )
+      ) : !data.today ? (
+        <p className="text-sm">{t('trends.noDay')}</p>
+      ) : (
+        <>
+          <p className="mb-4 text-sm text-slate-700 dark:text-slate-300" data-testid="trends-zone">
+            {t('trends.zoneNote', {
+              zone: zoneLabel(data) || service.timeZone,
+              day: format.day(data.today),
+            })}
+          </p>
+          <TrendsBody trends={data} dark={dark} />
+        </>
+      )}
+    </>
+  );
+}

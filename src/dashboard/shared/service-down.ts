@@ -1,0 +1,103 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorCode, HttpError } from '../../kit/index.ts';
+import type { ServiceInfo } from '../app/service-info.ts';
+import { useTimeFormat } from '../i18n/use-time.ts';
+import { serviceTitle } from './environment.ts';
+import { servicesKeys, useCurrentService, useServices } from './services.ts';
+
+/** The service looked at, when the server found it unreachable: what failed and since when. */
+export interface ServiceDown {
+  readonly service: ServiceInfo;
+  /** Why, in the words of the service or of the call that met it: untrusted text, or ''. */
+  readonly message: string;
+  /** Since when it has not answered (ISO), or '' when the server has not said. */
+  readonly since: string;
+  /** The server's copy of its request lists is as of this time (ISO), or ''. */
+  readonly asOf: string;
+  /** Why an action is off, for a Button's `disabledReason`: names the service and the time. */
+  readonly reason: string;
+}
+
+/**
+ * Whether the service every page shows is down, by the server's own check and by the first
+ * call that met it stopped (`GET /mcapi/services`). Pages disable their actions with
+ * `reason` and mark what they still show as of its time:
+ *
+ * @example
+ * const down = useServiceDown();
+ * <Button disabledReason={forbidden('exec') ?? down?.reason}>Execute</Button>
+ */
+export function useServiceDown(): ServiceDown | undefined {
+  const { t } = useTranslation();
+  const time = useTimeFormat();
+  const { known } = useServices();
+  const service = useCurrentService();
+  // Only a list the server gave can say a service is down (an API key sign-in has none);
+  // the server itself not answering is the shell's own banner (app/connection.ts).
+  if (!known || service.reachable || service.embedded) return undefined;
+  const name = serviceTitle(service);
+  return {
+    service,
+    message: service.message,
+    since: service.since,
+    asOf: service.indexedAt,
+    reason: service.since
+      ? t('down.reasonSince', { name, time: time.instant(service.since) })
+      : t('down.reason', { name }),
+  };
+}
+
+const UPSTREAM_CODES: readonly number[] = [ErrorCode.UpstreamFailed, ErrorCode.UpstreamTimeout];
+
+/** An answer of our server that says the service behind it failed to answer. */
+export function isUpstreamFailure(error: unknown): boolean {
+  return (
+    error instanceof HttpError && error.code !== undefined && UPSTREAM_CODES.includes(error.code)
+  );
+}
+
+/**
+ * For the shell: a call that meets an upstream failure asks the server's list again at once
+ * (the server has just learnt it, see gateway/directory.ts), so that the banner shows within
+ * the upstream timeout rather than at the list's next refresh; and when the service answers
+ * again, everything shown is read again, so that nothing stays marked "as of".
+ */
+export function useWatchUpstreamFailures(): void {
+  const queryClient = useQueryClient();
+  const down = useServiceDown() !== undefined;
+  const wasDown = useRef(down);
+  // Read by the subscriptions below, which outlive a render.
+  const isDown = useRef(down);
+  useEffect(() => {
+    const refresh = () => {
+      if (queryClient.isFetching({ queryKey: servicesKeys.list() }) > 0) return;
+      void queryClient.invalidateQueries({ queryKey: servicesKeys.list() });
+    };
+    // A failure of the upstream, or an answer of a service said to be down: either may
+    // change what the list says.
+    const seen = (action: { type: string; error?: unknown }, key: unknown) => {
+      if (action.type === 'error' && isUpstreamFailure(action.error)) refresh();
+      else if (action.type === 'success' && isDown.current && key !== 'services') refresh();
+    };
+    const queries = queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated') seen(event.action, event.query.queryKey[0]);
+    });
+    const mutations = queryClient.getMutationCache().subscribe((event) => {
+      if (event.type === 'updated') seen(event.action, undefined);
+    });
+    return () => {
+      queries();
+      mutations();
+    };
+  }, [queryClient]);
+  useEffect(() => {
+    if (wasDown.current && !down)
+      void queryClient.invalidateQueries({
+        predicate: (query) => query.queryKey[0] !== 'services',
+      });
+    wasDown.current = down;
+    isDown.current = down;
+  }, [down, queryClient]);
+}

@@ -1,0 +1,22 @@
+import type { ServiceInfo } from '../app/service-info.ts';
+import { isProduction, stripClass } from './environment.ts';
+
+/** A service's colour as a strip and its label as text: never the colour alone. */
+export function ServiceMark({ service }: { service: ServiceInfo }) {
+  const strip = stripClass(service);
+  return (
+    <span className="inline-flex items-center gap-1.5" data-testid="service-mark">
+      <span aria-hidden="true" className={`inline-block h-4 w-1.5 rounded-sm ${strip}`} />
+      <span className="font-semibold">{service.name}</span>
+      {service.label ? (
+        <span
+          className={`rounded px-1.5 py-0.5 text-[0.7rem] font-semibold tracking-wide uppercase ${
+            isProduction(service) ? 'bg-red-700 text-white' : 'bg-slate-100 text-slate-900'
+          }`}
+        >
+          {service.label}
+        </span>
+      ) : null}
+    </span>
+  );
+}

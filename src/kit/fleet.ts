@@ -1,0 +1,256 @@
+// The fleet view and the trends of the server's own Part A extensions (`GET /mcapi/fleet`,
+// `GET /mcapi/trends`): their wire types, liberal decoders (a field missing or of another
+// type reads as unknown, never as a made-up value) and the one rule of a "jump", which
+// the server applies and the dashboard states.
+
+/** How a status word reads across services: its class by that service's own words. */
+export const FLEET_CLASSES = ['failed', 'running', 'waiting', 'done', 'other'] as const;
+export type FleetClass = (typeof FLEET_CLASSES)[number];
+
+/** A day's requests per class, and all of them. */
+export type FleetCounts = Readonly<Record<FleetClass | 'total', number>>;
+
+/** A status word of a day, its class and its count. */
+export interface FleetWord {
+  readonly status: string;
+  readonly class: FleetClass;
+  readonly count: number;
+}
+
+/** Today against the median of the days before, when it jumps (see JUMP_RULES). */
+export interface FleetJump {
+  readonly pipelineId: string;
+  readonly name: string;
+  readonly kind: 'failureRate' | 'p95';
+  /** Today's failure rate (0..1) or p95 (ms). */
+  readonly today: number;
+  /** The median of the days before, in the same unit. */
+  readonly median: number;
+}
+
+/**
+ * Whether a service's today is counted whole: `complete` (exact), `missed` (the index could
+ * not list the whole day: the counts are a lower bound), `unwatched` (no round yet), `live`
+ * (the embedded service: its own status database).
+ */
+export type FleetDayState = 'complete' | 'missed' | 'unwatched' | 'live';
+
+/** One service of the fleet, as the caller may see it. */
+export interface FleetService {
+  readonly id: string;
+  readonly name: string;
+  readonly label: string;
+  readonly color: string;
+  readonly embedded: boolean;
+  /** The caller's role there. */
+  readonly role: string;
+  readonly reachable: boolean;
+  /** Since when it has been reachable or not (ISO), or ''. */
+  readonly since: string;
+  /** Why it is not reachable (the service's or the network's words), or ''. */
+  readonly message: string;
+  readonly timeZone: string;
+  readonly utcOffsetMinutes: number | undefined;
+  readonly zoneName: string;
+  /** The service's own today (yyyymmdd), '' while unknown. */
+  readonly day: string;
+  readonly dayState: FleetDayState;
+  /** The index is as of this instant (ISO), '' for the embedded service (always current). */
+  readonly indexedAt: string;
+  /** Why the index's last round failed, or ''. */
+  readonly indexError: string;
+  readonly counts: FleetCounts;
+  readonly words: readonly FleetWord[];
+  readonly jumps: readonly FleetJump[];
+}
+
+export interface Fleet {
+  /** When the answer was made (ISO). */
+  readonly generatedAt: string;
+  readonly services: readonly FleetService[];
+}
+
+/** One day of a pipeline's trend. */
+export interface TrendPoint {
+  readonly day: string;
+  /** False for a day before the gateway's index watched the service: nothing is known. */
+  readonly watched: boolean;
+  readonly counts: FleetCounts;
+  /** Failed among the ended (failed + done), 0..1; null without an ended request. */
+  readonly failureRate: number | null;
+  /** Durations known (ended requests whose begin and end are both known). */
+  readonly durations: number;
+  readonly p50Ms: number | null;
+  readonly p95Ms: number | null;
+}
+
+export interface Trends {
+  readonly service: string;
+  readonly pipelineId: string;
+  readonly name: string;
+  /** Days asked for; `points` holds as many, oldest first, the service's today last. */
+  readonly days: number;
+  readonly today: string;
+  readonly timeZone: string;
+  readonly utcOffsetMinutes: number | undefined;
+  readonly zoneName: string;
+  readonly points: readonly TrendPoint[];
+  /** The medians of the days before today, null with fewer than JUMP_RULES.minDays. */
+  readonly baseline: { readonly failureRate: number | null; readonly p95Ms: number | null };
+  readonly jumps: { readonly failureRate: boolean; readonly p95: boolean };
+}
+
+/**
+ * When today "jumps", stated on screen as it is applied: today's failure rate is at least
+ * `factor` times the median of the days before and at least `points` percentage points
+ * above it; or today's p95 is at least `factor` times the median of the days' p95s. Today
+ * needs `minToday` ended requests (or durations) and the days before `minDays` days with
+ * any, so that one request or one day does not make a jump.
+ */
+export const JUMP_RULES = { factor: 2, points: 5, minToday: 5, minDays: 3 } as const;
+
+/** The median (the mean of the middle two of an even count), or null of nothing. */
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/**
+ * The baseline of a trend (the days before its last) and whether its last day jumps.
+ *
+ * @example
+ * const { jumps } = trendJumps(points);
+ * if (jumps.failureRate) console.log('failure rate jumped today');
+ */
+export function trendJumps(points: readonly TrendPoint[]): Pick<Trends, 'baseline' | 'jumps'> {
+  const today = points.at(-1);
+  const before = points.slice(0, -1).filter((p) => p.watched);
+  const rates = before.flatMap((p) => (p.failureRate === null ? [] : [p.failureRate]));
+  const p95s = before.flatMap((p) => (p.p95Ms === null ? [] : [p.p95Ms]));
+  const rate = rates.length >= JUMP_RULES.minDays ? median(rates) : null;
+  const p95 = p95s.length >= JUMP_RULES.minDays ? median(p95s) : null;
+  const ended = today ? today.counts.failed + today.counts.done : 0;
+  return {
+    baseline: { failureRate: rate, p95Ms: p95 },
+    jumps: {
+      failureRate:
+        today?.failureRate != null &&
+        rate !== null &&
+        ended >= JUMP_RULES.minToday &&
+        today.failureRate >= JUMP_RULES.factor * rate &&
+        today.failureRate - rate >= JUMP_RULES.points / 100,
+      p95:
+        today?.p95Ms != null &&
+        p95 !== null &&
+        today.durations >= JUMP_RULES.minToday &&
+        today.p95Ms > p95 &&
+        today.p95Ms >= JUMP_RULES.factor * p95,
+    },
+  };
+}
+
+type Loose = Record<string, unknown>;
+const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
+const num = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+const count = (v: unknown): number => num(v) ?? 0;
+const nullableNum = (v: unknown): number | null => num(v) ?? null;
+const obj = (v: unknown): Loose =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Loose) : {};
+const list = (v: unknown): Loose[] => (Array.isArray(v) ? v.map(obj) : []);
+const oneOf = <T extends string>(v: unknown, values: readonly T[], fallback: T): T =>
+  values.find((value) => value === v) ?? fallback;
+
+function decodeCounts(v: unknown): FleetCounts {
+  const c = obj(v);
+  return {
+    failed: count(c.failed),
+    running: count(c.running),
+    waiting: count(c.waiting),
+    done: count(c.done),
+    other: count(c.other),
+    total: count(c.total),
+  };
+}
+
+function decodeWord(w: Loose): FleetWord {
+  return {
+    status: str(w.status),
+    class: oneOf(w.class, FLEET_CLASSES, 'other'),
+    count: count(w.count),
+  };
+}
+
+/** `GET /mcapi/fleet`'s `data`, decoded liberally. */
+export function decodeFleet(data: Readonly<Record<string, unknown>>): Fleet {
+  return {
+    generatedAt: str(data.generatedAt),
+    services: list(data.services).flatMap((s) => {
+      const id = str(s.id);
+      if (!id) return [];
+      return [
+        {
+          id,
+          name: str(s.name) || id,
+          label: str(s.label),
+          color: str(s.color),
+          embedded: s.embedded === true,
+          role: str(s.role),
+          reachable: s.reachable !== false,
+          since: str(s.since),
+          message: str(s.message),
+          timeZone: str(s.timeZone),
+          utcOffsetMinutes: num(s.utcOffsetMinutes),
+          zoneName: str(s.zoneName),
+          day: str(s.day),
+          dayState: oneOf(s.dayState, ['complete', 'missed', 'unwatched', 'live'], 'unwatched'),
+          indexedAt: str(s.indexedAt),
+          indexError: str(s.indexError),
+          counts: decodeCounts(s.counts),
+          words: list(s.words).map(decodeWord),
+          jumps: list(s.jumps).map((j) => ({
+            pipelineId: str(j.pipelineId),
+            name: str(j.name),
+            kind: oneOf(j.kind, ['failureRate', 'p95'] as const, 'failureRate'),
+            today: count(j.today),
+            median: count(j.median),
+          })),
+        },
+      ];
+    }),
+  };
+}
+
+/** `GET /mcapi/trends`'s `data`, decoded liberally. */
+export function decodeTrends(data: Readonly<Record<string, unknown>>): Trends {
+  const baseline = obj(data.baseline);
+  const jumps = obj(data.jumps);
+  return {
+    service: str(data.service),
+    pipelineId: str(data.pipelineId),
+    name: str(data.name),
+    days: count(data.days),
+    today: str(data.today),
+    timeZone: str(data.timeZone),
+    utcOffsetMinutes: num(data.utcOffsetMinutes),
+    zoneName: str(data.zoneName),
+    points: list(data.points).map((p) => ({
+      day: str(p.day),
+      watched: p.watched !== false,
+      counts: decodeCounts(p.counts),
+      failureRate: nullableNum(p.failureRate),
+      durations: count(p.durations),
+      p50Ms: nullableNum(p.p50Ms),
+      p95Ms: nullableNum(p.p95Ms),
+    })),
+    baseline: {
+      failureRate: nullableNum(baseline.failureRate),
+      p95Ms: nullableNum(baseline.p95Ms),
+    },
+    jumps: { failureRate: jumps.failureRate === true, p95: jumps.p95 === true },
+  };
+}

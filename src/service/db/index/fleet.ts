@@ -1,0 +1,27 @@
+import { prepared } from '../sqlite.ts';
+import type { RequestIndex } from './request-index.ts';
+
+// What the fleet view (GET /mcapi/fleet) reads of the gateway's index: a day's requests of
+// one upstream counted per status word, exact for what the pollers saw. Read-only queries
+// of the index's existing tables; the index itself is kept by poller.ts.
+
+export interface WordCount {
+  readonly status: string;
+  readonly count: number;
+}
+
+/**
+ * A day's requests of a service per status word (an open set, counted as the upstream
+ * words them). The (service, day, status) index answers it without reading a request row.
+ */
+export function indexDayStatusCounts(
+  index: RequestIndex,
+  service: string,
+  day: string,
+): WordCount[] {
+  return prepared(
+    index.db,
+    `SELECT status, COUNT(*) AS count FROM indexed_request
+     WHERE service = ? AND day = ? GROUP BY status ORDER BY status`,
+  ).all(service, day) as WordCount[];
+}

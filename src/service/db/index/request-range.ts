@@ -1,0 +1,150 @@
+import { containing, prepared } from '../sqlite.ts';
+import type { RequestIndex } from './request-index.ts';
+
+// Requests over a range of days (issue 25): a page, newest first, and exact counts per day
+// and per status, from the gateway's index. The embedded service answers the same from its
+// status database (db/status/request-range.ts).
+
+/** Days a range may span at most. */
+export const RANGE_MAX_DAYS = 31;
+
+/** Which requests of a range; every part optional. */
+export interface RangeFilter {
+  readonly pipelineId?: string | undefined;
+  readonly statuses?: readonly string[] | undefined;
+  /** A substring of the request id, its file name or a failure message (any case). */
+  readonly text?: string | undefined;
+}
+
+/** A request of a range, as a list shows it, with its day. */
+export interface RangeRequest {
+  readonly requestId: string;
+  readonly pipelineId: string;
+  readonly status: string;
+  readonly stage: string;
+  readonly beginDate: string;
+  readonly day: string;
+}
+
+/**
+ * A day of a range: how many of its requests match, and whether that count is exact
+ * (`complete`), short (`missed`: the index could not list all of it) or unknown
+ * (`unwatched`: before the index began; no requests of it are counted).
+ */
+export interface RangeDay {
+  readonly day: string;
+  readonly count: number;
+  readonly state: 'complete' | 'missed' | 'unwatched';
+}
+
+export interface RangePage {
+  readonly total: number;
+  /** Every day's count is exact. */
+  readonly exact: boolean;
+  readonly days: readonly RangeDay[];
+  readonly statuses: readonly { readonly status: string; readonly count: number }[];
+  readonly rows: readonly RangeRequest[];
+}
+
+/**
+ * The days from `from` to `to` (yyyymmdd, inclusive), oldest first; undefined when either
+ * is no calendar day, `to` is before `from`, or they span more than RANGE_MAX_DAYS.
+ */
+export function daysOf(from: string, to: string): string[] | undefined {
+  const parse = (day: string) => {
+    if (!/^\d{8}$/.test(day)) return undefined;
+    const ms = Date.UTC(Number(day.slice(0, 4)), Number(day.slice(4, 6)) - 1, Number(day.slice(6)));
+    // 20260231 is not a day, though Date.UTC takes it as 3 March.
+    return new Date(ms).toISOString().slice(0, 10).replaceAll('-', '') === day ? ms : undefined;
+  };
+  const start = parse(from);
+  const end = parse(to);
+  if (start === undefined || end === undefined || end < start) return undefined;
+  const count = Math.round((end - start) / 86_400_000) + 1;
+  if (count > RANGE_MAX_DAYS) return undefined;
+  return Array.from({ length: count }, (_, i) =>
+    new Date(start + i * 86_400_000).toISOString().slice(0, 10).replaceAll('-', ''),
+  );
+}
+
+/** A page of a service's indexed requests over `days` (oldest first), with exact counts. */
+export function indexRange(
+  index: RequestIndex,
+  service: string,
+  days: readonly string[],
+  filter: RangeFilter,
+  offset: number,
+  pageSize: number,
+): RangePage {
+  const from = days[0] ?? '';
+  const to = days.at(-1) ?? '';
+  const where = ['service = ?', 'day BETWEEN ? AND ?'];
+  const values: (string | number)[] = [service, from, to];
+  if (filter.pipelineId !== undefined) {
+    where.push('pipeline_id = ?');
+    values.push(filter.pipelineId);
+  }
+  if (filter.statuses !== undefined) {
+    where.push('status IN (SELECT value FROM json_each(?))');
+    values.push(JSON.stringify(filter.statuses));
+  }
+  if (filter.text !== undefined) {
+    where.push(
+      "(request_id LIKE ? ESCAPE '\\' OR sensor_file LIKE ? ESCAPE '\\' OR failure LIKE ? ESCAPE '\\')",
+    );
+    const like = containing(filter.text);
+    values.push(like, like, like);
+  }
+  const condition = where.join(' AND ');
+  const perDay = new Map(
+    (
+      prepared(
+        index.db,
+        `SELECT day, COUNT(*) AS n FROM indexed_request WHERE ${condition} GROUP BY day`,
+      ).all(...values) as { day: string; n: number }[]
+    ).map((r) => [r.day, r.n]),
+  );
+  const statuses = (
+    prepared(
+      index.db,
+      `SELECT status, COUNT(*) AS count FROM indexed_request WHERE ${condition}
+       GROUP BY status ORDER BY status`,
+    ).all(...values) as { status: string; count: number }[]
+  ).map((r) => ({ status: r.status, count: r.count }));
+  const rangeDays: RangeDay[] = days.map((day) => {
+    const seen = index.day(service, day);
+    return {
+      day,
+      count: perDay.get(day) ?? 0,
+      state: seen === undefined ? 'unwatched' : seen.complete ? 'complete' : 'missed',
+    };
+  });
+  const rows = (
+    prepared(
+      index.db,
+      `SELECT request_id, pipeline_id, status, stage, begin_date, day FROM indexed_request
+       WHERE ${condition} ORDER BY day DESC, begin_date DESC, seq DESC LIMIT ? OFFSET ?`,
+    ).all(...values, pageSize, offset) as {
+      request_id: string;
+      pipeline_id: string;
+      status: string;
+      stage: string;
+      begin_date: string;
+      day: string;
+    }[]
+  ).map((r) => ({
+    requestId: r.request_id,
+    pipelineId: r.pipeline_id,
+    status: r.status,
+    stage: r.stage,
+    beginDate: r.begin_date,
+    day: r.day,
+  }));
+  return {
+    total: rangeDays.reduce((sum, d) => sum + d.count, 0),
+    exact: rangeDays.every((d) => d.state === 'complete'),
+    days: rangeDays,
+    statuses,
+    rows,
+  };
+}

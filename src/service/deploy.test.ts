@@ -1,0 +1,116 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { expect, it } from 'vitest';
+import { REPO_ROOT } from './app.ts';
+import { freePort } from './testing/child.ts';
+
+/*
+ * The README's Deploy section, word for word, from a clean copy of the repository:
+ *   npm ci && npm run build && npm prune --omit=dev && npm start
+ * Slow (npm ci compiles better-sqlite3: about two minutes), hence its own long timeout.
+ * The copy holds what a clone of the working tree would: tracked files and new ones not
+ * ignored, as they are now (uncommitted changes included), and nothing else (no
+ * node_modules, no dist).
+ */
+
+/** The environment of a person at a shell, not of this test runner. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env))
+    if (!/^(VITEST|PIPELINE_|LOG_LEVEL$|NODE_ENV$|NODE_OPTIONS$|npm_)/.test(name))
+      env[name] = value;
+  return env;
+}
+
+/** Runs a command to its end; rejects with its last output when it fails. */
+function run(command: string, args: string[], cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${output}`)),
+    );
+  });
+}
+
+it(
+  'npm ci && npm run build && npm prune --omit=dev && npm start works from a clean copy',
+  async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pipeline-deploy-'));
+    const copy = join(folder, 'repo');
+    try {
+      const files = execFileSync(
+        'git',
+        ['ls-files', '--cached', '--others', '--exclude-standard', '-z'],
+        { cwd: REPO_ROOT, encoding: 'utf8' },
+      )
+        .split('\0')
+        .filter((file) => file !== '');
+      for (const file of files) {
+        const from = join(REPO_ROOT, file);
+        // Tracked but deleted in the working tree: not in a clone of it either.
+        if (!existsSync(from) || !lstatSync(from).isFile()) continue;
+        mkdirSync(dirname(join(copy, file)), { recursive: true });
+        copyFileSync(from, join(copy, file));
+      }
+      expect(existsSync(join(copy, 'node_modules'))).toBe(false);
+
+      await run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], copy);
+      await run('npm', ['run', 'build'], copy);
+      expect(existsSync(join(copy, 'dist/index.html'))).toBe(true);
+      await run('npm', ['prune', '--omit=dev'], copy);
+      // What a production install must not carry.
+      expect(existsSync(join(copy, 'node_modules/vite'))).toBe(false);
+      expect(existsSync(join(copy, 'node_modules/vitest'))).toBe(false);
+
+      const port = await freePort();
+      const data = join(folder, 'data');
+      // Its own process group, ended as one by its id: npm, its shell and the service.
+      const server = spawn(
+        'npm',
+        ['start', '--', '--port', String(port), '--data', data, '--no-demo'],
+        { cwd: copy, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+      );
+      let output = '';
+      server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      try {
+        const deadline = Date.now() + 120_000;
+        while (!output.includes('is running')) {
+          if (server.exitCode !== null || Date.now() > deadline)
+            throw new Error(`npm start did not start the service:\n${output}`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const origin = `http://127.0.0.1:${port}`;
+        const health = await fetch(`${origin}/healthz`);
+        expect(health.status).toBe(200);
+        expect(await health.json()).toEqual({ status: 'ok' });
+        const page = await fetch(`${origin}/`);
+        expect(page.status).toBe(200);
+        const html = await page.text();
+        expect(html).toContain('<div id="root"></div>');
+        expect(html).toMatch(/src="\/assets\/index-[\w-]+\.js"/);
+        const script = /src="(\/assets\/index-[\w-]+\.js)"/.exec(html)?.[1] ?? '';
+        expect((await fetch(`${origin}${script}`)).status).toBe(200);
+        // It did not build on its own: `npm run build` had.
+        expect(output).not.toContain('Building the dashboard');
+      } finally {
+        if (server.pid !== undefined && server.exitCode === null)
+          process.kill(-server.pid, 'SIGTERM');
+        await exited;
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  },
+  10 * 60_000,
+);

@@ -1,0 +1,163 @@
+import type { TreeObject } from '../../kit/index.ts';
+import type { FailureEvidence, KeptLogLine } from '../db/index/attempts.ts';
+import { LOG_LINES } from '../db/index/attempts.ts';
+import type { RequestIndex } from '../db/index/request-index.ts';
+import { ApiError } from '../errors.ts';
+import { element, elements, text } from './extensions.ts';
+import type { Upstream } from './upstream.ts';
+import { normalDate } from './zone.ts';
+
+// The evidence of a failure, read when the poller first sees it (issue 25): a vendor
+// rewrites a request's log when it is retried, so what it said then is read once, at
+// once, and kept with the attempt. Reads go within a budget of a few per round and at most
+// so many a minute per service; what is over it waits in the index (evidence 'due') and is
+// read over the next rounds, the longest waiting first. A read that fails is tried again
+// next round.
+
+/** requestdetail reads of failures a round makes at most, by default. */
+export const EVIDENCE_PER_ROUND = 10;
+/** ... and a minute, per service. */
+export const EVIDENCE_PER_MINUTE = 60;
+
+export interface EvidenceBudget {
+  readonly perRound?: number | undefined;
+  readonly perMinute?: number | undefined;
+  /**
+   * Whether reads the failures leave over ask the files of finished requests (for `q`).
+   * Off by default: it costs the upstream a read per request, where a list costs one per
+   * round; files are otherwise learnt from every detail read anyway (failures, unfinished
+   * requests, a browser's).
+   */
+  readonly files?: boolean | undefined;
+}
+
+/** What a requestdetail with both logs says of a failure: its words and the last lines. */
+export function evidenceOf(detail: TreeObject): FailureEvidence & { status: string } {
+  const d = element(detail.RequestDetail);
+  const requestLog = elements(element(d.RequestLog).Log);
+  const appLog = elements(element(d.AppLog).Log);
+  const log: KeptLogLine[] = (
+    appLog.length > 0
+      ? appLog.map((l) => ({ date: text(l.Date), type: text(l.Type), message: text(l.Message) }))
+      : // A service without an application log: its request log's lines stand in for it.
+        requestLog.map((l) => ({
+          date: text(l.Date),
+          type: text(l.Status),
+          message: text(l.Message),
+        }))
+  ).slice(-LOG_LINES);
+  // The service's own words: the request log's last message (the failing stage's end),
+  // else the application log's last line.
+  const said = [...requestLog].reverse().find((l) => text(l.Message).trim() !== '');
+  const message = said ? text(said.Message) : (log.at(-1)?.message ?? '');
+  return {
+    status: text(d.Status),
+    message,
+    log,
+    sensorFile: text(d.SensorFile),
+    beginTime: normalDate(text(d.BeginTime)).date,
+    endTime: normalDate(text(d.EndTime)).date,
+  };
+}
+
+export class EvidenceReader {
+  /** Our clock (epoch ms) of each read in the last minute. */
+  private readonly reads: number[] = [];
+
+  constructor(
+    private readonly upstream: Upstream,
+    private readonly index: RequestIndex,
+    private readonly now: () => Date,
+    private readonly budget: EvidenceBudget = {},
+  ) {}
+
+  private get service(): string {
+    return this.upstream.entry.id;
+  }
+
+  /** Reads left this minute. */
+  private left(): number {
+    const nowMs = this.now().getTime();
+    while (this.reads.length > 0 && (this.reads[0] as number) <= nowMs - 60_000) this.reads.shift();
+    return Math.max(0, (this.budget.perMinute ?? EVIDENCE_PER_MINUTE) - this.reads.length);
+  }
+
+  /** One round's reads: the failures waiting longest, within the budget. Returns how many. */
+  async round(stopped: () => boolean): Promise<number> {
+    const limit = Math.min(this.budget.perRound ?? EVIDENCE_PER_ROUND, this.left());
+    if (limit === 0) return 0;
+    const due = this.index.attempts.due(this.service, limit);
+    let made = 0;
+    for (const { requestId, attempt } of due) {
+      if (stopped()) break;
+      made++;
+      await this.read(requestId, attempt);
+    }
+    // What is left of the budget may ask the files of finished requests no detail told yet
+    // (for `q`), the newest first: a list does not give them.
+    const spare = this.budget.files === true ? limit - made : 0;
+    for (const requestId of this.index.attempts.fileless(this.service, spare)) {
+      if (stopped()) break;
+      made++;
+      await this.readFile(requestId);
+    }
+    return made;
+  }
+
+  private async readFile(requestId: string): Promise<void> {
+    this.reads.push(this.now().getTime());
+    try {
+      const tree = await this.upstream.call('requestdetail', { requestid: requestId });
+      this.index.attempts.noteFile(
+        this.service,
+        requestId,
+        text(element(tree.RequestDetail).SensorFile),
+      );
+    } catch (error) {
+      // Gone: asked no more (as a file of none). Anything else: asked again later.
+      if (error instanceof ApiError && error.httpStatus === 404)
+        this.index.attempts.noteFile(this.service, requestId, '');
+    }
+  }
+
+  /**
+   * The kept words of a request's latest failure, read now if they are still due and the
+   * budget allows (a notification's message); '' when they cannot be had.
+   */
+  async messageOf(requestId: string): Promise<string> {
+    const { attempts } = this.index;
+    const kept = attempts.failureOf(this.service, requestId);
+    if (kept !== undefined) return kept;
+    const latest = attempts.list(this.service, requestId).at(-1);
+    if (latest?.evidence !== 'due' || this.left() === 0) return '';
+    await this.read(requestId, latest.attempt);
+    return attempts.failureOf(this.service, requestId) ?? '';
+  }
+
+  private async read(requestId: string, attempt: number): Promise<void> {
+    const { attempts } = this.index;
+    this.reads.push(this.now().getTime());
+    let tree: TreeObject;
+    try {
+      tree = await this.upstream.call('requestdetail', {
+        requestid: requestId,
+        requestlog: 'true',
+        applog: 'true',
+      });
+    } catch (error) {
+      // Gone from the service: nothing to read, ever. Anything else: next round.
+      const gone = error instanceof ApiError && error.httpStatus === 404;
+      attempts.missed(this.service, requestId, attempt, gone);
+      return;
+    }
+    const evidence = evidenceOf(tree);
+    const latest = attempts.list(this.service, requestId).at(-1);
+    if (!attempts.isFailed(this.service, evidence.status) || latest?.attempt !== attempt) {
+      // Retried before it was read: what the service says now is another attempt's.
+      attempts.noteFile(this.service, requestId, evidence.sensorFile);
+      attempts.missed(this.service, requestId, attempt, true);
+      return;
+    }
+    attempts.keep(this.service, requestId, attempt, evidence);
+  }
+}

@@ -1,0 +1,214 @@
+// What a service's status words mean (README "Status words"): which say a request failed,
+// waits, runs or has ended, and which a retry or a cancel may start from. Our own engine's
+// words are its contract's (section 5); a vendor's are its own (an open set, interfaces.md
+// shows few), so they come from the configuration, defaults from interfaces.md, and what
+// the upstream itself refused. The overview's counts, badges, bulk selections, row actions
+// and the request page's buttons all read them from `GET /mcapi/services`.
+
+import type { Upstream } from './upstream.ts';
+
+export const STATUS_CLASSES = [
+  'failed',
+  'waiting',
+  'running',
+  'final',
+  'retryable',
+  'cancellable',
+] as const;
+export type StatusClass = (typeof STATUS_CLASSES)[number];
+
+/** Words per class as configured: a class not given takes its default. */
+export type StatusWords = Partial<Record<StatusClass, readonly string[]>>;
+
+/** Every class's words, settled. */
+export type StatusSemantics = Readonly<Record<StatusClass, readonly string[]>>;
+
+/** Our engine's words (contract section 5): known exactly, never learnt. */
+export const EMBEDDED_STATUSES: StatusSemantics = {
+  failed: ['Error'],
+  waiting: ['Wait'],
+  running: ['Start', 'Process'],
+  final: ['Finish', 'Error', 'Stop'],
+  retryable: ['Error', 'Stop'],
+  cancellable: ['Wait', 'Start', 'Process'],
+};
+
+/**
+ * A vendor's words as far as interfaces.md names them: Finish, and Start and Process (its
+ * request logs' states); `Error` for a failure and `Wait` for a queued request, the words
+ * --upstream-failed and a bulk cancel have always assumed. It shows no word for a cancelled
+ * request, so none is assumed: a word in no class is offered both actions and the upstream
+ * decides (a refusal is learnt).
+ */
+export const VENDOR_STATUSES: StatusSemantics = {
+  failed: ['Error'],
+  waiting: ['Wait'],
+  running: ['Start', 'Process'],
+  final: ['Finish', 'Error'],
+  retryable: ['Error'],
+  cancellable: ['Wait', 'Start', 'Process'],
+};
+
+const WORD = /^[^\s,;=]{1,32}$/;
+
+/** A problem in status words, said in the words of the flag or file that gave them. */
+export class StatusWordsError extends Error {
+  override readonly name = 'StatusWordsError';
+}
+
+/** Checks one class's words: 1 to 32 characters each, no spaces, commas, `;` or `=`. */
+export function checkWords(words: readonly string[], where: string): string[] {
+  if (words.length === 0) return [];
+  for (const word of words)
+    if (!WORD.test(word))
+      throw new StatusWordsError(
+        `${where}: ${JSON.stringify(word)} is not a status word (1 to 32 characters without spaces, commas, ; or =)`,
+      );
+  return [...new Set(words)];
+}
+
+/**
+ * `--upstream-statuses 'failed=Error,Abort;running=Running;cancellable=Wait,Running'`: each
+ * class once, its words comma-separated (an empty list says "none"). Throws naming the flag.
+ */
+export function parseStatusesFlag(text: string, flag = '--upstream-statuses'): StatusWords {
+  const words: Partial<Record<StatusClass, string[]>> = {};
+  const parts = text
+    .split(';')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  if (parts.length === 0)
+    throw new StatusWordsError(
+      `${flag}: give class=words pairs separated by ;, e.g. failed=Error,Abort;running=Running`,
+    );
+  for (const part of parts) {
+    const eq = part.indexOf('=');
+    const name = (eq < 0 ? part : part.slice(0, eq)).trim();
+    if (eq < 0)
+      throw new StatusWordsError(`${flag}: ${JSON.stringify(part)} needs = (e.g. failed=Error)`);
+    if (!(STATUS_CLASSES as readonly string[]).includes(name))
+      throw new StatusWordsError(
+        `${flag}: ${JSON.stringify(name)} is not a class; the classes are ${STATUS_CLASSES.join(', ')}`,
+      );
+    const key = name as StatusClass;
+    if (words[key]) throw new StatusWordsError(`${flag}: ${key} is given twice`);
+    const list = part
+      .slice(eq + 1)
+      .split(',')
+      .map((w) => w.trim())
+      .filter((w) => w !== '');
+    words[key] = checkWords(list, `${flag}: ${key}`);
+  }
+  return words;
+}
+
+/**
+ * A vendor's semantics from what was configured (`failedStatuses` and `statuses`, which
+ * may not both give the failed words) over the defaults. Unless given: the final words
+ * take the failed ones, retryable are the failed words, cancellable the waiting and
+ * running ones. A word that both ends a request and waits or runs is refused.
+ */
+export function resolveStatuses(
+  given: StatusWords | undefined,
+  failedStatuses: readonly string[] | undefined,
+  where: string,
+): StatusSemantics {
+  if (failedStatuses && given?.failed)
+    throw new StatusWordsError(
+      `${where}: the failed words are given twice (failedStatuses and statuses' failed); keep one`,
+    );
+  const failed = given?.failed ?? failedStatuses ?? VENDOR_STATUSES.failed;
+  const waiting = given?.waiting ?? VENDOR_STATUSES.waiting;
+  const running = given?.running ?? VENDOR_STATUSES.running;
+  const final = [...new Set([...(given?.final ?? ['Finish']), ...failed])];
+  const semantics: StatusSemantics = {
+    failed,
+    waiting,
+    running,
+    final,
+    retryable: given?.retryable ?? failed,
+    cancellable: given?.cancellable ?? [...new Set([...waiting, ...running])],
+  };
+  for (const word of final) {
+    const clash = waiting.includes(word) ? 'waiting' : running.includes(word) ? 'running' : '';
+    if (clash)
+      throw new StatusWordsError(
+        `${where}: ${word} cannot be both ${clash} and final (or failed); a request either goes on or has ended`,
+      );
+  }
+  const both = waiting.find((w) => running.includes(w));
+  if (both) throw new StatusWordsError(`${where}: ${both} cannot be both waiting and running`);
+  return semantics;
+}
+
+/** An upstream's refusal of an action in a status: what the gateway learnt from it. */
+export interface LearnedRefusal {
+  readonly action: 'retry' | 'cancel';
+  readonly status: string;
+  /** The upstream's own words (its refusal message, keys already cut out). */
+  readonly message: string;
+  /** When it refused (ISO). */
+  readonly at: string;
+}
+
+/** Statuses learnt at most per service: a bound on what a misbehaving upstream can grow. */
+const LEARNED_MAX = 64;
+
+/**
+ * What one upstream refused, kept in memory: a refusal may come from this version of the
+ * product, and a restart (often after an upgrade or a change of configuration) asks again
+ * at the cost of one refused call per status; nothing stale outlives the process, and no
+ * table needs migrating on either database. Each gateway process learns on its own.
+ */
+export class LearnedRefusals {
+  private readonly learned = new Map<string, LearnedRefusal>();
+
+  record(refusal: LearnedRefusal): void {
+    const key = `${refusal.action}\n${refusal.status}`;
+    if (!this.learned.has(key) && this.learned.size >= LEARNED_MAX) return;
+    this.learned.set(key, refusal);
+  }
+
+  refused(action: 'retry' | 'cancel', status: string): boolean {
+    return this.learned.has(`${action}\n${status}`);
+  }
+
+  list(): LearnedRefusal[] {
+    return [...this.learned.values()].sort((a, b) => a.at.localeCompare(b.at));
+  }
+}
+
+/** The refusals learnt of each upstream, set by the directory that made it. */
+const refusalsByUpstream = new WeakMap<Upstream, LearnedRefusals>();
+
+export function learnRefusalsOf(upstream: Upstream, refusals: LearnedRefusals): void {
+  refusalsByUpstream.set(upstream, refusals);
+}
+
+export function refusalsOf(upstream: Upstream): LearnedRefusals | undefined {
+  return refusalsByUpstream.get(upstream);
+}
+
+/** A service's semantics as `GET /mcapi/services` tells them (`statuses`). */
+export interface StatusesState extends StatusSemantics {
+  /** `contract`: our engine's own words; `configured` or `defaults` for an upstream. */
+  readonly from: 'contract' | 'configured' | 'defaults';
+  /** What the upstream refused: a status it would not retry or cancel. */
+  readonly learned: readonly LearnedRefusal[];
+}
+
+/**
+ * The words the server itself acts on: the configured ones less what was learnt. Retry
+ * all's default selection is the failed words the service still retries.
+ */
+export function effectiveStatuses(
+  semantics: StatusSemantics,
+  learned: LearnedRefusals | undefined,
+): StatusSemantics {
+  if (!learned) return semantics;
+  return {
+    ...semantics,
+    retryable: semantics.retryable.filter((s) => !learned.refused('retry', s)),
+    cancellable: semantics.cancellable.filter((s) => !learned.refused('cancel', s)),
+  };
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { redactUrl } from '../audit/redact.ts';
+
+/*
+ * One access line per answered request, at `info` (README "Logs"), in place of Fastify's
+ * two ("incoming request", "request completed"), which name neither the route nor the
+ * person:
+ *
+ *   {"level":30,"time":…,"reqId":"req-1","msg":"request","method":"GET",
+ *    "route":"/pipelineapi/list/:format","url":"/pipelineapi/list/json","status":200,
+ *    "durationMs":1.4,"user":"alice","via":"session","ip":"203.0.113.9"}
+ *
+ * `route` is the route's pattern (null when none matched), `url` the path asked for with
+ * every secret query value replaced (audit/redact.ts), `ip` the client's address as the
+ * trusted proxies tell it (--trust-proxy).
+ */
+
+/** Who a request turned out to be, told by the code that authenticated it. */
+const callers = new WeakMap<FastifyRequest, { user: string | null; via: string }>();
+
+/** Records who is calling, for this request's access line. */
+export function noteCaller(
+  request: FastifyRequest,
+  caller: { readonly userName?: string | undefined; readonly via: string },
+): void {
+  callers.set(request, { user: caller.userName ?? null, via: caller.via });
+}
+
+/** Adds the access line; nothing at all when `info` is off (no cost per request then). */
+export function accessLog(server: FastifyInstance): void {
+  if (!['info', 'debug', 'trace'].includes(server.log.level)) return;
+  server.addHook('onResponse', async (request, reply) => {
+    const caller = callers.get(request);
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? null,
+        url: redactUrl(request.originalUrl),
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        user: caller?.user ?? null,
+        via: caller?.via ?? null,
+        ip: request.ip,
+      },
+      'request',
+    );
+  });
+}
