@@ -103,7 +103,7 @@ test('goes to the first and the last page, with grouped numbers', async ({ page,
   await expect(page.getByTestId('range')).toHaveText(`1–100 of ${grouped(2345)}`);
 });
 
-test('jumps to a request of the day, or says plainly that the day has none such', async ({
+test('jumps to a request, opening an id on its own day, or says plainly that the day has none such', async ({
   page,
   service,
 }) => {
@@ -112,10 +112,18 @@ test('jumps to a request of the day, or says plainly that the day has none such'
   const missing = `pl_2-${DAY}_03-999999`;
   await box.fill(missing);
   await page.getByRole('button', { name: 'Go', exact: true }).click();
-  await expect(page.getByTestId('jump-answer')).toHaveText(
-    `There is no request ${missing} on 2026-10-15.`,
+  // An id names its day: it opens at once (issue 25), and its page says there is none such.
+  await expect(page).toHaveURL(new RegExp(`/requests/${missing}$`));
+  await expect(page.getByTestId('unknown-request')).toContainText(
+    `The service has no request ${missing}.`,
   );
-  // A prefix of a real id is not that id.
+  await page.goBack();
+  // Text that is no id is looked for in the day; a prefix of a real id is not that id.
+  await box.fill('pl_2-no-such');
+  await page.getByRole('button', { name: 'Go', exact: true }).click();
+  await expect(page.getByTestId('jump-answer')).toHaveText(
+    'There is no request pl_2-no-such on 2026-10-15.',
+  );
   await box.fill((errorIds[0] as string).slice(0, -1));
   await page.getByRole('button', { name: 'Go', exact: true }).click();
   await expect(page.getByTestId('jump-answer')).toContainText('There is no request');

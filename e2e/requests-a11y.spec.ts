@@ -79,7 +79,7 @@ test('the requests and request detail pages in Japanese', async ({ page, service
   const row = page.locator(`tr[data-request="${id}"]`);
   await expect(row.getByRole('button', { name: `${id} を再実行` })).toHaveText('再実行');
   await expect(row.getByRole('button', { name: `${id} をキャンセル` })).toHaveAccessibleDescription(
-    'ステータスが Error のリクエストはキャンセルできません。キャンセルできるのは Wait、Start、Process だけです。',
+    'ステータスが Error のリクエストは終了済みのため、キャンセルするものがありません。',
   );
   await expect(page.getByRole('button', { name: '更新', exact: true })).toBeVisible();
   await expect(page.getByRole('columnheader', { name: 'ステータス' })).toBeVisible();
@@ -92,12 +92,15 @@ test('the requests and request detail pages in Japanese', async ({ page, service
   const retry = page.getByRole('button', { name: '再実行', exact: true });
   await expect(page.getByRole('button', { name: 'キャンセル', exact: true })).toBeVisible();
   await retry.click();
-  const dialog = page.getByRole('dialog', { name: 'このリクエストを再実行しますか？' });
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toHaveAccessibleName('このリクエストを再実行しますか？');
   await dialog.getByRole('button', { name: '続行する' }).click();
   await expect(dialog.getByTestId('action-outcome')).toContainText('再び Error — ', {
     timeout: 15_000,
   });
   await expect(dialog).toContainText('✓ 受付済み');
+  // Done, its title says what happened rather than still asking.
+  await expect(dialog).toHaveAccessibleName('1 件を再実行しました');
   await dialog.getByRole('button', { name: '閉じる' }).click();
   await expect(retry).toBeFocused();
 });

@@ -252,7 +252,8 @@ test('the requests page of a stopped upstream keeps its rows as of their time, w
       await expect(button).toHaveAccessibleDescription(why);
     }
     // Pressed anyway, it says why instead of asking to confirm.
-    await retryAll.click();
+    await retryAll.focus();
+    await page.keyboard.press('Enter');
     await expect(page.getByRole('dialog')).toHaveCount(0);
     await expect(
       page.getByRole('status').filter({ hasText: 'has not answered since' }).first(),
@@ -263,9 +264,13 @@ test('the requests page of a stopped upstream keeps its rows as of their time, w
   } finally {
     await gateway.relay.start();
   }
-  await expect
-    .poll(() => reachable(gateway, 'tokyo'), { timeout: LIST_REFRESH_MS + 5_000 })
-    .toBe(true);
+  // Back: the page's first answered call tells the server, and the actions are on again.
+  await page.goto(`${gateway.url}/requests`);
+  await expect(row).toBeVisible();
+  await expect(page.getByTestId('service-down')).toHaveCount(0, {
+    timeout: LIST_REFRESH_MS + 5_000,
+  });
+  await expect(retry).not.toHaveAttribute('aria-disabled', 'true');
 });
 
 test('the tab, the header and every dialog name the service; production stands out', async ({
@@ -280,9 +285,13 @@ test('the tab, the header and every dialog name the service; production stands o
   await expect(band).toContainText('production');
   await expect(band).toContainText('Tokyo prod');
   await expect(band).toContainText('Changes here act on production.');
-  // The picker lists each service whole (nothing cut), the current one included.
+  // The picker lists each service whole (nothing cut), the current one included, with its
+  // failed requests of today where it has any (from the fleet's exact counts).
   const picker = page.getByTestId('service-switcher').getByRole('combobox');
-  await expect(picker.locator('option')).toHaveText(['Tokyo prod (production)', 'Osaka (staging)']);
+  await expect(picker.locator('option')).toHaveText([
+    'Tokyo prod (production) · 1 failed',
+    'Osaka (staging)',
+  ]);
 
   await page.locator('tr[data-pipeline="pl_1"]').getByRole('button', { name: 'Execute' }).click();
   const dialog = page.getByRole('dialog');
@@ -349,8 +358,16 @@ test('on a 390 px phone every page of the menu is in sight, with no sideways scr
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, gateway, OPERATOR, '/pipelines?service=osaka');
   const nav = page.getByRole('navigation', { name: 'Main' });
-  for (const name of ['Overview', 'Pipelines', 'Requests', 'Databases', 'Settings', 'Services'])
-    await expect(nav.getByRole('link', { name }), name).toBeInViewport({ ratio: 1 });
+  for (const name of [
+    'All services',
+    'Overview',
+    'Pipelines',
+    'Requests',
+    'Databases',
+    'Settings',
+    'Services',
+  ])
+    await expect(nav.getByRole('link', { name, exact: true }), name).toBeInViewport({ ratio: 1 });
   const widths = await nav.evaluate((element) => ({
     nav: element.scrollWidth - element.clientWidth,
     page: document.documentElement.scrollWidth,

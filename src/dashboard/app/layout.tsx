@@ -232,6 +232,8 @@ function pageName(t: TFunction<'common'>, pathname: string): string | undefined 
   const request = /^\/requests\/([^/]+)$/.exec(pathname);
   if (request?.[1]) return t('pageTitle.request', { id: decodeURIComponent(request[1]) });
   if (pathname.startsWith('/databases')) return t('pageTitle.databases');
+  const trends = /^\/pipelines\/([^/]+)\/trends$/.exec(pathname);
+  if (trends?.[1]) return t('pageTitle.trends', { pipeline: decodeURIComponent(trends[1]) });
   const names: Record<string, string> = {
     '/': t('nav.overview'),
     '/pipelines': t('nav.pipelines'),
@@ -239,6 +241,7 @@ function pageName(t: TFunction<'common'>, pathname: string): string | undefined 
     '/settings': t('nav.settings'),
     '/service-list': t('nav.services'),
     '/audit': t('nav.audit'),
+    '/fleet': t('pageTitle.fleet'),
   };
   return names[pathname.replace(/\/+$/, '') || '/'];
 }

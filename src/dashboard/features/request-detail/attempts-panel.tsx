@@ -149,11 +149,21 @@ function Attempt({
 
 /**
  * The attempts of a request, newest first. Shown to a signed-in person (an API key
- * sign-in has no session to ask with); `live` polls while the request may still change.
+ * sign-in has no session to ask with); `live` polls while the request may still change,
+ * and a change of `status` reads them again at once.
  */
-export function AttemptsPanel({ requestId, live }: { requestId: string; live: boolean }) {
+export function AttemptsPanel({
+  requestId,
+  live,
+  status,
+}: {
+  requestId: string;
+  live: boolean;
+  /** The request's status as the page shows it: a change reads the attempts again. */
+  status?: string;
+}) {
   const { t } = useTranslation('requestDetail');
-  const query = useAttempts(requestId, live);
+  const query = useAttempts(requestId, live, status);
   if (query.fetchStatus === 'idle' && query.data === undefined && !query.isError) return null;
   return (
     <section

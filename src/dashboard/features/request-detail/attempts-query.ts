@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { decodeAttempts, type RequestAttempts } from '../../../kit/index.ts';
 import { useAuth, type Auth } from '../../app/auth.ts';
 import { currentService } from '../../app/current-service.ts';
@@ -16,9 +16,12 @@ export const attemptsQuery = (
   service: string | undefined,
   requestId: string,
   live: boolean,
+  status = '',
 ) =>
   queryOptions<RequestAttempts>({
-    queryKey: attemptKeys.of(service, requestId),
+    // The request's status as the page last read it is part of the key: a change the page
+    // sees (a retried request ending) reads the attempts again at once, not at the next poll.
+    queryKey: [...attemptKeys.of(service, requestId), status],
     queryFn: async () =>
       decodeAttempts(
         await mcapiGet(auth, '/requests/attempts', {
@@ -27,17 +30,25 @@ export const attemptsQuery = (
         }),
       ),
     // While the request may still change (a retry under way), as often as a gateway's index
-    // learns of it; once it has ended, when the page is opened again.
-    refetchInterval: live ? 5000 : false,
+    // learns of it; and until the latest attempt has the status the page reads from the
+    // service (a gateway's index learns of a change at its next round, after the page);
+    // once both agree and it has ended, when the page is opened again.
+    refetchInterval: (query) => {
+      const latest = query.state.data?.attempts.at(-1);
+      const behind = status !== '' && latest !== undefined && latest.status !== status;
+      return live || behind ? 5000 : false;
+    },
     refetchIntervalInBackground: false,
+    // The attempts as last read stay shown while a changed status reads them again.
+    placeholderData: keepPreviousData,
     retry: false,
   });
 
 /** The attempts of a request of the service looked at; disabled without a session. */
-export function useAttempts(requestId: string, live: boolean) {
+export function useAttempts(requestId: string, live: boolean, status?: string) {
   const auth = useAuth();
   return useQuery({
-    ...attemptsQuery(auth, currentService().id, requestId, live),
+    ...attemptsQuery(auth, currentService().id, requestId, live, status),
     enabled: auth?.kind === 'session',
   });
 }

@@ -159,7 +159,7 @@ export function RequestDetailPage() {
         <Timeline detail={data} />
         {isAdministrator(auth) ? <ActionHistory requestId={requestId} /> : null}
       </section>
-      <AttemptsPanel requestId={requestId} live={live} />
+      <AttemptsPanel requestId={requestId} live={live} status={data.status} />
       <section className="min-w-0">
         <div
           role="tablist"

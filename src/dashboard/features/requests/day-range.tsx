@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { RangeRequest, RequestRange } from '../../../kit/index.ts';
 import { StageBadge, StatusBadge } from '../../components/badge.tsx';
@@ -155,9 +155,13 @@ export function RangeSummary({ range }: { range: RequestRange }) {
       className="mb-3 flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-3 text-sm dark:border-slate-800 dark:bg-slate-900"
     >
       <h2 id="range-total" className="font-semibold" data-testid="range-total">
-        {range.exact
-          ? t('range.totalExact', { count: range.total, ...span })
-          : t('range.totalApproximate', { count: range.total, ...span })}
+        {/* A day is not broken at its hyphens on a phone. */}
+        <Trans
+          t={t}
+          i18nKey={range.exact ? 'range.totalExact' : 'range.totalApproximate'}
+          values={{ count: range.total, ...span }}
+          components={{ day: <span className="whitespace-nowrap" /> }}
+        />
       </h2>
       {!range.exact ? (
         <p data-testid="range-partial" className="text-amber-900 dark:text-amber-200">
@@ -220,6 +224,8 @@ export function RangeTable({ rows, empty }: { rows: readonly RangeRequest[]; emp
       id: 'day',
       header: t('columns.day'),
       cellClassName: 'text-xs whitespace-nowrap tabular-nums',
+      // The request id names its day: a phone can do without this column.
+      priority: 'medium',
       cell: (row) => ymdToIso(row.day),
     },
     {

@@ -1,5 +1,5 @@
-import { useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useForbidden } from '../../app/auth.ts';
 import { REFRESH_CHOICES, usePreference, type RefreshSeconds } from '../../app/preferences.ts';
@@ -139,17 +139,23 @@ export function RequestsPage() {
     t,
   });
 
-  // What the filters are set to, said on the phone's closed disclosure.
-  const filterSummary = [
-    view.range
-      ? t('range.summary', { from: ymdToIso(view.range.from), to: ymdToIso(view.range.to) })
-      : ymdToIso(view.date),
+  // What the filters are set to, said on the phone's closed disclosure; a day is never
+  // broken at its hyphens.
+  const filterSummary: ReactNode[] = [
+    view.range ? (
+      <Trans
+        t={t}
+        i18nKey="range.summary"
+        values={{ from: ymdToIso(view.range.from), to: ymdToIso(view.range.to) }}
+        components={{ day: <span className="whitespace-nowrap" /> }}
+      />
+    ) : (
+      <span className="whitespace-nowrap">{ymdToIso(view.date)}</span>
+    ),
     view.pipeline,
     view.status.join(', ') || undefined,
     view.q === undefined ? undefined : `“${view.q}”`,
-  ]
-    .filter((part) => part !== undefined)
-    .join(' · ');
+  ].filter((part) => part !== undefined);
   // Escape closes the phone's filters and puts the focus back on their button.
   const closeFilters = (event: KeyboardEvent) => {
     if (event.key !== 'Escape' || !filtersOpen) return;
@@ -178,8 +184,13 @@ export function RequestsPage() {
             className="flex min-w-0 items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-left text-sm focus-visible:outline-2 focus-visible:outline-teal-600 sm:hidden dark:border-slate-600 dark:bg-slate-800"
           >
             <span className="font-medium">{t('filters.toggle')}</span>
-            <span className="truncate text-xs text-slate-600 dark:text-slate-300">
-              {filterSummary}
+            <span className="flex min-w-0 flex-wrap gap-x-1 text-xs text-slate-600 dark:text-slate-300">
+              {filterSummary.map((part, i) => (
+                <span key={i} className="wrap-anywhere">
+                  {i > 0 ? '· ' : null}
+                  {part}
+                </span>
+              ))}
             </span>
             <span aria-hidden="true">{filtersOpen ? '▲' : '▼'}</span>
           </button>

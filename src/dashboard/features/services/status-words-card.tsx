@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ServiceInfo } from '../../app/service-info.ts';
 import { semanticsOf } from '../../shared/use-status-semantics.ts';
+import { ServiceMark } from '../../shared/service-mark.tsx';
 
 const CLASSES = ['failed', 'waiting', 'running', 'final', 'retryable', 'cancellable'] as const;
 
@@ -22,14 +23,17 @@ export function StatusWordsCard({
     words.length === 0
       ? t('statusWords.none')
       : new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(words);
-  const name = service.label || service.name;
+  // The name, not the label: two services may share a label such as "production".
+  const name = service.name;
   return (
     <section
       aria-label={t('statusWords.section', { name })}
       data-testid={`status-words-${service.id}`}
       className="rounded-lg border border-slate-200 bg-white p-4 text-sm dark:border-slate-800 dark:bg-slate-900"
     >
-      <h3 className="mb-1 font-semibold">{name}</h3>
+      <h3 className="mb-1 font-semibold">
+        <ServiceMark service={service} />
+      </h3>
       <p className="mb-2 text-slate-600 dark:text-slate-300">
         {t(`statusWords.from.${semantics.from}`)}
       </p>
