@@ -224,6 +224,9 @@ for (const id of SERVICES) {
       );
       await goTo(page, gateway, `/requests/${finished}?tab=raw`, id);
       await expect(page.getByTestId('raw')).toContainText(`<RequestId>${finished}</RequestId>`);
+      // Behind the gateway it is this server's rendering of the service's answer, and says so.
+      await expect(page.getByText(/as this server passes it on from/)).toBeVisible();
+      await expect(page.getByText('as the service sent it', { exact: false })).toHaveCount(0);
       const curl = page.getByTestId('curl');
       await expect(curl).toContainText(`${gateway.url}/services/${id}/pipelineapi/requestdetail`);
       await page.getByRole('button', { name: 'Reveal credentials' }).click();

@@ -273,7 +273,7 @@ async function retryInJapanese(page: Page) {
     const dialog = page.getByRole('dialog');
     await expect(dialog).toHaveAccessibleName(/このリクエストを再実行しますか？$/);
     await expect(dialog.getByRole('button', { name: 'やめる' })).toBeVisible();
-    await dialog.getByRole('button', { name: '続行する' }).click();
+    await dialog.getByRole('button', { name: '再実行する' }).click();
     await expect(dialog.getByTestId('action-outcome')).toContainText('再び Error', {
       timeout: 15_000,
     });

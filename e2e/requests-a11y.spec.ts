@@ -94,7 +94,7 @@ test('the requests and request detail pages in Japanese', async ({ page, service
   await retry.click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toHaveAccessibleName('このリクエストを再実行しますか？');
-  await dialog.getByRole('button', { name: '続行する' }).click();
+  await dialog.getByRole('button', { name: '再実行する' }).click();
   await expect(dialog.getByTestId('action-outcome')).toContainText('再び Error — ', {
     timeout: 15_000,
   });

@@ -170,7 +170,7 @@ export function ActionDialog({
               disabledReason={down?.reason}
               onClick={() => void start()}
             >
-              {t('confirm.go')}
+              {t(action === 'cancel' ? 'confirm.goCancel' : 'confirm.goRetry')}
             </Button>
           </>
         )

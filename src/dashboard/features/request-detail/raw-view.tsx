@@ -6,6 +6,7 @@ import { Button } from '../../components/button.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Select } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
+import { useCurrentService } from '../../shared/services.ts';
 import { DETAIL_PARAMS, useRawDetail } from './queries.ts';
 
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
@@ -17,6 +18,7 @@ export function RawView({ requestId }: { requestId: string }) {
   const raw = useRawDetail(requestId, format);
   const { pipeline } = useClients();
   const auth = useAuth();
+  const service = useCurrentService();
   const url = new URL(
     pipeline.urlOf(`/requestdetail/${format}`, DETAIL_PARAMS(requestId)),
     window.location.origin,
@@ -31,7 +33,9 @@ export function RawView({ requestId }: { requestId: string }) {
   };
   return (
     <div className="flex flex-col gap-3">
-      <p className="text-sm text-slate-600 dark:text-slate-300">{t('raw.intro')}</p>
+      <p className="text-sm text-slate-600 dark:text-slate-300">
+        {service.embedded ? t('raw.intro') : t('raw.introGateway', { name: service.name })}
+      </p>
       <div className="flex flex-wrap items-end gap-2">
         <label className="flex flex-col gap-1 text-sm">
           <span className="font-medium">{t('raw.format')}</span>

@@ -289,7 +289,9 @@ function ActionHistory({ requestId }: { requestId: string }) {
           {entries.map((e, i) => (
             <li key={`${e.time}|${i}`} data-operation={e.operation}>
               <span className="font-medium">{e.userName}</span>{' '}
-              <span className="font-mono text-xs">{e.operation}</span>{' '}
+              <span>
+                {/cancel/i.test(e.operation) ? t('history.cancelled') : t('history.retried')}
+              </span>{' '}
               <span className="text-slate-600 dark:text-slate-400">
                 <Instant iso={e.time} />
               </span>
