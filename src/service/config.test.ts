@@ -112,3 +112,27 @@ describe('--log-format and LOG_LEVEL', () => {
 it('an unknown flag stops the start naming it', () => {
   expect(() => read(['--trust-proxies', '127.0.0.1'])).toThrow("'--trust-proxies'");
 });
+
+describe('--upstream-file-names', () => {
+  const single = ['--upstream', 'http://127.0.0.1:9', '--upstream-key', 'k'];
+  const entry = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+    const service = read([...single, ...argv], env).services?.[0];
+    return service && !service.embedded ? service.fileNames : 'embedded';
+  };
+
+  it('is on unless turned off, by the flag or the variable', () => {
+    expect(entry([])).toBeUndefined();
+    expect(entry(['--upstream-file-names', 'off'])).toBe(false);
+    expect(entry(['--upstream-file-names', 'on'])).toBe(true);
+    expect(entry([], { PIPELINE_UPSTREAM_FILE_NAMES: 'off' })).toBe(false);
+  });
+
+  it('refuses another word, and the flag without --upstream', () => {
+    expect(() => read([...single, '--upstream-file-names', 'yes'])).toThrow(
+      '--upstream-file-names: on or off, not "yes"',
+    );
+    expect(() => read(['--upstream-file-names', 'off'])).toThrow(
+      '--upstream-file-names goes with --upstream',
+    );
+  });
+});

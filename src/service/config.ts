@@ -62,6 +62,7 @@ Options (each also read from the environment variable in brackets; a flag wins):
   --upstream-statuses <s> what its other status words mean, e.g. 'failed=Error,Abort;running=Running;cancellable=Wait,Running'
                           (classes failed, waiting, running, final, retryable, cancellable) [PIPELINE_UPSTREAM_STATUSES]
   --upstream-zone <zone>  its time zone (IANA name), when its own dates should not be trusted to tell [PIPELINE_UPSTREAM_ZONE]
+  --upstream-file-names on|off  ask finished requests' file names, within the evidence budget, so search finds them (default on) [PIPELINE_UPSTREAM_FILE_NAMES]
   --services <file>       several services, as a YAML list (see the README) [PIPELINE_SERVICES]
   --metrics-key <key>     ask for Authorization: Bearer <key> on /metrics [PIPELINE_METRICS_KEY]
   --notify <url>          POST failed requests to this webhook; repeatable [PIPELINE_NOTIFY, comma-separated]
@@ -212,6 +213,7 @@ export function readConfig(
       'upstream-failed': { type: 'string' },
       'upstream-statuses': { type: 'string' },
       'upstream-zone': { type: 'string' },
+      'upstream-file-names': { type: 'string' },
       services: { type: 'string' },
       'metrics-key': { type: 'string' },
       notify: { type: 'string', multiple: true },
@@ -264,6 +266,13 @@ export function readConfig(
     throw new Error(
       '--upstream-zone goes with --upstream; in a services file, give zone per service',
     );
+  const fileNamesText = values['upstream-file-names'] ?? env.PIPELINE_UPSTREAM_FILE_NAMES;
+  if (fileNamesText !== undefined && upstream === undefined)
+    throw new Error(
+      '--upstream-file-names goes with --upstream; in a services file, give fileNames per service',
+    );
+  if (fileNamesText !== undefined && fileNamesText !== 'on' && fileNamesText !== 'off')
+    throw new Error(`--upstream-file-names: on or off, not ${JSON.stringify(fileNamesText)}`);
   if (upstream !== undefined && servicesFile !== undefined)
     throw new Error(
       '--upstream and --services exclude each other: list the one service in the file',
@@ -282,6 +291,7 @@ export function readConfig(
               failedStatuses,
               zone,
               statuses,
+              fileNamesText === undefined ? undefined : fileNamesText === 'on',
             ),
           ]
         : undefined;

@@ -142,6 +142,8 @@ export class ServiceDirectory {
           log: indexing.log,
           scheduled: indexing.scheduled,
           failedStatuses: this.semantics.get(e.id)?.failed,
+          // Finished requests' file names, for a search by file, unless the entry says not.
+          evidence: { files: e.fileNames ?? true },
           zone: e.zone,
           rounds,
           onFailed: indexing.onFailed && ((request) => indexing.onFailed?.(e.id, request)),

@@ -24,9 +24,10 @@ export interface EvidenceBudget {
   readonly perMinute?: number | undefined;
   /**
    * Whether reads the failures leave over ask the files of finished requests (for `q`).
-   * Off by default: it costs the upstream a read per request, where a list costs one per
-   * round; files are otherwise learnt from every detail read anyway (failures, unfinished
-   * requests, a browser's).
+   * Off unless asked, since it costs the upstream a read per request where a list costs one
+   * per round: the directory asks it for every upstream whose entry does not turn it off
+   * (`fileNames`, `--upstream-file-names`). Files are learnt from every other detail read
+   * anyway (failures, unfinished requests, a browser's).
    */
   readonly files?: boolean | undefined;
 }

@@ -92,6 +92,10 @@ describe('a services file', () => {
       ],
       ['- { id: a, url: "http://x", apiKey: k, colour: red }', /:1: unknown field colour/],
       ['- { id: "Not An Id", url: "http://x", apiKey: k }', /:1: id must be 1 to 32/],
+      [
+        '- { id: a, url: "http://x", apiKey: k, fileNames: maybe }',
+        /:1: fileNames must be true or false/,
+      ],
     ];
     for (const [text, message] of cases) {
       expect(() => readServicesFile(write(text), {}), text).toThrow(ServicesFileError);

@@ -29,10 +29,11 @@ afterEach(async () => {
 async function setup(
   variant: (typeof VENDOR_VARIANTS)[keyof typeof VENDOR_VARIANTS] = VENDOR_VARIANTS.kanto,
   vendorNow?: () => Date,
+  fileNames?: boolean,
 ): Promise<Setup> {
   const vendor = await startVendorService({ variant, now: vendorNow });
   const gateway = await startService({
-    services: [{ id: 'vendor', name: 'Vendor', url: vendor.url, apiKey: vendor.apiKey }],
+    services: [{ id: 'vendor', name: 'Vendor', url: vendor.url, apiKey: vendor.apiKey, fileNames }],
     pollScheduled: false,
     adminPassword: 'admin-password-1',
   });
@@ -189,7 +190,8 @@ describe('the index of an upstream service', () => {
   it('costs the upstream the same with one client as with five', async () => {
     const costs: number[] = [];
     for (const clients of [1, 5]) {
-      const { vendor, gateway, poller } = await setup();
+      // Without the file-name reads, which cost the same whoever looks (tested below).
+      const { vendor, gateway, poller } = await setup(VENDOR_VARIANTS.kanto, undefined, false);
       vendor.addRequests('pl_1', 30);
       await poller.pollNow();
       const all = () => Object.values(vendor.calls()).reduce((sum, n) => sum + n, 0);
@@ -215,6 +217,31 @@ describe('the index of an upstream service', () => {
     // list the first round asked (for the name of the service's zone) serves it too.
     expect(costs[0]).toBe(4);
     expect(costs[1]).toBe(costs[0]);
+  });
+
+  it("learns finished requests' file names within the budget, so a search by file finds them", async () => {
+    const { vendor, gateway, poller } = await setup();
+    vendor.addRequests('pl_1', 25);
+    await poller.pollNow();
+    const details = () => vendor.calls().requestdetail ?? 0;
+    const before = details();
+    await poller.pollNow();
+    // Ten reads a round at most (EVIDENCE_PER_ROUND), newest first.
+    expect(details() - before).toBeLessThanOrEqual(10);
+    expect(details() - before).toBeGreaterThan(0);
+    for (let round = 0; round < 3; round++) await poller.pollNow();
+    const all = await list(gateway, 'pagesize=100');
+    const finished = (all.Request ?? []).find((r) => r.Status === 'Finish');
+    expect(finished).toBeDefined();
+    // Asked of the vendor itself: a detail read through the gateway would teach the index.
+    const detail = await fetch(
+      `${vendor.url}/pipelineapi/requestdetail/xml?requestid=${encodeURIComponent(finished?.RequestId ?? '')}`,
+      { headers: { 'X-Pipelinewebapi': vendor.apiKey } },
+    );
+    const file = /<SensorFile>(?:<!\[CDATA\[)?([^<\]]*)/.exec(await detail.text())?.[1] ?? '';
+    expect(file).not.toBe('');
+    const found = await list(gateway, `pagesize=100&q=${encodeURIComponent(file)}`);
+    expect((found.Request ?? []).map((r) => r.RequestId)).toContain(finished?.RequestId);
   });
 
   it('asks requestdetail only about unfinished requests no list shows, until their EndTime is set', async () => {

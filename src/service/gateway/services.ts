@@ -31,6 +31,11 @@ export interface UpstreamEntry {
   readonly statuses?: StatusWords | undefined;
   /** The service's time zone (IANA name), when its answers alone cannot tell it. */
   readonly zone?: string | undefined;
+  /**
+   * Whether the poller asks finished requests' file names (one requestdetail each, within
+   * the evidence budget) so that a search finds them by file; true unless turned off.
+   */
+  readonly fileNames?: boolean | undefined;
   readonly embedded?: false;
 }
 
@@ -145,6 +150,7 @@ export function singleUpstream(
   failedStatuses?: readonly string[],
   zone?: string,
   statuses?: StatusWords,
+  fileNames?: boolean,
 ): UpstreamEntry {
   const base = httpUrl(url);
   if (!base) throw new Error(`--upstream must be an http or https URL, not ${JSON.stringify(url)}`);
@@ -174,6 +180,7 @@ export function singleUpstream(
     failedStatuses,
     zone,
     statuses,
+    fileNames,
   };
 }
 
@@ -230,6 +237,7 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
       'failedStatuses',
       'statuses',
       'zone',
+      'fileNames',
     ]);
     for (const pair of item.items) {
       const key = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
@@ -288,6 +296,9 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
     if (poll !== undefined && !(/^\d+$/.test(poll) && Number(poll) >= 1 && Number(poll) <= 3600))
       throw new ServicesFileError(`${where}: pollSeconds must be a whole number from 1 to 3600`);
     const pollSeconds = poll === undefined ? undefined : Number(poll);
+    const names = value('fileNames');
+    if (names !== undefined && names !== 'true' && names !== 'false')
+      throw new ServicesFileError(`${where}: fileNames must be true or false`);
     const failedStatuses = statusWords(item.get('failedStatuses', true), where);
     const statuses = statusClasses(item.get('statuses', true), where);
     checkedStatuses(
@@ -308,6 +319,7 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
       failedStatuses,
       statuses,
       zone,
+      fileNames: names === undefined ? undefined : names === 'true',
     });
   }
   if (entries.length === 0) throw new ServicesFileError(`${path}: lists no services`);
