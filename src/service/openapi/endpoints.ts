@@ -50,11 +50,12 @@ export interface Endpoint {
 const PART_A_JSON = 'application/json';
 const PART_B_XML = 'text/xml';
 
-const a = (description: string, data: Schema): Answer => ({
+/** A Part A answer in its JSON envelope: success with `data`, or the error envelope. */
+export const a = (description: string, data: Schema): Answer => ({
   description,
   content: { [PART_A_JSON]: partASuccess(data) },
 });
-const aError = (description: string): Answer => ({
+export const aError = (description: string): Answer => ({
   description,
   content: { [PART_A_JSON]: partAError },
 });
@@ -184,6 +185,50 @@ const statuses = exactly({
   },
 });
 
+const httpStatus: Schema = { type: 'integer', minimum: 100, maximum: 599 };
+const untrusted = (description: string): Schema => ({ ...text, description });
+const serviceWords = untrusted('the service’s own words (untrusted), or empty');
+
+/**
+ * Why the gateway got no usable answer from a service, in data (kit/upstream-failure.ts):
+ * the cause of the English sentence beside it, one shape per kind; null when that message
+ * is the service's own words, or nothing failed.
+ */
+export const upstreamCause: Schema = {
+  anyOf: [
+    exactly({
+      kind: { const: 'unreachable' },
+      error: untrusted('the connection’s code (ECONNREFUSED, ENOTFOUND…) or words'),
+    }),
+    exactly({ kind: { const: 'timeout' }, seconds: { type: 'number', minimum: 0 } }),
+    exactly({ kind: { const: 'midway' } }),
+    exactly({
+      kind: { const: 'failed' },
+      httpStatus: { ...httpStatus, type: ['integer', 'null'], description: 'null: a SystemError' },
+      words: serviceWords,
+    }),
+    exactly({ kind: { const: 'keyRefused' }, httpStatus, words: serviceWords }),
+    exactly({ kind: { const: 'busy' }, httpStatus, attempts: wholeNumber, words: serviceWords }),
+    exactly({ kind: { const: 'redirect' }, httpStatus, location: untrusted('its Location') }),
+    exactly({
+      kind: { const: 'tooLarge' },
+      mebibytes: { type: 'number', minimum: 0 },
+      declared: { type: 'boolean' },
+      boundMebibytes: { type: 'number', minimum: 0 },
+    }),
+    exactly({ kind: { const: 'unreadableXml' }, detail: untrusted('the XML parser’s words') }),
+    exactly({ kind: { const: 'notXml' }, start: untrusted('how its answer began') }),
+    exactly({
+      kind: { const: 'refused' },
+      httpStatus: { ...httpStatus, type: ['integer', 'null'], description: 'null: in its answer' },
+    }),
+    { type: 'null' },
+  ],
+};
+
+/** The Part C code of a failure (5002 failed, 5004 timed out…), null when none applies. */
+export const failureCode: Schema = { type: ['integer', 'null'] };
+
 const serviceState = exactly(
   {
     id: text,
@@ -196,9 +241,14 @@ const serviceState = exactly(
     checkedAt: nullableText,
     since: nullableText,
     message: nullableText,
+    // The message's code and, when the sentence is the gateway's own, its cause in data.
+    code: failureCode,
+    cause: upstreamCause,
     // An upstream's request index: as of when, and why its last round failed.
     indexedAt: nullableText,
     indexError: nullableText,
+    indexErrorCode: failureCode,
+    indexErrorCause: upstreamCause,
     // The service's zone (an IANA name), its offset now, and the abbreviation its dates carry.
     timeZone: text,
     utcOffsetMinutes: { type: ['integer', 'null'], minimum: -840, maximum: 840 },
@@ -209,7 +259,15 @@ const serviceState = exactly(
     role,
   },
   // statuses: absent from a server before them (the dashboard then takes the defaults).
-  ['indexedAt', 'indexError', 'capabilities', 'statuses', 'role'],
+  [
+    'indexedAt',
+    'indexError',
+    'indexErrorCode',
+    'indexErrorCause',
+    'capabilities',
+    'statuses',
+    'role',
+  ],
 );
 
 const notification = exactly({

@@ -1,30 +1,11 @@
 import { FLEET_CLASSES } from '../../kit/fleet.ts';
-import type { Answer, Endpoint } from './endpoints.ts';
-import {
-  exactly,
-  isoTime,
-  nullableText,
-  partAError,
-  partASuccess,
-  text,
-  wholeNumber,
-  type Schema,
-} from './schemas.ts';
+import { a, aError, failureCode, upstreamCause, type Endpoint } from './endpoints.ts';
+import { exactly, isoTime, nullableText, text, wholeNumber, type Schema } from './schemas.ts';
 
 /*
  * The fleet view and the trends (src/service/mcapi/fleet.ts, issue 25): Part A extensions
  * in its JSON envelope, with a management console session, as /mcapi/services.
  */
-
-const PART_A_JSON = 'application/json';
-const a = (description: string, data: Schema): Answer => ({
-  description,
-  content: { [PART_A_JSON]: partASuccess(data) },
-});
-const aError = (description: string): Answer => ({
-  description,
-  content: { [PART_A_JSON]: partAError },
-});
 
 const day: Schema = { type: 'string', pattern: '^\\d{8}$', description: 'yyyymmdd' };
 const nullableDay: Schema = { type: ['string', 'null'], pattern: '^\\d{8}$' };
@@ -48,6 +29,8 @@ const fleetService = exactly({
   reachable: { type: 'boolean' },
   since: { ...nullableText, description: 'reachable or not since (ISO)' },
   message: nullableText,
+  code: failureCode,
+  cause: upstreamCause,
   ...zone,
   day: {
     ...nullableDay,
@@ -63,6 +46,8 @@ const fleetService = exactly({
     description: 'the index is as of then (ISO); null for the embedded service',
   },
   indexError: nullableText,
+  indexErrorCode: failureCode,
+  indexErrorCause: upstreamCause,
   counts,
   words: {
     type: 'array',

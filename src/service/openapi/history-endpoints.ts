@@ -1,32 +1,12 @@
 import { DAY_PATTERN, PIPELINE_ID_PATTERN, REQUEST_ID_PATTERN } from '../../kit/wire.ts';
-import type { Answer, Endpoint, Field } from './endpoints.ts';
-import {
-  exactly,
-  isoTime,
-  nullableText,
-  partAError,
-  partASuccess,
-  text,
-  wholeNumber,
-  type Schema,
-} from './schemas.ts';
+import { a, aError, type Endpoint, type Field } from './endpoints.ts';
+import { exactly, isoTime, nullableText, text, wholeNumber, type Schema } from './schemas.ts';
 
 /*
  * A request's attempts and requests over a range of days (src/service/mcapi/request-history.ts,
  * issue 25): Part A extensions for any signed-in person, for the embedded service and for
  * a service behind the gateway alike.
  */
-
-const PART_A_JSON = 'application/json';
-
-const a = (description: string, data: Schema): Answer => ({
-  description,
-  content: { [PART_A_JSON]: partASuccess(data) },
-});
-const aError = (description: string): Answer => ({
-  description,
-  content: { [PART_A_JSON]: partAError },
-});
 
 const failures = {
   '400': aError('A missing or malformed parameter, named (2002, 2003)'),

@@ -90,6 +90,35 @@ function hourOf(request: ListedRequest): number {
   return hour >= 0 && hour < 24 ? hour : 0;
 }
 
+/**
+ * The conditions of a list's pipeline, statuses and text, with their bound values: shared by
+ * a day's list and a range of days (request-range.ts).
+ */
+export function filterConditions(filter: Pick<IndexFilter, 'pipelineId' | 'statuses' | 'text'>): {
+  where: string[];
+  values: string[];
+} {
+  const where: string[] = [];
+  const values: string[] = [];
+  if (filter.pipelineId !== undefined) {
+    where.push('pipeline_id = ?');
+    values.push(filter.pipelineId);
+  }
+  if (filter.statuses !== undefined) {
+    // One bound parameter whatever the number of statuses: nothing sent becomes SQL.
+    where.push('status IN (SELECT value FROM json_each(?))');
+    values.push(JSON.stringify(filter.statuses));
+  }
+  if (filter.text !== undefined) {
+    where.push(
+      "(request_id LIKE ? ESCAPE '\\' OR sensor_file LIKE ? ESCAPE '\\' OR failure LIKE ? ESCAPE '\\')",
+    );
+    const like = containing(filter.text);
+    values.push(like, like, like);
+  }
+  return { where, values };
+}
+
 export class RequestIndex {
   /** Each request's attempts and the evidence of its failures (issue 25). */
   readonly attempts: AttemptLog;
@@ -433,24 +462,9 @@ export class RequestIndex {
     index: number,
     pageSize: number,
   ): { rows: IndexedRequest[]; total: number } {
-    const where = ['service = ?', 'day = ?'];
-    const values: (string | number)[] = [service, day];
-    if (filter.pipelineId !== undefined) {
-      where.push('pipeline_id = ?');
-      values.push(filter.pipelineId);
-    }
-    if (filter.statuses !== undefined) {
-      // One bound parameter whatever the number of statuses: nothing sent becomes SQL.
-      where.push('status IN (SELECT value FROM json_each(?))');
-      values.push(JSON.stringify(filter.statuses));
-    }
-    if (filter.text !== undefined) {
-      where.push(
-        "(request_id LIKE ? ESCAPE '\\' OR sensor_file LIKE ? ESCAPE '\\' OR failure LIKE ? ESCAPE '\\')",
-      );
-      const like = containing(filter.text);
-      values.push(like, like, like);
-    }
+    const matching = filterConditions(filter);
+    const where = ['service = ?', 'day = ?', ...matching.where];
+    const values: (string | number)[] = [service, day, ...matching.values];
     if (filter.sinceMs !== undefined) {
       where.push('changed_ms >= ?');
       values.push(filter.sinceMs);

@@ -1,5 +1,5 @@
-import { containing, prepared } from '../sqlite.ts';
-import type { RequestIndex } from './request-index.ts';
+import { prepared } from '../sqlite.ts';
+import { filterConditions, type RequestIndex } from './request-index.ts';
 
 // Requests over a range of days (issue 25): a page, newest first, and exact counts per day
 // and per status, from the gateway's index. The embedded service answers the same from its
@@ -78,23 +78,9 @@ export function indexRange(
 ): RangePage {
   const from = days[0] ?? '';
   const to = days.at(-1) ?? '';
-  const where = ['service = ?', 'day BETWEEN ? AND ?'];
-  const values: (string | number)[] = [service, from, to];
-  if (filter.pipelineId !== undefined) {
-    where.push('pipeline_id = ?');
-    values.push(filter.pipelineId);
-  }
-  if (filter.statuses !== undefined) {
-    where.push('status IN (SELECT value FROM json_each(?))');
-    values.push(JSON.stringify(filter.statuses));
-  }
-  if (filter.text !== undefined) {
-    where.push(
-      "(request_id LIKE ? ESCAPE '\\' OR sensor_file LIKE ? ESCAPE '\\' OR failure LIKE ? ESCAPE '\\')",
-    );
-    const like = containing(filter.text);
-    values.push(like, like, like);
-  }
+  const matching = filterConditions(filter);
+  const where = ['service = ?', 'day BETWEEN ? AND ?', ...matching.where];
+  const values: (string | number)[] = [service, from, to, ...matching.values];
   const condition = where.join(' AND ');
   const perDay = new Map(
     (
