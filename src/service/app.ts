@@ -27,7 +27,8 @@ import { RequestIndex } from './db/index/request-index.ts';
 import { DEFAULT_POLL_SECONDS, ServiceDirectory } from './gateway/directory.ts';
 import type { ServiceEntry } from './gateway/services.ts';
 import { parseForm } from './form.ts';
-import { accessLog } from './http/access-log.ts';
+import { accessLog, writesAccessLines } from './http/access-log.ts';
+import { CachedReads } from './http/cached-reads.ts';
 import { basePathHooks, basePathRewriter } from './http/base-path.ts';
 import { dashboardFiles } from './http/dashboard-files.ts';
 import { healthRoutes } from './http/health.ts';
@@ -44,6 +45,7 @@ import { ProviderSignOut } from './auth/oidc-sign-out.ts';
 import { mappedServices, type OidcSettings } from './auth/oidc-config.ts';
 import { collectRoutes, openApiRoutes, type RegisteredRoute } from './openapi/routes.ts';
 import { getPipeline } from './db/system/pipelines.ts';
+import { SESSION_COOKIE } from '../kit/wire.ts';
 
 // Wiring only: each piece lives with its Part (routes), in auth/ (keys, sessions, the first
 // administrator), in demo/ (seeding), in http/ (headers, the dashboard's files) or engine/.
@@ -113,6 +115,11 @@ export interface AppConfig {
   readonly pollScheduled?: boolean | undefined;
   /** Overrides of the default bounds on inputs, answers and connections. */
   readonly limits?: Partial<ServiceLimits> | undefined;
+  /**
+   * False: cached Part C reads take Fastify's full request cycle too (http/cached-reads.ts),
+   * so that a test can hold the two paths to the same answers. True by default.
+   */
+  readonly cachedReadsFirst?: boolean | undefined;
 }
 
 export interface App {
@@ -128,6 +135,8 @@ export interface App {
   watchPipelines(): void;
   /** Every route the server registered, for the test that holds /openapi.json to them. */
   readonly routes: readonly RegisteredRoute[];
+  /** Cached Part C reads answered before Fastify's cycle (their count, for tests and the bench). */
+  readonly cachedReads: CachedReads;
   close(): Promise<void>;
 }
 
@@ -295,10 +304,21 @@ export async function buildApp(config: AppConfig): Promise<App> {
     const providerSignOut = provider
       ? new ProviderSignOut(provider, config.notify?.publicUrl)
       : undefined;
-    const server = await httpServer(config, limits);
+    const cached = new CachedReads({
+      basePath: config.basePath ?? '',
+      trustProxy: config.trustProxy,
+      metrics,
+      http: {
+        options: httpOptions(limits),
+        keepAliveTimeout: KEEP_ALIVE_MS,
+        requestTimeout: limits.requestTimeoutMs,
+      },
+    });
+    const server = await httpServer(config, limits, cached);
     const routes = collectRoutes(server);
+    const partC = pipelineApi(context, directory, managementConsoleSessions(sessions, dbs.system));
     const parts = [
-      pipelineApi(context, directory, managementConsoleSessions(sessions, dbs.system)),
+      partC,
       managementConsole(context, loginLimit, providerSignOut),
       flowService(context, loginLimit),
     ];
@@ -331,6 +351,12 @@ export async function buildApp(config: AppConfig): Promise<App> {
       }),
     );
 
+    if (partC.cachedReads && config.cachedReadsFirst !== false)
+      cached.start(
+        partC.cachedReads,
+        (header) => server.parseCookie(header)[SESSION_COOKIE],
+        writesAccessLines(server) ? server.log : undefined,
+      );
     if (embedded) {
       await engine.recover();
       if (demo) seedDemoRequests(context);
@@ -353,6 +379,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       initialAdminPassword,
       apiKeyIgnored,
       routes,
+      cachedReads: cached,
       watchPipelines,
       async close() {
         if (ruleTimer) clearInterval(ruleTimer);
@@ -371,22 +398,38 @@ export async function buildApp(config: AppConfig): Promise<App> {
   }
 }
 
+/** Fastify's default keep-alive, set on the server http/cached-reads.ts makes for it. */
+const KEEP_ALIVE_MS = 72_000;
+
+/** node:http's options of the service's server. */
+function httpOptions(limits: ServiceLimits) {
+  return {
+    // Long query strings reach the parameter checks (and their 400) instead of Node's bare 431.
+    maxHeaderSize: 64 * 1024,
+    // A slow client (headers or body trickling in) is cut off instead of holding a
+    // connection; Node checks these every connectionsCheckingInterval.
+    headersTimeout: limits.headersTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+  };
+}
+
 /** Fastify with the service's bounds, body parsing, cookies and sign-in limit. */
-async function httpServer(config: AppConfig, limits: ServiceLimits): Promise<FastifyInstance> {
+async function httpServer(
+  config: AppConfig,
+  limits: ServiceLimits,
+  cached: CachedReads,
+): Promise<FastifyInstance> {
   const rewriter = basePathRewriter(config.basePath ?? '');
   const server = Fastify({
     // No password, key, session id or sign-on code in a log line: URLs are logged redacted.
     ...redactingLogger(config.logger),
     bodyLimit: BODY_LIMIT,
-    // A slow client (headers or body trickling in) is cut off instead of holding a
-    // connection; Node checks these every connectionsCheckingInterval.
+    // node:http's server with cached Part C reads answered before Fastify's cycle, and the
+    // service's bounds (httpOptions, requestTimeout) set on it.
+    serverFactory: cached.serverFactory,
     requestTimeout: limits.requestTimeoutMs,
-    http: {
-      // Long query strings reach the parameter checks (and their 400) instead of Node's bare 431.
-      maxHeaderSize: 64 * 1024,
-      headersTimeout: limits.headersTimeoutMs,
-      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
-    },
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    genReqId: cached.genReqId,
     routerOptions: { querystringParser: parseForm },
     // request.ip (the audit, the sign-in limits) is the client's address as the listed
     // proxies tell it in X-Forwarded-For; anyone else's X-Forwarded-For is ignored.

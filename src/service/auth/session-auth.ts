@@ -25,6 +25,9 @@ export type ExtraAuthenticator = (
   identified?: (caller: Caller) => void,
 ) => Caller | undefined;
 
+/** Node gives header names in lower case; lowered once, not on every call. */
+const SESSION_HEADER = MC_SESSION_HEADER.toLowerCase();
+
 /**
  * A signed-in person on the pipeline API (contract sections 4 and 12, `X-As-SessionId`):
  * that session's person's role on the service called alone decides what the call may do,
@@ -32,7 +35,7 @@ export type ExtraAuthenticator = (
  */
 export function managementConsoleSessions(sessions: SessionStore, db: Db): ExtraAuthenticator {
   return (request, operation, service, identified) => {
-    const id = request.headers[MC_SESSION_HEADER.toLowerCase()];
+    const id = request.headers[SESSION_HEADER];
     if (typeof id !== 'string' || id === '') return undefined;
     const session = sessions.use('mc', id);
     if (!session)

@@ -15,14 +15,21 @@ import { ApiError } from '../errors.ts';
 /** Requests that came for a path outside the base path: answered 404, whatever they name. */
 const outside = new WeakSet<IncomingMessage>();
 
+/** The path a URL names inside the base path (`/base/x?q` is `/x?q`); undefined outside it. */
+export function withinBasePath(url: string, basePath: string): string | undefined {
+  const rest = url.slice(basePath.length);
+  if (url.startsWith(basePath) && (rest === '' || rest.startsWith('/') || rest.startsWith('?')))
+    return rest.startsWith('/') ? rest : `/${rest}`;
+  return undefined;
+}
+
 /** Fastify's rewriteUrl for a base path; undefined at the root (nothing to rewrite). */
 export function basePathRewriter(basePath: string): ((raw: IncomingMessage) => string) | undefined {
   if (basePath === '') return undefined;
   return (raw) => {
     const url = raw.url ?? '/';
-    const rest = url.slice(basePath.length);
-    if (url.startsWith(basePath) && (rest === '' || rest.startsWith('/') || rest.startsWith('?')))
-      return rest.startsWith('/') ? rest : `/${rest}`;
+    const inside = withinBasePath(url, basePath);
+    if (inside !== undefined) return inside;
     // Left as it is, but refused by the hook below before any route's handler runs.
     outside.add(raw);
     return url;

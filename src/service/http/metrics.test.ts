@@ -1,11 +1,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { writeTestPipelines } from '../testing/pipelines.ts';
 import { startService } from '../testing/service.ts';
 import { startVendorService } from '../testing/vendor/vendor-service.ts';
 import {
+  HTTP_BUCKETS,
   MAX_PIPELINES_PER_SERVICE,
   MAX_STATUSES_PER_SERVICE,
   OTHER_LABEL,
@@ -112,6 +114,48 @@ describe('/metrics', () => {
     } finally {
       await service.close();
     }
+  });
+
+  it("writes the answers' histogram as prom-client's own Histogram does", async () => {
+    const metrics = new ServiceMetrics(() => []);
+    const registry = new Registry();
+    const reference = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'reference',
+      labelNames: ['method', 'route', 'status_code'] as const,
+      buckets: HTTP_BUCKETS,
+      registers: [registry],
+    });
+    // On a bound, between bounds, above the last one, and zero; three series.
+    const answers: [string, string, number, number][] = [
+      ['GET', '/pipelineapi/list/:format', 200, 0.0004],
+      ['GET', '/pipelineapi/list/:format', 200, 0.001],
+      ['GET', '/pipelineapi/list/:format', 200, 0.0030001],
+      ['GET', '/pipelineapi/list/:format', 200, 12],
+      ['GET', '/pipelineapi/list/:format', 401, 0],
+      ['POST', '/pipelineapi/exec/:format', 200, 0.25],
+    ];
+    for (const [method, route, status, seconds] of answers) {
+      metrics.answered(method, route, status, seconds);
+      reference.observe({ method, route, status_code: String(status) }, seconds);
+    }
+    const series = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) => line.startsWith('http_request_duration_seconds_'))
+        .sort();
+    const ours = series(await metrics.registry.metrics());
+    expect(ours).toHaveLength(3 * (HTTP_BUCKETS.length + 3));
+    expect(ours).toEqual(series(await registry.metrics()));
+    // The JSON form too, as prom-client's get() gives it.
+    const json = await metrics.registry.getMetricsAsJSON();
+    const values = (metric: { values: unknown[] } | undefined) =>
+      JSON.stringify(metric?.values.map((v) => JSON.stringify(v)).sort());
+    expect(values(json.find((m) => m.name === 'http_request_duration_seconds'))).toBe(
+      values(await reference.get()),
+    );
+    metrics.registry.resetMetrics();
+    expect(series(await metrics.registry.metrics())).toEqual([]);
   });
 
   it("counts each change of an embedded request's status, a retry's too", async () => {

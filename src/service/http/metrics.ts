@@ -1,6 +1,14 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import {
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  type MetricObjectWithValues,
+  type MetricValueWithName,
+} from 'prom-client';
 import { OPERATIONS } from '../../kit/wire.ts';
 import type { EndedRequest } from '../engine/recorder.ts';
 
@@ -29,10 +37,132 @@ export const OTHER_LABEL = 'other';
  * dashboard's pages and lists a few, a gateway's passed-through call up to the upstream's
  * timeout (10 s by default; slower ones fall in +Inf).
  */
-const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+export const HTTP_BUCKETS = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
 
 type HttpLabel = 'method' | 'route' | 'status_code';
-type Observer = { observe(value: number): void };
+
+/** One series of `http_request_duration_seconds`: answers per bucket (not cumulative). */
+interface AnswerSeries {
+  readonly labels: Readonly<Record<HttpLabel, string>>;
+  /** `counts[i]`: answers in (HTTP_BUCKETS[i-1], HTTP_BUCKETS[i]]; the last: above every bound. */
+  readonly counts: Float64Array;
+  sum: number;
+  count: number;
+}
+
+/**
+ * `http_request_duration_seconds`, observed on every answer. prom-client's own `observe`,
+ * even on a labelled child, checks the label names, hashes the labels into a string and
+ * walks the buckets through an object for every call (2.3 % of the busy CPU under load,
+ * docs/throughput.md). Here an answer costs three map reads and a few additions; the
+ * series become prom-client's histogram values only when /metrics is read. It stays a
+ * prom-client Histogram (name, help, type, registration, exposition), holding no series
+ * of its own.
+ */
+class AnswerDurations extends Histogram<HttpLabel> {
+  /** route → method → status → its series. */
+  private series = new Map<string, Map<string, Map<number, AnswerSeries>>>();
+
+  observeAnswer(method: string, route: string, statusCode: number, seconds: number): void {
+    let byMethod = this.series.get(route);
+    if (!byMethod) {
+      byMethod = new Map();
+      this.series.set(route, byMethod);
+    }
+    let byStatus = byMethod.get(method);
+    if (!byStatus) {
+      byStatus = new Map();
+      byMethod.set(method, byStatus);
+    }
+    let series = byStatus.get(statusCode);
+    if (!series) {
+      series = {
+        labels: { method, route, status_code: String(statusCode) },
+        counts: new Float64Array(HTTP_BUCKETS.length + 1),
+        sum: 0,
+        count: 0,
+      };
+      byStatus.set(statusCode, series);
+    }
+    let bucket = 0;
+    while (bucket < HTTP_BUCKETS.length && seconds > (HTTP_BUCKETS[bucket] as number)) bucket++;
+    series.counts[bucket] = (series.counts[bucket] as number) + 1;
+    series.sum += seconds;
+    series.count++;
+  }
+
+  /**
+   * The series as prom-client's Histogram keeps its own (cumulative buckets, sum, count,
+   * the series' labels as `sharedLabels`): its `get` (JSON) and the registry's text
+   * exposition both read them from here.
+   */
+  override async getForPromString(): Promise<MetricObjectWithValues<SeriesValue>> {
+    // The name, help, type and aggregator, as prom-client reports them; its series: none.
+    const metric = await super.getForPromString();
+    const values: SeriesValue[] = [];
+    for (const byMethod of this.series.values())
+      for (const byStatus of byMethod.values())
+        for (const series of byStatus.values()) {
+          const shared = series.labels;
+          let cumulative = 0;
+          HTTP_BUCKETS.forEach((bound, i) => {
+            cumulative += series.counts[i] as number;
+            values.push({
+              labels: { le: bound },
+              value: cumulative,
+              metricName: `${metric.name}_bucket`,
+              exemplar: null,
+              sharedLabels: shared,
+            });
+          });
+          values.push({
+            labels: { le: '+Inf' },
+            value: series.count,
+            metricName: `${metric.name}_bucket`,
+            exemplar: null,
+            sharedLabels: shared,
+          });
+          values.push({
+            labels: {},
+            value: series.sum,
+            metricName: `${metric.name}_sum`,
+            sharedLabels: shared,
+          });
+          values.push({
+            labels: {},
+            value: series.count,
+            metricName: `${metric.name}_count`,
+            sharedLabels: shared,
+          });
+        }
+    return { ...metric, values };
+  }
+
+  override reset(): void {
+    super.reset();
+    // Also run by prom-client's constructor, before this class's fields are set.
+    this.series = new Map();
+  }
+}
+
+/** A value of a histogram as prom-client keeps it: the series' labels apart from `le`. */
+type SeriesValue = MetricValueWithName<'le'> & {
+  /** A bucket's, as prom-client writes it for a histogram without exemplars. */
+  readonly exemplar?: null;
+  readonly sharedLabels: Readonly<Record<HttpLabel, string>>;
+};
+
+declare module 'prom-client' {
+  interface Histogram<T extends string> {
+    /**
+     * What prom-client 15's registry reads to write the exposition, and its `get` to answer
+     * JSON (present at run time, absent from its typings).
+     */
+    getForPromString(): Promise<MetricObjectWithValues<MetricValueWithName<T | 'le'>>>;
+  }
+}
 
 /** The label values seen per service, capped (see MAX_PIPELINES_PER_SERVICE). */
 class CappedLabels {
@@ -66,14 +196,9 @@ export class ServiceMetrics {
   private readonly runs: Histogram<'pipeline' | 'status'>;
   private readonly checks: Histogram<'service' | 'outcome'>;
   private readonly checkFailures: Counter<'service'>;
-  private readonly http: Histogram<HttpLabel>;
+  private readonly http: AnswerDurations;
   private readonly changes: Counter<'service' | 'pipeline' | 'status'>;
   private readonly labelsOf = new Map<string, CappedLabels>();
-  /**
-   * route → method → status → the histogram's child: an answer costs three map reads and
-   * an observe, not prom-client's hashing of a labels object (sorted keys, a new string).
-   */
-  private readonly observers = new Map<string, Map<string, Map<number, Observer>>>();
 
   constructor(dayCounts: () => readonly DayCount[]) {
     collectDefaultMetrics({ register: this.registry });
@@ -101,7 +226,7 @@ export class ServiceMetrics {
       labelNames: ['service', 'pipeline', 'status'] as const,
       registers: [this.registry],
     });
-    this.http = new Histogram({
+    this.http = new AnswerDurations({
       name: 'http_request_duration_seconds',
       help:
         'Time to answer an HTTP request, by method, route pattern (Part C by operation; ' +
@@ -158,22 +283,7 @@ export class ServiceMetrics {
 
   /** One HTTP answer; `route` is a pattern (bounded), never the URL asked for. */
   answered(method: string, route: string, statusCode: number, seconds: number): void {
-    let byMethod = this.observers.get(route);
-    if (!byMethod) {
-      byMethod = new Map();
-      this.observers.set(route, byMethod);
-    }
-    let byStatus = byMethod.get(method);
-    if (!byStatus) {
-      byStatus = new Map();
-      byMethod.set(method, byStatus);
-    }
-    let observer = byStatus.get(statusCode);
-    if (!observer) {
-      observer = this.http.labels({ method, route, status_code: String(statusCode) });
-      byStatus.set(statusCode, observer);
-    }
-    observer.observe(seconds);
+    this.http.observeAnswer(method, route, statusCode, seconds);
   }
 }
 
@@ -189,15 +299,24 @@ export function routeOf(request: FastifyRequest): string {
   const url = request.routeOptions.url;
   if (url === undefined) return UNMATCHED_ROUTE;
   if (!url.endsWith('pipelineapi/*')) return url;
-  let byOperation = partCRoutes.get(url);
-  if (!byOperation) {
-    const base = url.slice(0, -1);
-    byOperation = new Map(Object.keys(OPERATIONS).map((op) => [op, `${base}${op}/:format`]));
-    partCRoutes.set(url, byOperation);
-  }
   const rest = (request.params as { '*'?: string })['*'] ?? '';
   const slash = rest.indexOf('/');
-  return byOperation.get(slash < 0 ? rest : rest.slice(0, slash)) ?? url;
+  return partCRoute(url, slash < 0 ? rest : rest.slice(0, slash));
+}
+
+/**
+ * The route pattern of a Part C operation under one of its wildcard routes (`wildcard`,
+ * ending in `pipelineapi/*`): `…/pipelineapi/<operation>/:format`, or the wildcard itself
+ * for a name wire.ts does not know.
+ */
+export function partCRoute(wildcard: string, operation: string): string {
+  let byOperation = partCRoutes.get(wildcard);
+  if (!byOperation) {
+    const base = wildcard.slice(0, -1);
+    byOperation = new Map(Object.keys(OPERATIONS).map((op) => [op, `${base}${op}/:format`]));
+    partCRoutes.set(wildcard, byOperation);
+  }
+  return byOperation.get(operation) ?? wildcard;
 }
 
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { xmlToTree } from '../../kit/index.ts';
 import { startChild } from '../testing/child.ts';
 import { startService, TEST_API_KEY, type TestService } from '../testing/service.ts';
-import { AnswerCache } from './routes.ts';
+import { AnswerCache } from './answer-cache.ts';
 
 // Bounds on answers and connections: the answer cache holds at most its bytes, a page too
 // large to build is refused with a 400 naming the limit, and slow or surplus connections

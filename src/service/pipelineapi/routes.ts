@@ -1,21 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  API_KEY_HEADER,
   CONTENT_TYPES,
   ErrorCode,
   OPERATIONS,
-  RESPONSE_TYPES,
-  SESSION_COOKIE,
   type OperationName,
   type ResponseType,
 } from '../../kit/wire.ts';
 import type { ServiceContext } from '../context.ts';
 import type { AuditSubject } from '../audit/audit-log.ts';
-import type { Caller, ExtraAuthenticator } from '../auth/session-auth.ts';
+import type { ExtraAuthenticator } from '../auth/session-auth.ts';
 import { ApiError } from '../errors.ts';
-import { noteCaller } from '../http/access-log.ts';
-import { isPersonalToken, tokenCaller } from '../auth/tokens.ts';
 import type { ErrorRenderer } from '../errors-handler.ts';
+import type { CachedReadResolver } from '../http/cached-reads.ts';
 import type { Part } from '../part.ts';
 import { render } from '../render/render.ts';
 import type { Document } from '../render/document.ts';
@@ -24,13 +20,13 @@ import { upstreamOperations } from '../gateway/adapter.ts';
 import type { ServiceDirectory, ServiceRoute } from '../gateway/directory.ts';
 import { BulkJobs } from '../bulk/jobs.ts';
 import { bulkRoutes } from '../bulk/routes.ts';
+import { AnswerCache, cachedReads, cacheKey } from './answer-cache.ts';
+import { authenticate } from './authenticate.ts';
 import { operations } from './operations.ts';
 import { Params } from './params.ts';
+import { parseTarget, PIPELINE_API_PREFIX, SERVICES_PREFIX } from './target.ts';
 
-export const PIPELINE_API_PREFIX = '/pipelineapi';
-/** `/services/<id>/pipelineapi/...` reaches service `<id>` (contract section 7). */
-export const SERVICES_PREFIX = '/services';
-const SERVICE_PATH = /^\/services\/([^/?]*)(\/pipelineapi(?:\/|$).*)$/;
+export { PIPELINE_API_PREFIX, SERVICES_PREFIX } from './target.ts';
 
 /** The RequestId a call or its answer names, if any. */
 function requestIdOf(fields: unknown): string | null {
@@ -38,29 +34,6 @@ function requestIdOf(fields: unknown): string | null {
   const record = fields as Record<string, unknown>;
   const value = record.requestid ?? record.RequestId;
   return typeof value === 'string' && value !== '' ? value : null;
-}
-
-interface Target {
-  readonly operation: OperationName | undefined;
-  readonly api: string;
-  readonly type: ResponseType | undefined;
-  readonly rawType: string | undefined;
-}
-
-function parseTarget(url: string): Target {
-  const whole = url.split('?', 1)[0] ?? '';
-  const path = SERVICE_PATH.exec(whole)?.[2] ?? whole;
-  const segments = path.slice(PIPELINE_API_PREFIX.length + 1).split('/');
-  const api = segments[0] ?? '';
-  const rawType = segments.length > 1 ? segments.slice(1).join('/') : undefined;
-  const type =
-    rawType === undefined || rawType === ''
-      ? 'xml'
-      : (RESPONSE_TYPES as readonly string[]).includes(rawType)
-        ? (rawType as ResponseType)
-        : undefined;
-  const operation = Object.hasOwn(OPERATIONS, api) ? (api as OperationName) : undefined;
-  return { operation, api, type, rawType };
 }
 
 /** The ExecuteResponse of a failed Part C call (contract section 3). */
@@ -90,162 +63,6 @@ function sendDocument(
   void reply.code(status).header('content-type', CONTENT_TYPES[type]).send(render(doc, type));
 }
 
-const READ_METHODS = new Set(['GET', 'HEAD']);
-
-/**
- * True when the request shows that a page of another origin sent it (contract section 4):
- * an Origin other than this server's own, or a Sec-Fetch-Site other than same-origin or
- * none. Scripts that send neither header are not affected.
- */
-function sentByAnotherOrigin(request: FastifyRequest): boolean {
-  const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
-  const origin = request.headers.origin;
-  if (origin === undefined) return false;
-  try {
-    return new URL(origin).host !== request.host;
-  } catch {
-    // "null" (a sandboxed frame, a file: page) or garbage: not this server's own origin.
-    return true;
-  }
-}
-
-/**
- * Who calls, and whether they may call this operation on this service (`service`: its id,
- * whose roles decide for a signed-in person; contract section 12).
- */
-export function authenticate(...args: Parameters<typeof authenticateCaller>): Caller {
-  const caller = authenticateCaller(...args);
-  // For the request's access line (http/access-log.ts).
-  noteCaller(args[1], caller);
-  return caller;
-}
-
-function authenticateCaller(
-  ctx: ServiceContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  operation: OperationName,
-  service: string,
-  extra: ExtraAuthenticator | undefined,
-  identified?: (caller: Caller) => void,
-): Caller {
-  if (!ctx.access.enabled) {
-    throw new ApiError(403, ErrorCode.ApiDisabled, 'The pipeline API is disabled in the settings.');
-  }
-  // Credentials never add up: a signed-in person's role alone decides, whatever key or
-  // cookie the browser also sends, and such a call never mints a cookie.
-  const viaSession = extra?.(request, operation, service, identified);
-  if (viaSession) return viaSession;
-  const key = request.headers[API_KEY_HEADER.toLowerCase()];
-  const cookie = request.cookies[SESSION_COOKIE];
-  const cookieValid = cookie !== undefined && ctx.access.touchCookieSession(cookie);
-  // A personal token acts as its person (contract section 12); it never mints a cookie,
-  // which would carry the shared key's rights.
-  if (typeof key === 'string' && isPersonalToken(key))
-    return tokenCaller(ctx.dbs.system, ctx.clock, key, operation, service, identified);
-  if (key !== undefined) {
-    if (typeof key === 'string' && !ctx.access.sharedKeyEnabled) {
-      throw new ApiError(
-        401,
-        ErrorCode.BadCredentials,
-        `The shared ${API_KEY_HEADER} key is disabled by an administrator; send a personal token (Settings page).`,
-      );
-    }
-    if (typeof key !== 'string' || !ctx.access.keyMatches(key)) {
-      throw new ApiError(
-        401,
-        ErrorCode.BadCredentials,
-        `The ${API_KEY_HEADER} key is wrong or was reissued.`,
-      );
-    }
-    if (!cookieValid) {
-      void reply.setCookie(SESSION_COOKIE, ctx.access.openCookieSession(), {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'strict',
-      });
-    }
-    return { via: 'key' };
-  }
-  if (cookieValid) {
-    // A browser attaches the cookie to calls from any page of the same site (another port
-    // of the host included), so a change it authenticates must come from our own origin.
-    if (!READ_METHODS.has(request.method) && sentByAnotherOrigin(request)) {
-      throw new ApiError(
-        403,
-        ErrorCode.RoleForbidden,
-        `A ${SESSION_COOKIE} cookie alone cannot authorise ${operation} from a page of another origin; send the ${API_KEY_HEADER} header.`,
-      );
-    }
-    return { via: 'cookie' };
-  }
-  if (cookie !== undefined) {
-    throw new ApiError(
-      401,
-      ErrorCode.BadCredentials,
-      `The ${SESSION_COOKIE} session expired or ended; send the API key again.`,
-    );
-  }
-  throw new ApiError(
-    401,
-    ErrorCode.NoCredentials,
-    `No credentials: send the ${API_KEY_HEADER} header.`,
-  );
-}
-
-interface CachedAnswer {
-  readonly version: number;
-  readonly body: Buffer;
-}
-
-/**
- * Rendered answers of reads by URL, with the data version they were made at. Bounded in
- * bytes, not entries: a few huge pages must not hold the memory that many small ones would.
- * The least recently used go first; an answer over the entry bound is never kept.
- */
-export class AnswerCache {
-  private readonly entries = new Map<string, CachedAnswer>();
-  private bytes = 0;
-
-  constructor(
-    private readonly maxBytes: number,
-    private readonly maxEntryBytes: number,
-  ) {}
-
-  /** Bytes held now (keys are small and not counted). */
-  get size(): number {
-    return this.bytes;
-  }
-
-  get(key: string): CachedAnswer | undefined {
-    const entry = this.entries.get(key);
-    if (entry) {
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-    }
-    return entry;
-  }
-
-  set(key: string, entry: CachedAnswer): void {
-    this.remove(key);
-    if (entry.body.length > this.maxEntryBytes) return;
-    this.entries.set(key, entry);
-    this.bytes += entry.body.length;
-    for (const oldest of this.entries.keys()) {
-      if (this.bytes <= this.maxBytes) break;
-      this.remove(oldest);
-    }
-  }
-
-  private remove(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.bytes -= entry.body.length;
-  }
-}
-
 /** Renders an answer within the size limit; a larger one is the client's to make smaller. */
 function renderBounded(ctx: ServiceContext, doc: Document, type: ResponseType): Buffer {
   const tooLarge = () =>
@@ -272,12 +89,14 @@ export function pipelineApi(
   ctx: ServiceContext,
   services: ServiceDirectory,
   extraAuth?: ExtraAuthenticator,
-): Part {
+): Part & { readonly cachedReads: CachedReadResolver | undefined } {
   const answers = new AnswerCache(ctx.limits.answerCacheBytes, ctx.limits.answerCacheEntryBytes);
   return {
     prefixes: [PIPELINE_API_PREFIX, SERVICES_PREFIX],
     renderError: renderPartCError,
     routes,
+    // Plain /pipelineapi reaches the first service: its cached reads exist only if it is ours.
+    cachedReads: services.routes[0]?.upstream ? undefined : cachedReads(ctx, answers),
   };
   async function routes(app: FastifyInstance): Promise<void> {
     const bulk = new BulkJobs(ctx, (message, error) => app.log.error({ err: error }, message));
@@ -333,11 +152,16 @@ export function pipelineApi(
     }
   }
 
-  async function answer(
+  /**
+   * Answers a Part C call. A read answered from the cache is sent before this returns
+   * (undefined: Fastify's synchronous handler style, no promise and no microtask per
+   * answer); everything else returns the promise of its answer.
+   */
+  function answer(
     route: ServiceRoute,
     request: FastifyRequest,
     reply: FastifyReply,
-  ): Promise<FastifyReply> {
+  ): Promise<FastifyReply> | undefined {
     const target = parseTarget(request.url);
     if (target.type === undefined) {
       throw new ApiError(
@@ -360,73 +184,92 @@ export function pipelineApi(
         },
       );
     }
-    if (method !== 'GET') {
-      const operation = target.operation;
-      const type = target.type;
-      const subject: AuditSubject = { userName: null, via: 'none', requestId: null };
-      const parameters = { ...(request.query as object), ...(request.body as object) };
-      const doc = await ctx.audit.around(
-        request,
-        { operation, service: route.id, parameters },
-        subject,
-        async () => {
-          const caller = authenticate(
-            ctx,
-            request,
-            reply,
-            operation,
-            route.id,
-            extraAuth,
-            (who) => {
-              subject.userName = who.userName ?? null;
-              subject.via = who.via;
-            },
-          );
-          subject.via = caller.via;
-          subject.userName = caller.userName ?? null;
-          subject.requestId = requestIdOf(parameters);
-          const result = await run(route, operation, new Params(request.query, request.body));
-          subject.requestId ??= requestIdOf(result.body);
-          return result;
-        },
-        (answer) => ({
-          status: String(answer.body.Status ?? 'OK'),
-          message: String(answer.body.Message ?? ''),
-        }),
-      );
-      sendDocument(reply, 200, doc, type);
-      return reply;
-    }
+    if (method !== 'GET') return change(route, request, reply, target.operation, target.type);
     readAuthenticate(route, request, reply, target.operation);
-    if (route.upstream || target.operation === 'inbox') {
-      // An upstream's data changes without this server knowing, and so do the inbox's
-      // files (no database changes when one arrives): never from the cache.
-      const doc = await run(route, target.operation, new Params(request.query, request.body));
-      void reply
-        .code(200)
-        .header('content-type', CONTENT_TYPES[target.type])
-        .send(renderBounded(ctx, doc, target.type));
-      return reply;
-    }
-    // Reads are answered from the cache while no database has changed since; an answer
-    // that depends on "today" keeps the day in its key. A request list's AsOf stays true in
-    // a cached answer: nothing has changed after it.
-    const byDay = target.operation === 'requestlist' || target.operation === 'requeststats';
-    const key = `${request.url}|${byDay ? ctx.time.day(ctx.clock.now()) : ''}`;
+    if (route.upstream || target.operation === 'inbox')
+      return passThrough(route, request, reply, target.operation, target.type);
+    // Reads are answered from the cache while no database has changed since.
+    const key = cacheKey(ctx, request.url, target);
     const version = ctx.dbs.version();
     const hit = answers.get(key);
     if (hit && hit.version === version) {
       void reply.code(200).header('content-type', CONTENT_TYPES[target.type]).send(hit.body);
-      return reply;
+      return undefined;
     }
+    return fill(request, reply, target.operation, target.type, key, version);
+  }
+
+  /** A call that changes something: audited, whoever makes it and however it ends. */
+  async function change(
+    route: ServiceRoute,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operation: OperationName,
+    type: ResponseType,
+  ): Promise<FastifyReply> {
+    const subject: AuditSubject = { userName: null, via: 'none', requestId: null };
+    const parameters = { ...(request.query as object), ...(request.body as object) };
+    const doc = await ctx.audit.around(
+      request,
+      { operation, service: route.id, parameters },
+      subject,
+      async () => {
+        const caller = authenticate(ctx, request, reply, operation, route.id, extraAuth, (who) => {
+          subject.userName = who.userName ?? null;
+          subject.via = who.via;
+        });
+        subject.via = caller.via;
+        subject.userName = caller.userName ?? null;
+        subject.requestId = requestIdOf(parameters);
+        const result = await run(route, operation, new Params(request.query, request.body));
+        subject.requestId ??= requestIdOf(result.body);
+        return result;
+      },
+      (answer) => ({
+        status: String(answer.body.Status ?? 'OK'),
+        message: String(answer.body.Message ?? ''),
+      }),
+    );
+    sendDocument(reply, 200, doc, type);
+    return reply;
+  }
+
+  /**
+   * An upstream's data changes without this server knowing, and so do the inbox's files
+   * (no database changes when one arrives): never from the cache.
+   */
+  async function passThrough(
+    route: ServiceRoute,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operation: OperationName,
+    type: ResponseType,
+  ): Promise<FastifyReply> {
+    const doc = await run(route, operation, new Params(request.query, request.body));
+    void reply
+      .code(200)
+      .header('content-type', CONTENT_TYPES[type])
+      .send(renderBounded(ctx, doc, type));
+    return reply;
+  }
+
+  /** A read the cache did not hold at this data version: made, kept and sent. */
+  async function fill(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operation: OperationName,
+    type: ResponseType,
+    key: string,
+    version: number,
+  ): Promise<FastifyReply> {
     // Kept as bytes: a hit then costs no UTF-8 encoding at all.
     const body = renderBounded(
       ctx,
-      await operations[target.operation](ctx, new Params(request.query, request.body)),
-      target.type,
+      await operations[operation](ctx, new Params(request.query, request.body)),
+      type,
     );
     answers.set(key, { version, body });
-    void reply.code(200).header('content-type', CONTENT_TYPES[target.type]).send(body);
+    void reply.code(200).header('content-type', CONTENT_TYPES[type]).send(body);
     return reply;
   }
 }
