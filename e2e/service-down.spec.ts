@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { buildApp, DIST_DIR, type App } from '../src/service/app.ts';
 import { addUser } from '../src/service/auth/users.ts';
 import type { ServiceEntry } from '../src/service/gateway/services.ts';
@@ -155,6 +155,23 @@ async function indexed(gateway: DownGateway): Promise<void> {
 // An instant with its zone, as the dashboard writes one (English: 12-hour clock).
 const INSTANT = /\d{4}-\d{2}-\d{2} \d{1,2}:\d{2}:\d{2}( [AP]M)? \S+/;
 
+/** Why an action is off while tokyo is down, as every button says it. */
+const DOWN_REASON =
+  /^Tokyo prod \(production\) has not answered since .+: actions are off until it answers again\.$/;
+
+/**
+ * What failed, worded by the dashboard: "Cause:" and the connection's code as written
+ * (ECONNREFUSED; a connection cut as the relay stopped says so in its own code), never the
+ * gateway's English sentence quoted.
+ */
+async function expectCauseWorded(why: Locator): Promise<void> {
+  await expect(why.locator('[data-kind="unreachable"]')).toBeVisible();
+  await expect(why).toContainText(/^Cause: \S/);
+  await expect(why.getByTestId('failure-cause')).toHaveText(/^[A-Z][A-Z_]+$/);
+  await expect(why).not.toContainText('Service Tokyo prod');
+  await expect(why).not.toContainText('cannot be reached (');
+}
+
 test.describe.configure({ mode: 'serial' });
 
 test('a stopped upstream: a banner on every page with what failed and since when, actions off with the reason, and back when it answers', async ({
@@ -179,9 +196,9 @@ test('a stopped upstream: a banner on every page with what failed and since when
   const banner = page.getByTestId('service-down');
   await expect(banner).toBeVisible({ timeout: LIST_REFRESH_MS + 2_000 });
   await expect(banner).toContainText('Tokyo prod (production) cannot be reached.');
-  await expect(page.getByTestId('service-down-message')).toContainText(
-    'Service Tokyo prod cannot be reached',
-  );
+  // The gateway's own sentence ("Service Tokyo prod cannot be reached (ECONNREFUSED).") is
+  // worded by the dashboard from its shape, in the user's language; its cause stays as written.
+  await expectCauseWorded(page.getByTestId('service-down-message'));
   await expect(page.getByTestId('service-down-since')).toContainText(INSTANT);
   await expect(page.getByTestId('service-down-since').locator('time')).toHaveAttribute(
     'datetime',
@@ -242,14 +259,14 @@ test('the requests page of a stopped upstream keeps its rows as of their time, w
 
   await gateway.relay.stop();
   try {
+    // At worst the gateway learns it at its poller's next call, which fails within the
+    // upstream timeout, and the page at its next refresh of the services list.
     await expect(page.getByTestId('service-down')).toBeVisible({
-      timeout: LIST_REFRESH_MS + 2_000,
+      timeout: LIST_REFRESH_MS + UPSTREAM_TIMEOUT_S * 1000 + 5_000,
     });
-    const why =
-      /^Tokyo prod \(production\) has not answered since .+: actions are off until it answers again\.$/;
     for (const button of [retry, retryAll]) {
       await expect(button).toHaveAttribute('aria-disabled', 'true');
-      await expect(button).toHaveAccessibleDescription(why);
+      await expect(button).toHaveAccessibleDescription(DOWN_REASON);
     }
     // Pressed anyway, it says why instead of asking to confirm.
     await retryAll.focus();
@@ -271,6 +288,114 @@ test('the requests page of a stopped upstream keeps its rows as of their time, w
     timeout: LIST_REFRESH_MS + 5_000,
   });
   await expect(retry).not.toHaveAttribute('aria-disabled', 'true');
+});
+
+test('the overview of a stopped upstream: unreachable in words within the upstream timeout, what it showed as of its time, Retry off and why', async ({
+  page,
+  gateway,
+}) => {
+  test.setTimeout(90_000);
+  await indexed(gateway);
+  await signIn(page, gateway, ADMIN, '/?service=tokyo');
+  const unreachable = page.getByTestId('overview-unreachable');
+  const latest = page.getByTestId('latest-errors-section');
+  const retry = latest.getByTestId('latest-error-retry');
+  await expect(latest.getByRole('link', { name: gateway.failedId })).toBeVisible({
+    timeout: 15_000,
+  });
+  await expect(retry).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(unreachable).toHaveCount(0);
+  await expect(page.getByTestId('as-of')).toHaveCount(0);
+
+  await gateway.relay.stop();
+  try {
+    await expect(page.getByTestId('service-down')).toBeVisible({
+      timeout: LIST_REFRESH_MS + 2_000,
+    });
+    // What it read before stays, said to be as last read: the counts and the latest errors
+    // each with the time they were read, with its zone.
+    await expect(unreachable).toContainText(
+      /^Tokyo prod \(production\) cannot be reached \(no answer since .+\): the counts and errors below are as they were last read\./,
+    );
+    await expectCauseWorded(page.getByTestId('overview-unreachable-why'));
+    await expect(page.getByTestId('overview-day')).toBeVisible();
+    const asOf = page.getByTestId('as-of');
+    await expect(asOf).toHaveCount(2);
+    await expect(asOf.first()).toContainText(INSTANT);
+    await expect(asOf.first().locator('time')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}T/);
+    await expect(latest.getByTestId('as-of')).toContainText(INSTANT);
+    // Its Retry is off with the reason, as on the requests page; pressed, it says why.
+    await expect(retry).toHaveAttribute('aria-disabled', 'true');
+    await expect(retry).toHaveAccessibleDescription(DOWN_REASON);
+    await retry.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(
+      page.getByRole('status').filter({ hasText: 'has not answered since' }).first(),
+    ).toBeVisible();
+
+    // Opened afresh, with nothing read before: words within the upstream timeout, no spinner.
+    const started = Date.now();
+    await page.goto(`${gateway.url}/?service=tokyo`);
+    await expect(unreachable).toBeVisible({ timeout: UPSTREAM_TIMEOUT_S * 1000 });
+    expect(Date.now() - started, 'ms until the overview says so').toBeLessThan(
+      UPSTREAM_TIMEOUT_S * 1000,
+    );
+    await expect(unreachable).toContainText(
+      /^Tokyo prod \(production\) cannot be reached \(no answer since .+\), so this day’s counts cannot be read now\./,
+    );
+    await expect(unreachable.locator('time')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}T/);
+    await expectCauseWorded(page.getByTestId('overview-unreachable-why'));
+    await expect(
+      page.getByRole('status').filter({ hasText: /^Loading…$|Waiting for/ }),
+    ).toHaveCount(0);
+    await expect(page.getByTestId('overview-day')).toHaveCount(0);
+  } finally {
+    await gateway.relay.start();
+  }
+  // Back: the counts are read again, and nothing is marked as of a time any more.
+  await expect(unreachable).toHaveCount(0, { timeout: LIST_REFRESH_MS + 5_000 });
+  await expect(retry).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(page.getByTestId('as-of')).toHaveCount(0);
+});
+
+test('a slow upstream: the overview says whom it waits for, and for how long, once past 2 s; at the timeout, that it did not answer', async ({
+  page,
+  gateway,
+}) => {
+  test.setTimeout(90_000);
+  await indexed(gateway);
+  await signIn(page, gateway, ADMIN, '/pipelines?service=osaka');
+  // The vendor's latency switch: every answer later than the gateway waits for it.
+  gateway.tokyo.setDelay((UPSTREAM_TIMEOUT_S + 3) * 1000);
+  try {
+    const started = Date.now();
+    await page.goto(`${gateway.url}/?service=tokyo`);
+    const waiting = page
+      .getByRole('status')
+      .filter({ hasText: /^Waiting for Tokyo prod \(production\) to answer \(\d s so far\)…$/ });
+    // Polled often: the words show from 2 s until the gateway gives up at its timeout.
+    await expect
+      .poll(() => waiting.isVisible(), { intervals: [100], timeout: UPSTREAM_TIMEOUT_S * 1000 })
+      .toBe(true);
+    expect(Date.now() - started, 'ms before the waiting words').toBeGreaterThanOrEqual(2_000);
+    const unreachable = page.getByTestId('overview-unreachable');
+    await expect(unreachable).toBeVisible({ timeout: UPSTREAM_TIMEOUT_S * 1000 });
+    await expect(unreachable).toContainText(
+      /^Tokyo prod \(production\) cannot be reached.*, so this day’s counts cannot be read now\./,
+    );
+    // The gateway's "Service Tokyo prod did not answer within 3 s.", in the user's words.
+    await expect(page.getByTestId('overview-unreachable-why')).toHaveText(
+      `No answer within ${UPSTREAM_TIMEOUT_S} s.`,
+    );
+    await expect(waiting).toHaveCount(0);
+  } finally {
+    gateway.tokyo.setDelay(0);
+  }
+  await expect(page.getByTestId('overview-unreachable')).toHaveCount(0, {
+    timeout: LIST_REFRESH_MS + 5_000,
+  });
+  await expect(page.getByTestId('overview-day')).toBeVisible();
 });
 
 test('the tab, the header and every dialog name the service; production stands out', async ({
@@ -397,7 +522,7 @@ async function axe(page: Page, state: string): Promise<string[]> {
   );
 }
 
-test('the banner, the bands and the dialogs: no WCAG 2.2 AA violations in either theme', async ({
+test('the banner, the overview of a down service, the bands and the dialogs: no WCAG 2.2 AA violations in either theme', async ({
   page,
   gateway,
 }) => {
@@ -414,6 +539,9 @@ test('the banner, the bands and the dialogs: no WCAG 2.2 AA violations in either
       await page.goto(`${gateway.url}/pipelines`);
       await expect(page.getByTestId('service-down')).toBeVisible();
       found.push(...(await axe(page, `${scheme} down`)));
+      await page.goto(`${gateway.url}/?service=tokyo`);
+      await expect(page.getByTestId('overview-unreachable')).toBeVisible();
+      found.push(...(await axe(page, `${scheme} down overview`)));
       await page.goto(`${gateway.url}/pipelines?service=osaka`);
       await page
         .locator('tr[data-pipeline="pl_1"]')

@@ -3,6 +3,8 @@
 // type reads as unknown, never as a made-up value) and the one rule of a "jump", which
 // the server applies and the dashboard states.
 
+import { decodeUpstreamCause, type UpstreamCause } from './upstream-failure.ts';
+
 /** How a status word reads across services: its class by that service's own words. */
 export const FLEET_CLASSES = ['failed', 'running', 'waiting', 'done', 'other'] as const;
 export type FleetClass = (typeof FLEET_CLASSES)[number];
@@ -47,8 +49,12 @@ export interface FleetService {
   readonly reachable: boolean;
   /** Since when it has been reachable or not (ISO), or ''. */
   readonly since: string;
-  /** Why it is not reachable (the service's or the network's words), or ''. */
+  /** Why it is not reachable (the gateway's English sentence, or the service's words), or ''. */
   readonly message: string;
+  /** That failure's Part C code (5002, 5004…), when the server gave one. */
+  readonly code: number | undefined;
+  /** The message's cause when the sentence is the gateway's own; undefined: words to show as they are. */
+  readonly cause: UpstreamCause | undefined;
   readonly timeZone: string;
   readonly utcOffsetMinutes: number | undefined;
   readonly zoneName: string;
@@ -59,6 +65,9 @@ export interface FleetService {
   readonly indexedAt: string;
   /** Why the index's last round failed, or ''. */
   readonly indexError: string;
+  /** Its code and cause, as `code` and `cause` are of `message`. */
+  readonly indexErrorCode: number | undefined;
+  readonly indexErrorCause: UpstreamCause | undefined;
   readonly counts: FleetCounts;
   readonly words: readonly FleetWord[];
   readonly jumps: readonly FleetJump[];
@@ -203,6 +212,8 @@ export function decodeFleet(data: Readonly<Record<string, unknown>>): Fleet {
           reachable: s.reachable !== false,
           since: str(s.since),
           message: str(s.message),
+          code: num(s.code),
+          cause: decodeUpstreamCause(s.cause),
           timeZone: str(s.timeZone),
           utcOffsetMinutes: num(s.utcOffsetMinutes),
           zoneName: str(s.zoneName),
@@ -210,6 +221,8 @@ export function decodeFleet(data: Readonly<Record<string, unknown>>): Fleet {
           dayState: oneOf(s.dayState, ['complete', 'missed', 'unwatched', 'live'], 'unwatched'),
           indexedAt: str(s.indexedAt),
           indexError: str(s.indexError),
+          indexErrorCode: num(s.indexErrorCode),
+          indexErrorCause: decodeUpstreamCause(s.indexErrorCause),
           counts: decodeCounts(s.counts),
           words: list(s.words).map(decodeWord),
           jumps: list(s.jumps).map((j) => ({

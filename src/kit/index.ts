@@ -78,6 +78,14 @@ export {
   type Trends,
 } from './fleet.ts';
 export {
+  UPSTREAM_CAUSE_KINDS,
+  decodeUpstreamCause,
+  upstreamSentence,
+  type UpstreamCause,
+  type UpstreamCauseKind,
+  type UpstreamFailure,
+} from './upstream-failure.ts';
+export {
   decodeAttempts,
   decodeRequestRange,
   type AttemptAction,

@@ -12,6 +12,11 @@ export interface CurrentService {
   readonly id: string | undefined;
   /** What links carry: undefined for the first (default) service. */
   readonly param: string | undefined;
+  /**
+   * Its name, as the server's sentences about it write it (components/error-view.tsx words
+   * them); undefined while the server's list is not known.
+   */
+  readonly name?: string | undefined;
 }
 
 let current: CurrentService = { id: undefined, param: undefined };

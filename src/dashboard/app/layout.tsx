@@ -313,6 +313,7 @@ export function Layout() {
   setCurrentService({
     id: services.known ? chosen?.id : undefined,
     param: wanted ?? undefined,
+    name: services.known ? chosen?.name : undefined,
   });
   // The page of every service's today, where there is more than one (issue 25).
   const fleetNav =

@@ -50,6 +50,8 @@ describe('decodeServices', () => {
       cap: undefined,
       probedAt: '2026-11-22T00:00:01.500Z',
       probeError: '',
+      probeErrorCode: undefined,
+      probeErrorCause: undefined,
       charset: 'shift_jis',
       charsetFrom: 'content-type',
       setsSessionId: true,
@@ -72,6 +74,36 @@ describe('decodeServices', () => {
       ],
     });
     expect(services.map((s) => s.capabilities)).toEqual([undefined, undefined]);
+  });
+
+  it('reads why it is unreachable in data: a cause it knows, else none (its message is words)', () => {
+    const down = {
+      ...upstream,
+      reachable: false,
+      message: 'Service Tokai did not answer within 3 s.',
+      code: 5004,
+      cause: { kind: 'timeout', seconds: 3 },
+      indexError: 'Service Tokai failed (HTTP 500): DB down',
+      indexErrorCode: 5002,
+      indexErrorCause: { kind: 'failed', httpStatus: 500, words: 'DB down' },
+    };
+    const [service, unknown, torn, said] = decodeServices({
+      services: [
+        down,
+        { ...down, id: 'b', cause: { kind: 'solarFlare' } },
+        { ...down, id: 'c', cause: { kind: 'timeout', seconds: '3' }, indexErrorCause: 'x' },
+        { ...down, id: 'd', code: 5001, cause: null, indexErrorCode: null },
+      ],
+    });
+    expect(service).toMatchObject({
+      code: 5004,
+      cause: { kind: 'timeout', seconds: 3 },
+      indexErrorCode: 5002,
+      indexErrorCause: { kind: 'failed', httpStatus: 500, words: 'DB down' },
+    });
+    expect(unknown?.cause).toBeUndefined();
+    expect([torn?.cause, torn?.indexErrorCause]).toEqual([undefined, undefined]);
+    expect(said).toMatchObject({ code: 5001, cause: undefined, indexErrorCode: undefined });
   });
 });
 

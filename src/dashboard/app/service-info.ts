@@ -1,6 +1,7 @@
 // What `GET /mcapi/services` tells of each service, decoded liberally: a field missing or of
 // another type reads as unknown, never as a made-up value. No browser APIs here.
 
+import { decodeUpstreamCause, type UpstreamCause } from '../../kit/index.ts';
 import { decodeStatusSemantics, type StatusSemantics } from '../shared/status-semantics.ts';
 
 /** One pipeline service the server stands in front of (or its own embedded one). */
@@ -14,11 +15,22 @@ export interface ServiceInfo {
   readonly version: string;
   readonly checkedAt: string;
   readonly since: string;
+  /** Why it is not reachable: the gateway's English sentence, or the service's words (untrusted). */
   readonly message: string;
+  /** That failure's Part C code (5002, 5004…), when the server gave one. */
+  readonly code?: number | undefined;
+  /**
+   * The message's cause in data when the sentence is the gateway's own (WhatFailed words it);
+   * undefined: the message is words to show as they are.
+   */
+  readonly cause?: UpstreamCause | undefined;
   /** An upstream's request lists are the server's index as of this time (ISO), or ''. */
   readonly indexedAt: string;
   /** Why the index's last refresh failed, or ''. */
   readonly indexError: string;
+  /** Its code and cause, as `code` and `cause` are of `message`. */
+  readonly indexErrorCode?: number | undefined;
+  readonly indexErrorCause?: UpstreamCause | undefined;
   /** The service's zone as an IANA name (e.g. Asia/Tokyo), or '' when the server does not know it. */
   readonly timeZone: string;
   /** The service's offset from UTC in minutes, when only that is known (told by its answers). */
@@ -51,8 +63,11 @@ export interface Capabilities {
   readonly cap: number | undefined;
   /** When the paging probe last ran (ISO), or ''. */
   readonly probedAt: string;
-  /** Why the probe failed, in the service's own words (untrusted text), or ''. */
+  /** Why the probe failed: the gateway's English sentence, or the service's words (untrusted), or ''. */
   readonly probeError: string;
+  /** Its code and cause, as a service's `code` and `cause` are of its message. */
+  readonly probeErrorCode?: number | undefined;
+  readonly probeErrorCause?: UpstreamCause | undefined;
   /** The charset its answers were read in (the decoder's name, e.g. shift_jis), or ''. */
   readonly charset: string;
   readonly charsetFrom: Learnt<'bom' | 'content-type' | 'document' | 'default'>;
@@ -90,6 +105,8 @@ export function decodeCapabilities(value: unknown): Capabilities | undefined {
     cap: num(c.cap),
     probedAt: str(c.probedAt),
     probeError: str(c.probeError),
+    probeErrorCode: num(c.probeErrorCode),
+    probeErrorCause: decodeUpstreamCause(c.probeErrorCause),
     charset: str(c.charset),
     charsetFrom: oneOf(c.charsetFrom, ['bom', 'content-type', 'document', 'default']),
     setsSessionId: c.setsSessionId === true,
@@ -123,8 +140,12 @@ export function decodeServices(data: Record<string, unknown>): ServiceInfo[] {
         checkedAt: str(s.checkedAt),
         since: str(s.since),
         message: str(s.message),
+        code: num(s.code),
+        cause: decodeUpstreamCause(s.cause),
         indexedAt: str(s.indexedAt),
         indexError: str(s.indexError),
+        indexErrorCode: num(s.indexErrorCode),
+        indexErrorCause: decodeUpstreamCause(s.indexErrorCause),
         timeZone: str(s.timeZone),
         utcOffsetMinutes: num(s.utcOffsetMinutes),
         zoneName: str(s.zoneName),

@@ -2,6 +2,9 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { HttpError, NetworkError, PipelineKitError, TimeoutError } from '../../kit/index.ts';
 import { i18n } from '../i18n/index.ts';
+import { currentService } from '../app/current-service.ts';
+import { upstreamFailureOf } from '../shared/upstream-message.ts';
+import { failureText, WhatFailed } from '../shared/what-failed.tsx';
 
 /** The parts of an error worth showing: the service's Code and Message when it sent them. */
 export function describeError(
@@ -13,10 +16,19 @@ export function describeError(
   message: string;
 } {
   if (error instanceof HttpError) {
+    const upstream = upstreamFailureOf(error);
     return {
       title: t('error.http', { status: error.status }),
       code: error.code,
-      message: error.serviceMessage ?? error.message,
+      // Our server's sentence about the service behind it, in the reader's language (an
+      // action's outcome is text, not markup); anything else as the service wrote it.
+      message: upstream
+        ? failureText(t, {
+            message: upstream.message,
+            name: currentService().name ?? '',
+            code: upstream.code,
+          })
+        : (error.serviceMessage ?? error.message),
     };
   }
   if (error instanceof NetworkError)
@@ -33,6 +45,7 @@ export function describeError(
 export function ErrorView({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const { t } = useTranslation();
   const { title, code, message } = describeError(error, t);
+  const upstream = upstreamFailureOf(error);
   return (
     <div
       role="alert"
@@ -44,7 +57,19 @@ export function ErrorView({ error, onRetry }: { error: unknown; onRetry?: () => 
           <span className="ml-2 font-mono">{t('error.code', { code })}</span>
         ) : null}
       </p>
-      <p className="mt-1">{message}</p>
+      <p className="mt-1 wrap-break-word" data-testid="error-message">
+        {/* Our server's answer that the service looked at failed: its own sentence in the
+            user's language, the service's words as written. */}
+        {upstream ? (
+          <WhatFailed
+            message={upstream.message}
+            name={currentService().name ?? ''}
+            code={upstream.code}
+          />
+        ) : (
+          message
+        )}
+      </p>
       {onRetry ? (
         <button type="button" onClick={onRetry} className="mt-2 text-sm font-medium underline">
           {t('error.tryAgain')}

@@ -2,9 +2,10 @@ import { Trans, useTranslation } from 'react-i18next';
 import { useTimeFormat } from '../i18n/use-time.ts';
 import { serviceTitle } from './environment.ts';
 import { useServiceDown } from './service-down.ts';
+import { WhatFailed } from './what-failed.tsx';
 
 /** A catalogue text with one instant in it, kept a `<time>` whatever the language's word order. */
-function WithTime({
+export function WithTime({
   i18nKey,
   iso,
   name,
@@ -63,12 +64,8 @@ export function ServiceDownBanner() {
           )}
         </p>
         {down.message ? (
-          <p className="wrap-break-word">
-            {t('down.said')}{' '}
-            {/* The service's (or its connection's) own words: shown as text, never as markup. */}
-            <span data-testid="service-down-message" className="font-mono text-xs">
-              {down.message}
-            </span>
+          <p className="wrap-break-word" data-testid="service-down-message">
+            <WhatFailed message={down.message} name={down.service.name} cause={down.cause} />
           </p>
         ) : null}
         <p>

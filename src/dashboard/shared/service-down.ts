@@ -1,17 +1,29 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorCode, HttpError } from '../../kit/index.ts';
+import type { UpstreamCause } from '../../kit/index.ts';
 import type { ServiceInfo } from '../app/service-info.ts';
 import { useTimeFormat } from '../i18n/use-time.ts';
 import { serviceTitle } from './environment.ts';
 import { servicesKeys, useCurrentService, useServices } from './services.ts';
+import { isUpstreamFailure } from './upstream-message.ts';
+
+// What a message about a service behind the gateway says: read without hooks or storage.
+export {
+  isUpstreamFailure,
+  readUpstreamMessage,
+  upstreamFailureOf,
+  type FailureTold,
+  type UpstreamMessage,
+} from './upstream-message.ts';
 
 /** The service looked at, when the server found it unreachable: what failed and since when. */
 export interface ServiceDown {
   readonly service: ServiceInfo;
   /** Why, in the words of the service or of the call that met it: untrusted text, or ''. */
   readonly message: string;
+  /** The message's cause when it is the gateway's own sentence (read with WhatFailed). */
+  readonly cause: UpstreamCause | undefined;
   /** Since when it has not answered (ISO), or '' when the server has not said. */
   readonly since: string;
   /** The server's copy of its request lists is as of this time (ISO), or ''. */
@@ -41,21 +53,13 @@ export function useServiceDown(): ServiceDown | undefined {
   return {
     service,
     message: service.message,
+    cause: service.cause,
     since: service.since,
     asOf: service.indexedAt,
     reason: service.since
       ? t('down.reasonSince', { name, time: time.instant(service.since) })
       : t('down.reason', { name }),
   };
-}
-
-const UPSTREAM_CODES: readonly number[] = [ErrorCode.UpstreamFailed, ErrorCode.UpstreamTimeout];
-
-/** An answer of our server that says the service behind it failed to answer. */
-export function isUpstreamFailure(error: unknown): boolean {
-  return (
-    error instanceof HttpError && error.code !== undefined && UPSTREAM_CODES.includes(error.code)
-  );
 }
 
 /**

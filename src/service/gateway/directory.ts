@@ -1,4 +1,6 @@
+import type { UpstreamCause } from '../../kit/index.ts';
 import { offsetAt, type ServiceTime } from '../clock.ts';
+import { ApiError } from '../errors.ts';
 import type { RequestIndex } from '../db/index/request-index.ts';
 import type { FailedRequest } from '../db/index/request-index.ts';
 import { IndexPoller, type PollerState } from './poller.ts';
@@ -15,7 +17,7 @@ import {
   type StatusesState,
   type StatusSemantics,
 } from './status-semantics.ts';
-import { Upstream, type WireFacts } from './upstream.ts';
+import { Upstream, upstreamFailureOf, type WireFacts } from './upstream.ts';
 
 /** What the server knows of one service it answers for (`GET /mcapi/services`). */
 export interface ServiceState {
@@ -30,8 +32,15 @@ export interface ServiceState {
   readonly checkedAt: string | null;
   /** Since when it has been reachable or not (ISO). */
   readonly since: string | null;
-  /** Why the last check failed. */
+  /** Why the last check failed: the gateway's English sentence, or the service's own words. */
   readonly message: string | null;
+  /** The Part C code of that failure (5002, 5004…), null while it answers or when none applies. */
+  readonly code: number | null;
+  /**
+   * The message's cause in data when the sentence is the gateway's own (kit/upstream-failure.ts);
+   * null when the message is the service's own words (or no failure).
+   */
+  readonly cause: UpstreamCause | null;
   /**
    * An upstream's request index is as of this time (ISO; null before its first round, and
    * for the embedded service, whose lists are always current).
@@ -39,6 +48,9 @@ export interface ServiceState {
   readonly indexedAt?: string | null;
   /** Why the index's last round failed. */
   readonly indexError?: string | null;
+  /** Its code and cause, as `code` and `cause` are of `message`. */
+  readonly indexErrorCode?: number | null;
+  readonly indexErrorCause?: UpstreamCause | null;
   /** The service's zone as an IANA name, '' when neither the server nor its configuration knows it. */
   readonly timeZone: string;
   /** Minutes its clock is ahead of UTC now; null while unknown (an upstream not yet heard from). */
@@ -134,7 +146,12 @@ export class ServiceDirectory {
       this.refusals.set(e.id, refusals);
       learnRefusalsOf(upstream, refusals);
       // Any call (a browser's, a poller round) that finds it stopped says so at once.
-      upstream.onReach = (reachable, message) => this.learnReach(e.id, reachable, message);
+      upstream.onReach = (reachable, message, failure) =>
+        this.learnReach(e.id, reachable, {
+          message,
+          code: failure?.code ?? null,
+          cause: failure?.cause ?? null,
+        });
       if (indexing)
         upstream.poller = new IndexPoller(upstream, indexing.index, {
           intervalMs: (e.pollSeconds ?? indexing.pollSeconds) * 1000,
@@ -162,6 +179,8 @@ export class ServiceDirectory {
         checkedAt: e.embedded ? now().toISOString() : null,
         since: e.embedded ? now().toISOString() : null,
         message: null,
+        code: null,
+        cause: null,
         timeZone: '',
         utcOffsetMinutes: null,
         zoneName: '',
@@ -215,11 +234,13 @@ export class ServiceDirectory {
       const upstream = this.route(e.id)?.upstream;
       const capabilities = upstream && this.capabilitiesOf(e.zone, upstream, polled);
       if (!polled) return { ...state, ...zone, ...(capabilities ? { capabilities } : {}) };
-      const { indexedAt, indexError } = polled;
+      const { indexedAt, indexError, indexFailure } = polled;
       return {
         ...state,
         indexedAt,
         indexError,
+        indexErrorCode: indexError === null ? null : (indexFailure?.code ?? null),
+        indexErrorCause: indexFailure?.cause ?? null,
         ...zone,
         ...(capabilities ? { capabilities } : {}),
       };
@@ -272,11 +293,15 @@ export class ServiceDirectory {
    * What a call just showed: a change of reachability is recorded now (since now), so that
    * a stopped upstream is told within the upstream timeout, not at the next check.
    */
-  private learnReach(id: string, reachable: boolean, message: string | null): void {
+  private learnReach(
+    id: string,
+    reachable: boolean,
+    why: Pick<ServiceState, 'message' | 'code' | 'cause'>,
+  ): void {
     const before = this.states.get(id);
     if (!before || this.stopped || before.reachable === reachable) return;
     const at = this.now().toISOString();
-    this.states.set(id, { ...before, reachable, message, checkedAt: at, since: at });
+    this.states.set(id, { ...before, reachable, ...why, checkedAt: at, since: at });
   }
 
   checkAll(): Promise<void> {
@@ -290,7 +315,7 @@ export class ServiceDirectory {
       this.routes.map(async ({ id, upstream }) => {
         if (!upstream) return;
         const before = this.states.get(id) as ServiceState;
-        let result: { reachable: boolean; version: string | null; message: string | null };
+        let result: Pick<ServiceState, 'reachable' | 'version' | 'message' | 'code' | 'cause'>;
         const started = performance.now();
         try {
           const tree = await upstream.call('version', {});
@@ -299,9 +324,16 @@ export class ServiceDirectory {
             response && typeof response === 'object' && !Array.isArray(response)
               ? String(response.Version ?? '')
               : '';
-          result = { reachable: true, version, message: null };
+          result = { reachable: true, version, message: null, code: null, cause: null };
         } catch (error) {
-          result = { reachable: false, version: before.version, message: (error as Error).message };
+          const failure = upstreamFailureOf(error);
+          result = {
+            reachable: false,
+            version: before.version,
+            message: (error as Error).message,
+            code: failure?.code ?? (error instanceof ApiError ? error.code : null),
+            cause: failure?.cause ?? null,
+          };
         }
         if (this.stopped) return;
         this.onCheck?.(id, (performance.now() - started) / 1000, result.reachable);

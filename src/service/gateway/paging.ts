@@ -1,4 +1,4 @@
-import type { OperationName, TreeObject, TreeValue } from '../../kit/index.ts';
+import type { OperationName, TreeObject, TreeValue, UpstreamCause } from '../../kit/index.ts';
 import { element, text } from './extensions.ts';
 import type { Upstream } from './upstream.ts';
 
@@ -24,6 +24,9 @@ export interface ListPaging {
   /** When the probe last ran (ISO), and why it failed if it did. */
   readonly probedAt: string | null;
   readonly probeError: string | null;
+  /** Its code and cause, as a service's `code` and `cause` are of its message (directory.ts). */
+  readonly probeErrorCode: number | null;
+  readonly probeErrorCause: UpstreamCause | null;
 }
 
 export const UNPROBED: ListPaging = {
@@ -34,6 +37,8 @@ export const UNPROBED: ListPaging = {
   cap: null,
   probedAt: null,
   probeError: null,
+  probeErrorCode: null,
+  probeErrorCause: null,
 };
 
 /** Rows asked of an upstream per answer at first; more while it keeps giving as many. */
@@ -91,6 +96,8 @@ export async function probePaging(upstream: Upstream, now: Date): Promise<ListPa
     cap: null,
     probedAt: now.toISOString(),
     probeError: null,
+    probeErrorCode: null,
+    probeErrorCause: null,
   } as const;
   if (one.ids.length > 1) return { ...facts, pagesize: 'ignored' };
   if (one.ids.length === 0) return { ...facts, next: one.hasNext ? before.next : 'absent' };

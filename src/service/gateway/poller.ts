@@ -1,4 +1,4 @@
-import type { TreeObject } from '../../kit/index.ts';
+import type { TreeObject, UpstreamFailure } from '../../kit/index.ts';
 import type {
   FailedRequest,
   IndexFilter,
@@ -18,7 +18,7 @@ import { FIRST_PAGE, PROBE_EVERY_MS, probePaging, readAll } from './paging.ts';
 import { element, elements, text } from './extensions.ts';
 import { EvidenceReader, type EvidenceBudget } from './evidence.ts';
 import type { CallLimiter } from './limiter.ts';
-import type { Upstream } from './upstream.ts';
+import { upstreamFailureOf, type Upstream } from './upstream.ts';
 import { normalDate, offsetFrom, ZONE_ASK_MS, zoneNameOf } from './zone.ts';
 
 // One poller per upstream service keeps the gateway's index of its requests (contract
@@ -72,6 +72,8 @@ export interface PollerOptions {
 export interface PollerState {
   readonly indexedAt: string | null;
   readonly indexError: string | null;
+  /** The code and cause of that error when it is a failure of the upstream (upstream.ts). */
+  readonly indexFailure: UpstreamFailure | null;
   /** The wait before the next round: the interval, longer while backing off. */
   readonly pollDelayMs: number;
   /** Minutes the service's clock is ahead of UTC, as its requests' begin times tell. */
@@ -174,6 +176,7 @@ export class IndexPoller {
   private following: Promise<void> | undefined;
   private delayMs: number;
   private error: string | null = null;
+  private failure: UpstreamFailure | null = null;
   private stopped = false;
   /** A change was made through this server during a round. */
   private again = false;
@@ -229,6 +232,7 @@ export class IndexPoller {
     return {
       indexedAt,
       indexError: this.error,
+      indexFailure: this.failure,
       pollDelayMs: this.delayMs,
       offsetMinutes,
       zoneName: this.zoneName,
@@ -436,6 +440,7 @@ export class IndexPoller {
       const offset = added > 0 && newest ? offsetFrom(newest.beginDate, started) : undefined;
       this.index.markIndexed(this.service, day, started, offset);
       this.error = null;
+      this.failure = null;
       this.telling = true;
       await this.askZoneName(startedMs);
       // The first round of a new index sees the day as it stands: nothing to tell of then.
@@ -446,6 +451,7 @@ export class IndexPoller {
       this.delayMs = Math.max(interval, Math.min(maxDelay, took * COST_FACTOR));
     } catch (error) {
       this.error = (error as Error).message;
+      this.failure = upstreamFailureOf(error);
       this.delayMs = Math.min(Math.max(this.delayMs, interval) * 2, maxDelay);
       this.options.log?.(`index of service ${this.service}: ${this.error}`);
     }
@@ -462,7 +468,12 @@ export class IndexPoller {
       await this.crossCheck();
     } catch (error) {
       // Reads decide from what their own answers show meanwhile; asked again next round.
-      this.upstream.learnPaging({ probeError: (error as Error).message });
+      const failure = upstreamFailureOf(error);
+      this.upstream.learnPaging({
+        probeError: (error as Error).message,
+        probeErrorCode: failure?.code ?? (error instanceof ApiError ? error.code : null),
+        probeErrorCause: failure?.cause ?? null,
+      });
       throw error;
     }
   }

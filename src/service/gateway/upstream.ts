@@ -2,9 +2,12 @@ import {
   API_KEY_HEADER,
   ErrorCode,
   OPERATIONS,
+  upstreamSentence,
   xmlToTree,
   type OperationName,
   type TreeObject,
+  type UpstreamCause,
+  type UpstreamFailure,
 } from '../../kit/index.ts';
 import { TextDecoder } from 'node:util';
 import { chooseCharset, SNIFF_BYTES } from '../../kit/charset.ts';
@@ -65,6 +68,27 @@ export interface WireFacts {
 
 const MIB = 1024 * 1024;
 
+/**
+ * A failure of the service behind the gateway, its cause kept in data beside its English
+ * sentence (kit/upstream-failure.ts): the services list gives both, so that the dashboard
+ * words ours in its user's language and never takes a service's words for ours.
+ */
+export class UpstreamError extends ApiError {
+  constructor(
+    httpStatus: number,
+    code: number,
+    message: string,
+    readonly failure: UpstreamFailure,
+  ) {
+    super(httpStatus, code, message);
+  }
+}
+
+/** The code and cause of an error that is a failure of a service behind the gateway, else null. */
+export function upstreamFailureOf(error: unknown): UpstreamFailure | null {
+  return error instanceof UpstreamError ? error.failure : null;
+}
+
 /** The readable words of a body that is not ours to parse: text, or HTML without its tags. */
 function wordsOf(body: string): string {
   const text = body
@@ -123,7 +147,9 @@ export class Upstream {
    * reached or did not answer in time, true when a call succeeded. The directory learns of a
    * stopped upstream from the first call that meets it, not at its next 30 s check.
    */
-  onReach: ((reachable: boolean, message: string | null) => void) | undefined;
+  onReach:
+    | ((reachable: boolean, message: string | null, failure: UpstreamFailure | null) => void)
+    | undefined;
 
   learnDatesZone(zone: string | null): void {
     this.datesZone = zone;
@@ -132,6 +158,25 @@ export class Upstream {
   /** What an answer just showed of its paging (e.g. more rows than asked). */
   learnPaging(facts: Partial<ListPaging>): void {
     this.paging = { ...this.paging, ...facts };
+  }
+
+  /**
+   * The error of a failure of this service: its sentence written from its cause, both with
+   * every secret cut out.
+   */
+  private fail(httpStatus: number, code: number, cause: UpstreamCause): UpstreamError {
+    const redacted = Object.fromEntries(
+      Object.entries(cause).map(([key, value]) => [
+        key,
+        typeof value === 'string' && key !== 'kind' ? this.redactor.redact(value) : value,
+      ]),
+    ) as unknown as UpstreamCause;
+    return new UpstreamError(
+      httpStatus,
+      code,
+      this.redactor.redact(upstreamSentence(this.name, redacted)),
+      { code, cause: redacted },
+    );
   }
 
   wireFacts(): WireFacts {
@@ -177,18 +222,19 @@ export class Upstream {
         },
       );
       if ('tree' in outcome) {
-        this.onReach?.(true, null);
+        this.onReach?.(true, null, null);
         return outcome.tree;
       }
       const { response, controller } = outcome.busy;
       const waitMs = retryAfterMs(response.headers.get('retry-after'), Date.now()) ?? 1000;
       if (attempt >= BUSY_ATTEMPTS || Date.now() + waitMs >= deadline) {
         const words = await this.refusalWords(response, controller);
-        throw new ApiError(
-          502,
-          ErrorCode.UpstreamFailed,
-          `Service ${this.name} is busy (HTTP ${response.status}${words ? `: ${words}` : ''}); asked ${attempt} ${attempt === 1 ? 'time' : 'times'}.`,
-        );
+        throw this.fail(502, ErrorCode.UpstreamFailed, {
+          kind: 'busy',
+          httpStatus: response.status,
+          attempts: attempt,
+          words,
+        });
       }
       controller.abort();
       await new Promise((resolve) => setTimeout(resolve, waitMs));
@@ -248,28 +294,28 @@ export class Upstream {
     }
   }
 
-  private failure(error: unknown, controller: AbortController, doing: string): ApiError {
+  private failure(
+    error: unknown,
+    controller: AbortController,
+    doing: 'cannot be reached' | 'stopped answering midway',
+  ): ApiError {
     if (error instanceof ApiError) return error;
     const cause = error as Error & { cause?: { code?: string; message?: string } };
     const timedOut =
       (controller.signal.reason as Error | undefined)?.name === 'TimeoutError' ||
       cause.name === 'TimeoutError';
     const failed = timedOut
-      ? new ApiError(
-          504,
-          ErrorCode.UpstreamTimeout,
-          `Service ${this.name} did not answer within ${this.timeoutMs / 1000} s.`,
-        )
-      : doing !== 'cannot be reached'
-        ? new ApiError(504, ErrorCode.UpstreamTimeout, `Service ${this.name} ${doing}.`)
-        : new ApiError(
-            502,
-            ErrorCode.UpstreamFailed,
-            this.redactor.redact(
-              `Service ${this.name} cannot be reached (${cause.cause?.code ?? cause.cause?.message ?? cause.message}).`,
-            ),
-          );
-    this.onReach?.(false, failed.message);
+      ? this.fail(504, ErrorCode.UpstreamTimeout, {
+          kind: 'timeout',
+          seconds: this.timeoutMs / 1000,
+        })
+      : doing === 'stopped answering midway'
+        ? this.fail(504, ErrorCode.UpstreamTimeout, { kind: 'midway' })
+        : this.fail(502, ErrorCode.UpstreamFailed, {
+            kind: 'unreachable',
+            error: cause.cause?.code ?? cause.cause?.message ?? cause.message,
+          });
+    this.onReach?.(false, failed.message, failed.failure);
     return failed;
   }
 
@@ -342,12 +388,12 @@ export class Upstream {
   }
 
   private tooLarge(bytes: number, declared: boolean): ApiError {
-    const size = (bytes / MIB).toFixed(1);
-    return new ApiError(
-      502,
-      ErrorCode.UpstreamFailed,
-      `Service ${this.name} answered ${declared ? '' : 'more than '}${size} MiB, beyond the gateway's bound of ${this.maxBytes / MIB} MiB (--upstream-max-mb).`,
-    );
+    return this.fail(502, ErrorCode.UpstreamFailed, {
+      kind: 'tooLarge',
+      mebibytes: Math.round((bytes / MIB) * 10) / 10,
+      declared,
+      boundMebibytes: this.maxBytes / MIB,
+    });
   }
 
   /** A refusal's readable words (its first 64 KiB), redacted. */
@@ -373,12 +419,11 @@ export class Upstream {
       new ApiError(httpStatus, code, this.redactor.redact(message));
     if (status >= 300 && status < 400) {
       controller.abort();
-      const location = response.headers.get('location');
-      throw failed(
-        502,
-        ErrorCode.UpstreamFailed,
-        `Service ${this.name} answered with a redirect (HTTP ${status}${location ? ` to ${location}` : ''}).`,
-      );
+      throw this.fail(502, ErrorCode.UpstreamFailed, {
+        kind: 'redirect',
+        httpStatus: status,
+        location: response.headers.get('location') ?? '',
+      });
     }
     if (status >= 400) {
       let body = '';
@@ -400,17 +445,17 @@ export class Upstream {
           ? String(execute.Message ?? '')
           : wordsOf(body);
       if (status === 401 || status === 403)
-        throw failed(
-          502,
-          ErrorCode.UpstreamFailed,
-          `Service ${this.name} refused the gateway's key (HTTP ${status})${upstreamMessage ? `: ${upstreamMessage}` : '.'}`,
-        );
+        throw this.fail(502, ErrorCode.UpstreamFailed, {
+          kind: 'keyRefused',
+          httpStatus: status,
+          words: upstreamMessage,
+        });
       if (status >= 500)
-        throw failed(
-          502,
-          ErrorCode.UpstreamFailed,
-          `Service ${this.name} failed (HTTP ${status})${upstreamMessage ? `: ${upstreamMessage}` : '.'}`,
-        );
+        throw this.fail(502, ErrorCode.UpstreamFailed, {
+          kind: 'failed',
+          httpStatus: status,
+          words: upstreamMessage,
+        });
       const code =
         status === 404
           ? notFoundCode(operation)
@@ -419,11 +464,10 @@ export class Upstream {
             : status === 409
               ? ErrorCode.StateConflict
               : ErrorCode.BadParameter;
-      throw failed(
-        status === 404 || status === 405 || status === 409 ? status : 400,
-        code,
-        upstreamMessage || `Service ${this.name} refused the call (HTTP ${status}).`,
-      );
+      const httpStatus = status === 404 || status === 405 || status === 409 ? status : 400;
+      // Its own words are passed on as they are; without any, the gateway says what it saw.
+      if (upstreamMessage) throw failed(httpStatus, code, upstreamMessage);
+      throw this.fail(httpStatus, code, { kind: 'refused', httpStatus: status });
     }
     const stream = new XmlTreeStream(records);
     let seen = '';
@@ -437,26 +481,31 @@ export class Upstream {
     } catch (error) {
       controller.abort();
       if (!(error instanceof XmlStreamError)) throw error;
-      const start = wordsOf(seen).slice(0, 80);
-      throw failed(
+      throw this.fail(
         502,
         ErrorCode.UpstreamFailed,
         /^\s*</.test(seen)
-          ? `Service ${this.name} answered XML that cannot be read (${error.message.slice(0, 120)}).`
-          : `Service ${this.name} answered something that is not XML${start ? `: ${start}` : ''}.`,
+          ? { kind: 'unreadableXml', detail: error.message.slice(0, 120) }
+          : { kind: 'notXml', start: wordsOf(seen).slice(0, 80) },
       );
     }
     const execute = tree.ExecuteResponse;
     if (execute && typeof execute === 'object' && !Array.isArray(execute)) {
       if (execute.Status !== 'OK') {
         // A refusal inside a 2xx answer: the matching 4xx, with the service's own words.
-        const message =
-          String(execute.Message ?? '') || `Service ${this.name} refused without a message.`;
+        const words = String(execute.Message ?? '');
         if (execute.Status === 'SystemError')
-          throw failed(502, ErrorCode.UpstreamFailed, `Service ${this.name} failed: ${message}`);
-        throw CHANGES.has(operation)
-          ? failed(409, ErrorCode.StateConflict, message)
-          : failed(400, ErrorCode.BadParameter, message);
+          throw this.fail(502, ErrorCode.UpstreamFailed, {
+            kind: 'failed',
+            httpStatus: null,
+            words,
+          });
+        const [httpStatus, code] = CHANGES.has(operation)
+          ? [409, ErrorCode.StateConflict]
+          : [400, ErrorCode.BadParameter];
+        throw words
+          ? failed(httpStatus, code, words)
+          : this.fail(httpStatus, code, { kind: 'refused', httpStatus: null });
       }
     }
     return tree;

@@ -292,6 +292,8 @@ async function fleetService(ctx: ServiceContext, session: Session, state: Servic
     reachable: state.reachable,
     since: state.since,
     message: state.message,
+    code: state.code,
+    cause: state.cause,
     timeZone: state.timeZone,
     utcOffsetMinutes: state.utcOffsetMinutes,
     zoneName: state.zoneName,
@@ -299,6 +301,8 @@ async function fleetService(ctx: ServiceContext, session: Session, state: Servic
     dayState: source && day !== undefined ? source.dayState(day) : 'unwatched',
     indexedAt: state.indexedAt ?? null,
     indexError: state.indexError ?? null,
+    indexErrorCode: state.indexErrorCode ?? null,
+    indexErrorCause: state.indexErrorCause ?? null,
     counts: countsOf(words),
     words: words.sort(
       (a, b) =>

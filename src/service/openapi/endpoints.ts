@@ -140,51 +140,6 @@ export const REFUSED_METHODS: readonly { path: string; methods: readonly string[
   '/api/auth/logout',
 ].map((path) => ({ path, methods: ['GET', 'PUT', 'DELETE', 'PATCH'] }));
 
-const learnt = (...values: string[]): Schema => ({ enum: [...values, 'unknown'] });
-const nullableCount: Schema = { type: ['integer', 'null'], minimum: 0 };
-/** What the gateway learnt of an upstream's answers (contract section 12). */
-const capabilities = exactly({
-  pagesize: learnt('honoured', 'ignored'),
-  index: learnt('honoured', 'ignored'),
-  next: learnt('stated', 'always -1', 'absent'),
-  total: learnt('stated', 'absent'),
-  cap: nullableCount,
-  probedAt: nullableText,
-  probeError: nullableText,
-  charset: nullableText,
-  charsetFrom: { enum: ['bom', 'content-type', 'document', 'default', null] },
-  setsSessionId: { type: 'boolean' },
-  concurrency: wholeNumber,
-  concurrencyLimit: nullableCount,
-  largestAnswerBytes: wholeNumber,
-  compressed: { type: 'boolean' },
-  datesZone: nullableText,
-  zoneFrom: { enum: ['configured', 'dates', 'none'] },
-  pollSeconds: { type: ['number', 'null'], minimum: 0 },
-  lastRoundMs: { type: ['number', 'null'], minimum: 0 },
-});
-
-const words: Schema = { type: 'array', items: text };
-/** What a service's status words mean, with the refusals learnt of it (README "Status words"). */
-const statuses = exactly({
-  failed: words,
-  waiting: words,
-  running: words,
-  final: words,
-  retryable: words,
-  cancellable: words,
-  from: { enum: ['contract', 'configured', 'defaults'] },
-  learned: {
-    type: 'array',
-    items: exactly({
-      action: { enum: ['retry', 'cancel'] },
-      status: text,
-      message: text,
-      at: isoTime,
-    }),
-  },
-});
-
 const httpStatus: Schema = { type: 'integer', minimum: 100, maximum: 599 };
 const untrusted = (description: string): Schema => ({ ...text, description });
 const serviceWords = untrusted('the service’s own words (untrusted), or empty');
@@ -229,6 +184,53 @@ export const upstreamCause: Schema = {
 /** The Part C code of a failure (5002 failed, 5004 timed out…), null when none applies. */
 export const failureCode: Schema = { type: ['integer', 'null'] };
 
+const learnt = (...values: string[]): Schema => ({ enum: [...values, 'unknown'] });
+const nullableCount: Schema = { type: ['integer', 'null'], minimum: 0 };
+/** What the gateway learnt of an upstream's answers (contract section 12). */
+const capabilities = exactly({
+  pagesize: learnt('honoured', 'ignored'),
+  index: learnt('honoured', 'ignored'),
+  next: learnt('stated', 'always -1', 'absent'),
+  total: learnt('stated', 'absent'),
+  cap: nullableCount,
+  probedAt: nullableText,
+  probeError: nullableText,
+  probeErrorCode: failureCode,
+  probeErrorCause: upstreamCause,
+  charset: nullableText,
+  charsetFrom: { enum: ['bom', 'content-type', 'document', 'default', null] },
+  setsSessionId: { type: 'boolean' },
+  concurrency: wholeNumber,
+  concurrencyLimit: nullableCount,
+  largestAnswerBytes: wholeNumber,
+  compressed: { type: 'boolean' },
+  datesZone: nullableText,
+  zoneFrom: { enum: ['configured', 'dates', 'none'] },
+  pollSeconds: { type: ['number', 'null'], minimum: 0 },
+  lastRoundMs: { type: ['number', 'null'], minimum: 0 },
+});
+
+const words: Schema = { type: 'array', items: text };
+/** What a service's status words mean, with the refusals learnt of it (README "Status words"). */
+const statuses = exactly({
+  failed: words,
+  waiting: words,
+  running: words,
+  final: words,
+  retryable: words,
+  cancellable: words,
+  from: { enum: ['contract', 'configured', 'defaults'] },
+  learned: {
+    type: 'array',
+    items: exactly({
+      action: { enum: ['retry', 'cancel'] },
+      status: text,
+      message: text,
+      at: isoTime,
+    }),
+  },
+});
+
 const serviceState = exactly(
   {
     id: text,
@@ -258,8 +260,11 @@ const serviceState = exactly(
     // The caller's role on the service (contract section 12).
     role,
   },
-  // statuses: absent from a server before them (the dashboard then takes the defaults).
+  // statuses: absent from a server before them (the dashboard then takes the defaults);
+  // code and cause too (its message is then shown as words, as written).
   [
+    'code',
+    'cause',
     'indexedAt',
     'indexError',
     'indexErrorCode',

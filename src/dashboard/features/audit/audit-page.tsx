@@ -59,7 +59,7 @@ const columns = (
             className="ml-1 text-xs whitespace-nowrap text-slate-500 dark:text-slate-400"
             data-via={e.via}
           >
-            ({via(t, e.via)})
+            {t('viaShown', { via: via(t, e.via) })}
           </span>
         ) : null}
       </span>

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { JUMP_RULES, type FleetClass, type FleetService } from '../../../kit/index.ts';
 import { ErrorView } from '../../components/error-view.tsx';
@@ -7,6 +7,7 @@ import { Spinner } from '../../components/spinner.tsx';
 import { inService, paths } from '../../paths.ts';
 import { bandClasses, stripClass } from '../../shared/environment.ts';
 import { useFleet } from '../../shared/fleet.ts';
+import { WhatFailed } from '../../shared/what-failed.tsx';
 import { secondsOf, useZonedFormat, zoneLabel } from './fleet-time.ts';
 
 const CARD =
@@ -36,7 +37,12 @@ function Jumps({ service }: { service: FleetService }) {
   return (
     <div>
       <h3 className="text-xs font-semibold text-red-800 dark:text-red-200">{t('jumps')}</h3>
-      <ul className="mt-1 flex flex-col gap-1" data-testid="fleet-jumps">
+      {/* Named with its service: a list read on its own says which service it is about. */}
+      <ul
+        className="mt-1 flex flex-col gap-1"
+        aria-label={t('jumpsOn', { service: service.name })}
+        data-testid="fleet-jumps"
+      >
         {service.jumps.map((j) => (
           <li key={`${j.pipelineId}-${j.kind}`} className="text-xs" data-pipeline={j.pipelineId}>
             <span aria-hidden="true" className="mr-1 text-red-700 dark:text-red-300">
@@ -109,8 +115,12 @@ function ServiceCard({ service }: { service: FleetService }) {
         </span>
       </div>
       {!service.reachable && service.message ? (
-        <p className="text-xs break-words text-red-800 dark:text-red-200">
-          {t('reason', { message: service.message })}
+        // The gateway's own failure in the user's language, the service's words as written.
+        <p
+          className="text-xs wrap-break-word text-red-800 dark:text-red-200"
+          data-testid="fleet-why"
+        >
+          <WhatFailed message={service.message} name={service.name} cause={service.cause} />
         </p>
       ) : null}
       <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="fleet-day">
@@ -175,8 +185,23 @@ function ServiceCard({ service }: { service: FleetService }) {
           <span className="text-amber-900 dark:text-amber-200">{t('missed')}</span>
         ) : null}
         {service.indexError ? (
-          <span className="break-words text-amber-900 dark:text-amber-200">
-            {t('indexError', { message: service.indexError })}
+          <span
+            className="wrap-break-word text-amber-900 dark:text-amber-200"
+            data-testid="fleet-index-error"
+          >
+            <Trans
+              t={t}
+              i18nKey="indexError"
+              components={{
+                what: (
+                  <WhatFailed
+                    message={service.indexError}
+                    name={service.name}
+                    cause={service.indexErrorCause}
+                  />
+                ),
+              }}
+            />
           </span>
         ) : null}
         <span>{t('role', { role: tc(`roles.${service.role}` as 'roles.viewer') })}</span>

@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { REQUEST_STATUSES, type RequestSummary } from '../../../kit/index.ts';
@@ -8,17 +8,18 @@ import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, PageHeader, TextInput } from '../../components/fields.tsx';
-import { Spinner } from '../../components/spinner.tsx';
 import { ServiceTime } from '../../components/time.tsx';
 import { isoToYmd, paths, ymdToIso } from '../../paths.ts';
-import { useCurrentService, useServiceToday } from '../../shared/services.ts';
+import { useServiceToday } from '../../shared/services.ts';
+import { upstreamFailureOf, useServiceDown } from '../../shared/service-down.ts';
+import { AsOf } from '../../shared/service-down-banner.tsx';
 import { useStatusSemantics } from '../../shared/use-status-semantics.ts';
-import { useTimeFormat } from '../../i18n/use-time.ts';
 import { failuresOf } from './summary.ts';
 import { ActionDialog } from '../../shared/action-dialog.tsx';
 import { useActionReasons } from '../../shared/request-actions.ts';
 import { usePipelines, useSetRunmode } from '../../shared/queries.ts';
 import { dayFrom, freshParams } from '../../shared/url-state.ts';
+import { DayPending, ServiceUnreachable } from './day-pending.tsx';
 import { HourlyChart } from './hourly-chart.tsx';
 import { useDayCounts, useErrorMessage, useLatestErrors } from './queries.ts';
 import { byPipelineColumns, statusColumnsOf } from './columns.tsx';
@@ -37,8 +38,10 @@ function useDarkClass(): boolean {
 function ErrorRow({ request, onRetry }: { request: RequestSummary; onRetry: () => void }) {
   const { t } = useTranslation('overview');
   const message = useErrorMessage(request.requestId);
-  // The role first, then the service's words (a failure it does not retry, or refused to).
-  const retryRefused = useActionReasons(request.status).retry;
+  // The role first, then the service's words (a failure it does not retry, or refused to),
+  // then a service that is down: as the requests page's rows say it.
+  const down = useServiceDown();
+  const retryRefused = useActionReasons(request.status).retry ?? down?.reason;
   // No wrapping: a wrapped button would fall to the left under a long message, and the
   // buttons of the list would alternate sides.
   return (
@@ -54,7 +57,7 @@ function ErrorRow({ request, onRetry }: { request: RequestSummary; onRetry: () =
           {request.name} · {request.stage} · <ServiceTime stamp={request.beginDate} />
         </span>
         <p className="mt-0.5 text-sm break-words text-red-800 dark:text-red-300">
-          {message.data ?? '…'}
+          {message.data ?? (message.isError ? t('messageUnread') : '…')}
         </p>
       </div>
       <Button
@@ -71,45 +74,6 @@ function ErrorRow({ request, onRetry }: { request: RequestSummary; onRetry: () =
 }
 
 const EMPTY_DAY = { byPipeline: [], hourly: [], errors: 0, total: 0 } as const;
-
-/** Seconds since this was first drawn, counted each second. */
-function useSecondsWaited(): number {
-  const [seconds, setSeconds] = useState(0);
-  useEffect(() => {
-    const started = Date.now();
-    const timer = setInterval(() => setSeconds(Math.floor((Date.now() - started) / 1000)), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return seconds;
-}
-
-/**
- * While the day is not there yet: a service the server knows to be down says so at once
- * (it would otherwise take the upstream's whole timeout to fail); a wait beyond 2 s names
- * the service and how long it has taken, never a bare spinner.
- */
-function DayPending() {
-  const { t } = useTranslation('overview');
-  const service = useCurrentService();
-  const time = useTimeFormat();
-  const seconds = useSecondsWaited();
-  const name = service.label || service.name;
-  if (!service.reachable) {
-    const values = { name, since: service.since ? time.instant(service.since) : '—' };
-    return (
-      <p
-        role="status"
-        data-testid="overview-unreachable"
-        className="rounded-md bg-red-50 px-4 py-2 text-sm font-medium text-red-900 dark:bg-red-950 dark:text-red-100"
-      >
-        {service.message
-          ? t('unreachable', { ...values, message: service.message })
-          : t('unreachableNoMessage', values)}
-      </p>
-    );
-  }
-  return <Spinner label={seconds >= 2 ? t('waiting', { name, seconds }) : undefined} />;
-}
 
 export function OverviewPage() {
   const { t, i18n } = useTranslation('overview');
@@ -128,7 +92,16 @@ export function OverviewPage() {
   const latestErrors = useLatestErrors(date, failures, failed);
   const pipelines = usePipelines();
   const setRunmode = useSetRunmode();
-  const resumeRefused = useForbidden()('resume');
+  const down = useServiceDown();
+  const resumeRefused = useForbidden()('resume') ?? down?.reason;
+  // The service behind the gateway not answering is said in words, ours in the user's
+  // language: from the failed call (its code and sentence), else from the server's check.
+  const failure = upstreamFailureOf(day.error);
+  const unreachable = failure
+    ? { message: failure.message, told: { code: failure.code } }
+    : down
+      ? { message: down.message, told: { cause: down.cause } }
+      : undefined;
   const dark = useDarkClass();
   const [retrying, setRetrying] = useState<string>();
 
@@ -156,13 +129,25 @@ export function OverviewPage() {
         </Field>
         <Button onClick={() => setSearch(freshParams(search))}>{t('today')}</Button>
       </PageHeader>
-      {day.error ? <ErrorView error={day.error} onRetry={() => void day.refetch()} /> : null}
+      {unreachable ? (
+        <ServiceUnreachable
+          message={unreachable.message}
+          told={unreachable.told}
+          since={down?.since ?? ''}
+          kept={day.data !== undefined}
+          onRetry={day.error ? () => void day.refetch() : undefined}
+        />
+      ) : day.error ? (
+        <ErrorView error={day.error} onRetry={() => void day.refetch()} />
+      ) : null}
+      {/* The counts, the hours and the health line below were read at this time. */}
+      {day.data ? <AsOf updatedAt={day.dataUpdatedAt} /> : null}
       {!day.data ? (
-        day.error ? null : (
+        day.error || unreachable ? null : (
           <DayPending />
         )
       ) : (
-        <div className="flex flex-col gap-5">
+        <div className="flex flex-col gap-5" data-testid="overview-day">
           <p
             role="status"
             data-testid="health"
@@ -234,8 +219,14 @@ export function OverviewPage() {
               <h2 className="mb-3 text-sm font-semibold">{t('perHour')}</h2>
               <HourlyChart counts={summary.hourly} dark={dark} />
             </section>
-            <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+            <section
+              data-testid="latest-errors-section"
+              className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+            >
               <h2 className="mb-1 text-sm font-semibold">{t('latestErrors')}</h2>
+              {latestErrors.data && summary.errors > 0 ? (
+                <AsOf updatedAt={latestErrors.dataUpdatedAt} />
+              ) : null}
               {summary.errors === 0 ? (
                 <p className="text-sm text-slate-500 dark:text-slate-400">
                   {t('noErrors', { words: failedWords })}

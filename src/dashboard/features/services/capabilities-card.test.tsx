@@ -125,6 +125,19 @@ describe('CapabilitiesCard', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt; 応答がありません');
   });
 
+  it('words the gateway’s own failure of the probe from its cause, in Japanese too', async () => {
+    const probeError = 'Service Tokai cannot be reached (ECONNREFUSED).';
+    const cause = { kind: 'unreachable', error: 'ECONNREFUSED' } as const;
+    expect(render({ probeError, probeErrorCause: cause })).toMatch(/Cause: +ECONNREFUSED/);
+    await i18n.changeLanguage('ja');
+    const ja = render({ probeError, probeErrorCause: cause });
+    await i18n.changeLanguage('en');
+    expect(ja).toMatch(/原因： *ECONNREFUSED/);
+    expect(ja).not.toContain('cannot be reached');
+    // Without a cause the server did not say it is ours: shown as written.
+    expect(render({ probeError })).toContain(probeError);
+  });
+
   it('reads in Japanese', async () => {
     await i18n.changeLanguage('ja');
     const text = render();

@@ -2,6 +2,7 @@ import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import type { Capabilities, ServiceInfo } from '../../app/service-info.ts';
+import { WhatFailed } from '../../shared/what-failed.tsx';
 import { ServiceMark } from '../../shared/service-mark.tsx';
 import { byteSize, charsetName, pagingKind, roundedSeconds } from './capabilities.ts';
 
@@ -194,7 +195,10 @@ export function CapabilitiesCard({
         </Fact>
         {c.probeError ? (
           <Fact term={t('capabilities.probeError')} testId="probe-error">
-            <span className="whitespace-pre-wrap">{c.probeError}</span>
+            {/* The gateway's own failure in the user's language, the service's words as written. */}
+            <span className="whitespace-pre-wrap">
+              <WhatFailed message={c.probeError} name={service.name} cause={c.probeErrorCause} />
+            </span>
           </Fact>
         ) : null}
       </dl>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ServiceInfo } from '../../app/service-info.ts';
 import { ServiceMark } from '../../shared/service-mark.tsx';
+import { failureText, WhatFailed, type WhatFailedProps } from '../../shared/what-failed.tsx';
 import { Badge } from '../../components/badge.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
@@ -16,8 +17,16 @@ import { StatusWordsCard } from './status-words-card.tsx';
 
 type TimeFormat = ReturnType<typeof useTimeFormat>;
 
+/** The service's last failure: why it is unreachable, else why its index's last round failed. */
+function lastFailure(s: ServiceInfo): WhatFailedProps | undefined {
+  if (s.message) return { message: s.message, name: s.name, cause: s.cause };
+  if (s.indexError) return { message: s.indexError, name: s.name, cause: s.indexErrorCause };
+  return undefined;
+}
+
 function columns(
   t: TFunction<'services'>,
+  tc: TFunction,
   time: TimeFormat,
   first: string | undefined,
   current: string,
@@ -102,9 +111,16 @@ function columns(
       id: 'message',
       header: t('columns.message'),
       priority: 'low',
-      cellClassName: 'max-w-sm truncate text-xs',
-      cellProps: (s) => ({ title: s.indexError || s.message }),
-      cell: (s) => s.message || s.indexError,
+      cellClassName: 'max-w-sm text-xs',
+      cell: (s) => {
+        const failure = lastFailure(s);
+        // Three lines at most; the whole of it, in the same words, on hover.
+        return failure ? (
+          <div className="line-clamp-3 wrap-break-word" title={failureText(tc, failure)}>
+            <WhatFailed {...failure} />
+          </div>
+        ) : null;
+      },
     },
     {
       id: 'open',
@@ -124,6 +140,7 @@ function columns(
 
 export function ServicesPage() {
   const { t } = useTranslation('services');
+  const { t: tc } = useTranslation();
   const time = useTimeFormat();
   const { services, error } = useServices();
   const current = useCurrentService();
@@ -136,7 +153,7 @@ export function ServicesPage() {
       <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">{t('intro')}</p>
       <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
         <DataTable
-          columns={columns(t, time, services[0]?.id, current.id)}
+          columns={columns(t, tc, time, services[0]?.id, current.id)}
           rows={services}
           rowKey={(s) => s.id}
           rowProps={(s) => ({ 'data-service': s.id })}
