@@ -1,10 +1,13 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App, type AppConfig } from '../app.ts';
 import { writeTestPipelines } from '../testing/pipelines.ts';
 import { TEST_API_KEY } from '../testing/service.ts';
+import { CachedReads } from './cached-reads.ts';
+import { ServiceMetrics } from './metrics.ts';
 
 // Cached Part C reads answered before Fastify's cycle (cached-reads.ts) against the same
 // reads on the full cycle: two services over copies of one data folder, one of them with
@@ -241,5 +244,38 @@ describe('cached reads under a base path, behind a trusted proxy', () => {
     // At the root nothing is answered, cached or not.
     expect((await fetch(`${s.origin}${LIST}`, { headers })).status).toBe(404);
     expect(s.answered()).toBe(before + 1);
+  });
+});
+
+describe('a failure before the answer begins', () => {
+  it('leaves the request to the full cycle instead of ending the process', async () => {
+    const cached = new CachedReads({
+      basePath: '',
+      trustProxy: undefined,
+      metrics: new ServiceMetrics(() => []),
+      http: { options: {}, keepAliveTimeout: 5_000, requestTimeout: 10_000 },
+    });
+    cached.start(
+      () => {
+        throw new Error('resolver failed');
+      },
+      () => undefined,
+      undefined,
+    );
+    let handled = 0;
+    const server = cached.serverFactory((_request, response) => {
+      handled++;
+      response.end('full cycle');
+    }, {});
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await fetch(`http://127.0.0.1:${port}${LIST}`);
+      expect(await answer.text()).toBe('full cycle');
+      expect(handled).toBe(1);
+      expect(cached.answered).toBe(0);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -80,7 +80,14 @@ export class CachedReads {
   /** Fastify's serverFactory: node:http's server, asking tryAnswer before Fastify's handler. */
   readonly serverFactory: FastifyServerFactory<RawServerDefault> = (handler) => {
     const server: Server = createServer(this.options.http.options, (request, response) => {
-      if (!this.tryAnswer(request, response)) handler(request, response);
+      try {
+        if (this.tryAnswer(request, response)) return;
+      } catch {
+        // Thrown here, outside Fastify, it would end the process. Nothing is sent before the
+        // answer is whole, so an answer not yet begun is the full cycle's to give.
+        if (response.headersSent) return;
+      }
+      handler(request, response);
     });
     // What Fastify sets on a server it makes itself (its lib/server.js).
     server.keepAliveTimeout = this.options.http.keepAliveTimeout;

@@ -1,6 +1,6 @@
 import { CONTENT_TYPES, OPERATIONS } from '../../kit/wire.ts';
 import type { ServiceContext } from '../context.ts';
-import type { CachedRead } from '../http/cached-reads.ts';
+import type { CachedReadResolver } from '../http/cached-reads.ts';
 import { plainReader } from './authenticate.ts';
 import { parseTarget, PIPELINE_API_PREFIX, type Target } from './target.ts';
 
@@ -77,14 +77,7 @@ export function cacheKey(ctx: ServiceContext, url: string, target: Target): stri
  * version, for a plain reader (the key with a live SESSIONID, or the cookie alone). Anything
  * else is undefined and goes through the full cycle, which also fills the cache.
  */
-export function cachedReads(
-  ctx: ServiceContext,
-  answers: AnswerCache,
-): (
-  url: string,
-  headers: Readonly<Record<string, string | string[] | undefined>>,
-  cookie: string | undefined,
-) => CachedRead | undefined {
+export function cachedReads(ctx: ServiceContext, answers: AnswerCache): CachedReadResolver {
   return (url, headers, cookie) => {
     if (!url.startsWith(`${PIPELINE_API_PREFIX}/`)) return undefined;
     const target = parseTarget(url);
