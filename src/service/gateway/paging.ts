@@ -154,6 +154,30 @@ async function rowAfter<T>(
   return fresh;
 }
 
+/**
+ * How many records the upstream answers now to the first page of `size`: asked again when
+ * a row turned up past a short answer, to tell a cap it keeps quiet about (the same count
+ * again) from rows added while it was read (more than before).
+ */
+async function firstPageCount(
+  upstream: Upstream,
+  operation: OperationName,
+  fields: Readonly<Record<string, string | undefined>>,
+  shape: Pick<RecordShape<unknown>, 'root' | 'record'>,
+  size: number,
+): Promise<number> {
+  let count = 0;
+  await upstream.call(
+    operation,
+    { ...fields, pagesize: String(size) },
+    { parent: shape.root, child: shape.record, onRecord: () => void count++ },
+  );
+  return count;
+}
+
+/** Reads started again because the upstream's list grew while it was read, at most. */
+const GROWN_RESTARTS = 3;
+
 export interface ReadAllResult<T> {
   readonly items: T[];
   /** Every row the upstream has: false when the bound was reached or it could not be paged. */
@@ -178,12 +202,14 @@ export async function readAll<T>(
   let size = Math.min(bound, upstream.paging.cap ?? FIRST_PAGE);
   /** The size of the last answer that was full, before a larger one was asked. */
   let lastFull: number | undefined;
+  let restarts = 0;
   for (;;) {
     const items: T[] = [];
     const keys = new Set<string>();
     let index = 0;
     let tree: TreeObject = {};
     let whole: boolean | undefined;
+    let grown = false;
     while (whole === undefined) {
       let count = 0;
       let repeated = 0;
@@ -237,19 +263,38 @@ export async function readAll<T>(
               : count < Math.min(size, paging.cap ?? size)
                 ? false
                 : undefined;
+      let rowPast = false;
       if (more === false && stated.total === undefined && paging.next !== 'stated' && count > 0)
         // Short, and nothing stated: a cap it keeps quiet about looks the same. Unless index
         // is known to be ignored, one row past the answer tells.
-        if (paging.index !== 'ignored')
+        if (paging.index !== 'ignored') {
           more = await rowAfter(upstream, operation, fields, shape, index + count, keys);
+          rowPast = more;
+        }
       if (more === false) whole = true;
       else {
-        if (more === true && count < size && index === 0) upstream.learnPaging({ cap: count });
+        if (more === true && count < size && index === 0) {
+          // A row past a short answer is a quiet cap, or a row added since the answer (a
+          // day's list grows while it is read; an upstream that ignores index then shows
+          // its newest). Asked again, a list that grew answers more: read again from the
+          // start, learning nothing. A cap answers the same count.
+          if (
+            rowPast &&
+            restarts < GROWN_RESTARTS &&
+            (await firstPageCount(upstream, operation, fields, shape, size)) > count
+          ) {
+            restarts++;
+            grown = true;
+            break;
+          }
+          upstream.learnPaging({ cap: count });
+        }
         if (items.length >= bound) whole = false;
         else if (paging.index !== 'ignored' && count > 0) index += count;
         else break;
       }
     }
+    if (grown) continue;
     if (whole !== undefined) return { items, whole, tree };
     // Neither pages nor a short answer: ask for more at once, up to the bound.
     const cap = upstream.paging.cap;
