@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { redactUrl } from '../audit/redact.ts';
 
 /*
@@ -45,19 +45,55 @@ export function accessLog(server: FastifyInstance): void {
   // A callback hook, not an async one: no promise per answer.
   server.addHook('onResponse', (request, reply, done) => {
     const caller = callers.get(request);
-    request.log.info(
-      {
-        method: request.method,
-        route: request.routeOptions.url ?? null,
-        url: redactUrl(request.originalUrl),
-        status: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime * 10) / 10,
-        user: caller?.user ?? null,
-        via: caller?.via ?? null,
-        ip: request.ip,
-      },
-      'request',
-    );
+    writeAccessLine(request.log, {
+      method: request.method,
+      route: request.routeOptions.url ?? null,
+      url: request.originalUrl,
+      status: reply.statusCode,
+      ms: reply.elapsedTime,
+      user: caller?.user ?? null,
+      via: caller?.via ?? null,
+      ip: request.ip,
+    });
     done();
   });
+}
+
+/** What an access line tells of one answer. */
+export interface AccessLine {
+  readonly method: string;
+  readonly route: string | null;
+  /** The URL as asked, before the base path is taken off; redacted here. */
+  readonly url: string;
+  readonly status: number;
+  readonly ms: number;
+  readonly user: string | null;
+  readonly via: string | null;
+  readonly ip: string | undefined;
+  /** Given when `log` is not already the request's own child logger. */
+  readonly reqId?: string;
+}
+
+/**
+ * The one shape of an access line (README, docs/deploy "Logs"): Fastify's cycle writes it
+ * from its hook, the cached reads answered before that cycle (cached-reads.ts) directly.
+ */
+export function writeAccessLine(
+  log: FastifyBaseLogger,
+  { url, ms, reqId, ...line }: AccessLine,
+): void {
+  log.info(
+    {
+      ...(reqId === undefined ? {} : { reqId }),
+      method: line.method,
+      route: line.route,
+      url: redactUrl(url),
+      status: line.status,
+      durationMs: Math.round(ms * 10) / 10,
+      user: line.user,
+      via: line.via,
+      ip: line.ip,
+    },
+    'request',
+  );
 }

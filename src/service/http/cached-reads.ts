@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyBaseLogger, FastifyServerFactory, RawServerDefault } from 'fastify';
 import type { OperationName } from '../../kit/wire.ts';
-import { redactUrl } from '../audit/redact.ts';
+import { writeAccessLine } from './access-log.ts';
 import { withinBasePath } from './base-path.ts';
 import { partCRoute, type ServiceMetrics } from './metrics.ts';
 import { API_HEADERS } from './security.ts';
@@ -137,20 +137,18 @@ export class CachedReads {
     this.answered++;
     const seconds = (performance.now() - started) / 1000;
     this.options.metrics.answered('GET', partCRoute(WILDCARD_ROUTE, read.operation), 200, seconds);
-    this.log?.info(
-      {
+    if (this.log)
+      writeAccessLine(this.log, {
         reqId: this.genReqId(),
         method: 'GET',
         route: WILDCARD_ROUTE,
-        url: redactUrl(raw),
+        url: raw,
         status: 200,
-        durationMs: Math.round(seconds * 10_000) / 10,
+        ms: seconds * 1000,
         user: null,
         via: read.via,
         ip: this.clientAddress(request),
-      },
-      'request',
-    );
+      });
     return true;
   }
 
