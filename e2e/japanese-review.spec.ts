@@ -284,6 +284,9 @@ const PAGES: readonly (readonly [string, () => string, (page: Page) => Promise<v
         timeout: 15_000,
       });
       await expect(card('nagoya').getByTestId('fleet-reachable')).toContainText('接続不可');
+      // Never read: its counts say so instead of showing zeros.
+      await expect(card('nagoya').getByTestId('fleet-counts')).not.toContainText('0');
+      await expect(card('nagoya')).toContainText('まだ集計していません');
       await expect(card('local').getByTestId('fleet-fresh')).toHaveText(
         'ステータスDBから直接集計（リアルタイム）',
       );

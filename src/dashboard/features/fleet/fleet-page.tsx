@@ -143,13 +143,16 @@ function ServiceCard({ service }: { service: FleetService }) {
             <dd
               className={`text-xl font-semibold tabular-nums ${service.counts[c] > 0 ? CLASS_TONE[c] : ''}`}
             >
-              {number.format(service.counts[c])}
+              {/* No round of its index yet: nothing was counted, which is not zero. */}
+              {service.dayState === 'unwatched' ? '—' : number.format(service.counts[c])}
             </dd>
           </div>
         ))}
       </dl>
       <p className="text-xs text-slate-600 dark:text-slate-400">
-        {t('total', { count: service.counts.total })}
+        {service.dayState === 'unwatched'
+          ? t('notCounted')
+          : t('total', { count: service.counts.total })}
         {others.length > 0 ? (
           <span className="block" data-testid="fleet-other">
             {t('otherWords', {
