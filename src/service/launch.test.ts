@@ -71,7 +71,11 @@ describe('launch.mjs', () => {
         '} catch (error) {',
         '  stack = (error as Error).stack ?? "";',
         '}',
-        'console.log(JSON.stringify({ url: import.meta.url, argv: process.argv.slice(2), stack }));',
+        "import { createRequire } from 'node:module';",
+        // esbuild's CommonJS files, had they been loaded on this thread (see launch.mjs).
+        'const loaded = Object.keys(createRequire(import.meta.url).cache);',
+        "const esbuild = loaded.some((file) => file.includes('/node_modules/esbuild/'));",
+        'console.log(JSON.stringify({ url: import.meta.url, argv: process.argv.slice(2), stack, esbuild }));',
       ].join('\n'),
     );
     const cache = join(REPO_ROOT, 'node_modules/.cache/pipeline-service');
@@ -85,10 +89,17 @@ describe('launch.mjs', () => {
     for (const file of readdirSync(cache))
       if (!before.has(file) && file.startsWith('probe-')) rmSync(join(cache, file));
     expect(run.status).toBe(0);
-    const probe = JSON.parse(run.stdout) as { url: string; argv: string[]; stack: string };
+    const probe = JSON.parse(run.stdout) as {
+      url: string;
+      argv: string[];
+      stack: string;
+      esbuild: boolean;
+    };
     expect(probe.url).toBe(pathToFileURL(entry).href);
     expect(probe.argv).toEqual(['--flag', 'value']);
     expect(probe.stack).toContain(`(${entry}:2:`);
+    // Bundled on a worker thread: the service's own thread never ran esbuild's API.
+    expect(probe.esbuild).toBe(false);
   });
 
   it('names what is missing when no entry is given', () => {
