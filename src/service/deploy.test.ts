@@ -7,7 +7,7 @@ import { REPO_ROOT } from './app.ts';
 import { freePort } from './testing/child.ts';
 
 /*
- * The README's Deploy section, word for word, from a clean copy of the repository:
+ * The install of docs/deploy/README.md, word for word, from a clean copy of the repository:
  *   npm ci && npm run build && npm prune --omit=dev && npm start
  * Slow (npm ci compiles better-sqlite3: about two minutes), hence its own long timeout.
  * The copy holds what a clone of the working tree would: tracked files and new ones not
