@@ -1,7 +1,7 @@
 import { ParseError } from './errors.ts';
 
 // A request's attempts and requests over a range of days: extensions of our server's
-// Part A (issue 25; README "Attempts and ranges"), read with ManagementConsoleClient.read:
+// Part A (issue 25; docs/api-extensions.md "Attempts, search and ranges of days"), read with ManagementConsoleClient.read:
 //
 //   const data = await mc.read('/requests/attempts', { service: 'prod', requestid: id });
 //   const { attempts } = decodeAttempts(data);

@@ -1,9 +1,9 @@
 import { ParseError } from './errors.ts';
-import type { Method, RequestData } from './transport.ts';
-import type { PipelineResult } from './result.ts';
+import type { CallOptions, Method, RequestData } from './transport.ts';
+import { decodeOk, type PipelineResult } from './result.ts';
 import type { TreeObject, TreeValue } from './tree.ts';
 
-// Bulk retry and cancel of a day's requests by filter: an extension of our server (README
+// Bulk retry and cancel of a day's requests by filter: an extension of our server (docs/api-extensions.md
 // "Bulk retry and cancel"), JSON only, so these decoders read the JSON form alone.
 
 export type BulkAction = 'retry' | 'cancel';
@@ -179,7 +179,13 @@ export function decodeBulkJobs(tree: TreeObject): BulkJob[] {
 
 /** What BulkClient needs of a PipelineClient: its calls with the client's credentials. */
 interface Caller {
-  request(method: Method, path: string, data?: RequestData): Promise<PipelineResult>;
+  request(
+    method: Method,
+    path: string,
+    data: RequestData | undefined,
+    headers: Readonly<Record<string, string>>,
+    options: CallOptions,
+  ): Promise<PipelineResult>;
 }
 
 /**
@@ -194,52 +200,45 @@ export class BulkClient {
     path: string,
     data: RequestData,
     decode: (tree: TreeObject) => T,
+    options: CallOptions,
   ): Promise<T> {
-    const result = await this.client.request(method, path, data);
-    const tree = result.expectOk();
-    try {
-      return decode(tree);
-    } catch (error) {
-      throw new ParseError(`${method} ${result.url}: ${(error as Error).message}`, result.text());
-    }
+    return decodeOk(await this.client.request(method, path, data, {}, options), decode);
   }
 
   /**
    * What a bulk retry or cancel would do: the exact count and the first request ids.
    * @example (await client.bulk.preview({ action: 'retry', date: '20261122', id: 'pl_2' })).total
    */
-  preview(selection: BulkSelection): Promise<BulkPreview> {
-    return this.call('GET', '/bulk/json', selectionData(selection), decodeBulkPreview);
+  preview(selection: BulkSelection, options: CallOptions = {}): Promise<BulkPreview> {
+    return this.call('GET', '/bulk/json', selectionData(selection), decodeBulkPreview, options);
   }
 
   /**
    * Starts a job; `expect` (the preview's total) refuses a selection that changed since.
    * @example await client.bulk.start(selection, 'input re-delivered', preview.total)
    */
-  start(selection: BulkSelection, reason: string, expect?: number): Promise<BulkJob> {
-    return this.call(
-      'POST',
-      '/bulk/json',
-      { ...selectionData(selection), reason, expect },
-      decodeBulkJob,
-    );
+  start(
+    selection: BulkSelection,
+    reason: string,
+    expect?: number,
+    options: CallOptions = {},
+  ): Promise<BulkJob> {
+    const data = { ...selectionData(selection), reason, expect };
+    return this.call('POST', '/bulk/json', data, decodeBulkJob, options);
   }
 
   /** A job's progress and a page of its requests. @example await client.bulk.job(3, { outcome: 'refused' }) */
   job(
     jobId: number,
     page: { outcome?: BulkOutcome; index?: number; pageSize?: number } = {},
+    options: CallOptions = {},
   ): Promise<BulkJob> {
-    return this.call(
-      'GET',
-      '/bulkjob/json',
-      { job: jobId, outcome: page.outcome, index: page.index, pagesize: page.pageSize },
-      decodeBulkJob,
-    );
+    const data = { job: jobId, outcome: page.outcome, index: page.index, pagesize: page.pageSize };
+    return this.call('GET', '/bulkjob/json', data, decodeBulkJob, options);
   }
 
   /** The service's recent jobs, newest first. @example await client.bulk.jobs() */
-  jobs(): Promise<BulkJob[]> {
-    return this.call('GET', '/bulkjobs/json', {}, decodeBulkJobs);
+  jobs(options: CallOptions = {}): Promise<BulkJob[]> {
+    return this.call('GET', '/bulkjobs/json', {}, decodeBulkJobs, options);
   }
 }

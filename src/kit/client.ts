@@ -1,5 +1,4 @@
 import { BulkClient } from './bulk.ts';
-import { ParseError } from './errors.ts';
 import {
   followRequest,
   startRequest,
@@ -8,14 +7,9 @@ import {
   type StartOptions,
   type StartedRequest,
 } from './follow.ts';
-import { PipelineResult, type Format } from './result.ts';
-import {
-  Transport,
-  type FetchLike,
-  type Method,
-  type RequestData,
-  type TransportOptions,
-} from './transport.ts';
+import { PipelineCalls, type ClientOptions, type Credentials } from './pipeline-calls.ts';
+import { decodeOk, type Format } from './result.ts';
+import type { CallOptions, FetchLike, RequestData } from './transport.ts';
 import {
   decodeExecuteResponse,
   decodePipelineList,
@@ -36,135 +30,43 @@ import {
   type TablePage,
 } from './records.ts';
 import type { TreeObject } from './tree.ts';
-import {
-  API_KEY_HEADER,
-  MC_SESSION_HEADER,
-  OPERATIONS,
-  databaseOperation,
-  type DatabaseName,
-  type OperationName,
-} from './wire.ts';
+import { OPERATIONS, databaseOperation, type DatabaseName, type OperationName } from './wire.ts';
 
-/** How calls authenticate. */
-export type Credentials =
-  | { readonly kind: 'apiKey'; readonly apiKey: string }
-  /** A management console session (Part A login); roles apply. */
-  | { readonly kind: 'session'; readonly sessionId: string }
-  /** Only the SESSIONID cookie the browser already holds. */
-  | { readonly kind: 'cookie' }
-  | { readonly kind: 'none' };
+export type { ClientOptions, Credentials, DatabaseName, FetchLike, Format, RequestData };
+export type { CallOptions } from './transport.ts';
+export { PipelineResult, ResultFormat, ResultStatus } from './result.ts';
 
-export interface ClientOptions extends TransportOptions {
-  /** The API key issued by the pipeline service (sent as X-Pipelinewebapi). */
-  readonly apiKey?: string;
-  /** Other credentials; apiKey is the short form of `{ kind: 'apiKey' }`. */
-  readonly credentials?: Credentials;
+/** A page of a list of tables or of a table's rows. */
+export interface TablePaging {
+  index?: number;
+  pageSize?: number;
 }
 
-export type { DatabaseName, FetchLike, Format, RequestData };
-export { PipelineResult, ResultFormat, ResultStatus } from './result.ts';
+/** The filters of a request list (the spec's, and our server's section 8 ones). */
+export interface RequestListQuery {
+  date?: string | undefined;
+  id?: string | undefined;
+  index?: number | undefined;
+  pageSize?: number | undefined;
+  status?: readonly string[] | undefined;
+  q?: string | undefined;
+  since?: string | undefined;
+}
 
 /**
  * Client of the pipeline API (Part C). Works in browsers and Node alike: it needs only
- * `fetch`, which can be injected.
+ * `fetch`, which can be injected. Every operation takes, last, a CallOptions whose
+ * `signal` cancels it.
  *
  * @example
  * const client = new PipelineClient({ apiKey: process.env.KEY, host: '127.0.0.1', port: 25080 });
  * const pipelines = await client.listPipelines();
  * const { requestId } = await client.exec('pl_1', 'orders.csv', { minAmount: '50' });
+ * await client.requestList({ date: '20261121' }, 'json', { signal: AbortSignal.timeout(5000) });
  */
-export class PipelineClient {
-  private readonly transport: Transport;
-  private credentials: Credentials;
-
+export class PipelineClient extends PipelineCalls {
   constructor(options: ClientOptions = {}) {
-    this.transport = new Transport(options);
-    this.credentials =
-      options.credentials ??
-      (options.apiKey ? { kind: 'apiKey', apiKey: options.apiKey } : { kind: 'none' });
-  }
-
-  /** Switches credentials, e.g. after a sign-in. @example client.useCredentials({ kind: 'session', sessionId }) */
-  useCredentials(credentials: Credentials): void {
-    this.credentials = credentials;
-  }
-
-  /** The credentials in use. */
-  get currentCredentials(): Credentials {
-    return this.credentials;
-  }
-
-  /** The full URL of a call, e.g. for "copy as curl". @example client.urlOf('/list/xml') */
-  urlOf(path: string, data?: RequestData, method: Method = 'GET'): string {
-    return this.transport.urlOf(
-      `/pipelineapi${path.startsWith('/') ? path : `/${path}`}`,
-      data,
-      method,
-    );
-  }
-
-  /** Headers the current credentials add. @example client.authHeaders() // { 'X-Pipelinewebapi': '…' } */
-  authHeaders(): Record<string, string> {
-    switch (this.credentials.kind) {
-      case 'apiKey':
-        return { [API_KEY_HEADER]: this.credentials.apiKey };
-      case 'session':
-        return { [MC_SESSION_HEADER]: this.credentials.sessionId };
-      default:
-        return {};
-    }
-  }
-
-  /** Sends one call; `path` is `/<api>/<type>` as in the spec. @example await client.request('GET', '/list/xml') */
-  async request(
-    method: Method,
-    path: string,
-    data?: RequestData,
-    headers?: Readonly<Record<string, string>>,
-  ): Promise<PipelineResult> {
-    const raw = await this.transport.send(
-      method,
-      `/pipelineapi${path.startsWith('/') ? path : `/${path}`}`,
-      data,
-      {
-        ...this.authHeaders(),
-        ...headers,
-      },
-    );
-    return new PipelineResult(raw.status, raw.contentType, raw.body, raw.method, raw.url);
-  }
-
-  /** @example await client.get('/requestlist/json', { date: '20261121' }) */
-  get(
-    path: string,
-    data?: RequestData,
-    headers?: Readonly<Record<string, string>>,
-  ): Promise<PipelineResult> {
-    return this.request('GET', path, data, headers);
-  }
-  /** @example await client.post('/exec/xml', { pipelineid: 'pl_1', filename: 'orders.csv' }) */
-  post(
-    path: string,
-    data?: RequestData,
-    headers?: Readonly<Record<string, string>>,
-  ): Promise<PipelineResult> {
-    return this.request('POST', path, data, headers);
-  }
-  /** @example await client.put('/resume/xml', { pipelineid: 'pl_1' }) */
-  put(
-    path: string,
-    data?: RequestData,
-    headers?: Readonly<Record<string, string>>,
-  ): Promise<PipelineResult> {
-    return this.request('PUT', path, data, headers);
-  }
-  /** @example await client.delete('/requestcancel/xml', { requestid: 'pl_1-20261121_09-000001' }) */
-  delete(
-    path: string,
-    data?: RequestData,
-    headers?: Readonly<Record<string, string>>,
-  ): Promise<PipelineResult> {
-    return this.request('DELETE', path, data, headers);
+    super(options);
   }
 
   /** One typed call; the method is the operation's own, from OPERATIONS. */
@@ -173,20 +75,15 @@ export class PipelineClient {
     format: Format,
     data: RequestData | undefined,
     decode: (tree: TreeObject) => T,
+    options: CallOptions,
   ): Promise<T> {
-    const method = OPERATIONS[api];
-    const result = await this.request(method, `/${api}/${format}`, data);
-    const tree = result.expectOk();
-    try {
-      return decode(tree);
-    } catch (error) {
-      throw new ParseError(`${method} ${result.url}: ${(error as Error).message}`, result.text());
-    }
+    const result = await this.request(OPERATIONS[api], `/${api}/${format}`, data, {}, options);
+    return decodeOk(result, decode);
   }
 
   /** @example const pipelines = await client.listPipelines(); */
-  listPipelines(format: Format = 'json'): Promise<Pipeline[]> {
-    return this.call('list', format, undefined, decodePipelineList);
+  listPipelines(format: Format = 'json', options: CallOptions = {}): Promise<Pipeline[]> {
+    return this.call('list', format, undefined, decodePipelineList, options);
   }
 
   /** Starts a request; `args` override the pipeline's Args defaults. @example await client.exec('pl_1', 'orders.csv') */
@@ -195,13 +92,10 @@ export class PipelineClient {
     filename: string,
     args: Readonly<Record<string, string>> = {},
     format: Format = 'json',
+    options: CallOptions = {},
   ): Promise<ExecuteResult> {
-    return this.call(
-      'exec',
-      format,
-      { ...args, pipelineid: pipelineId, filename },
-      decodeExecuteResponse,
-    );
+    const data = { ...args, pipelineid: pipelineId, filename };
+    return this.call('exec', format, data, decodeExecuteResponse, options);
   }
 
   /**
@@ -233,31 +127,20 @@ export class PipelineClient {
    * @example await client.requestList({ date: '20261121', id: 'pl_1', status: ['Error'], pageSize: 100 })
    */
   requestList(
-    query: {
-      date?: string | undefined;
-      id?: string | undefined;
-      index?: number | undefined;
-      pageSize?: number | undefined;
-      status?: readonly string[] | undefined;
-      q?: string | undefined;
-      since?: string | undefined;
-    } = {},
+    query: RequestListQuery = {},
     format: Format = 'json',
+    options: CallOptions = {},
   ): Promise<RequestList> {
-    return this.call(
-      'requestlist',
-      format,
-      {
-        date: query.date,
-        id: query.id,
-        index: query.index,
-        pagesize: query.pageSize,
-        status: query.status && query.status.length > 0 ? query.status.join(',') : undefined,
-        q: query.q || undefined,
-        since: query.since,
-      },
-      decodeRequestList,
-    );
+    const data = {
+      date: query.date,
+      id: query.id,
+      index: query.index,
+      pagesize: query.pageSize,
+      status: query.status && query.status.length > 0 ? query.status.join(',') : undefined,
+      q: query.q || undefined,
+      since: query.since,
+    };
+    return this.call('requestlist', format, data, decodeRequestList, options);
   }
 
   /**
@@ -267,13 +150,10 @@ export class PipelineClient {
   requestStats(
     query: { date?: string; id?: string } = {},
     format: Format = 'json',
+    options: CallOptions = {},
   ): Promise<RequestStats> {
-    return this.call(
-      'requeststats',
-      format,
-      { date: query.date, id: query.id },
-      decodeRequestStats,
-    );
+    const data = { date: query.date, id: query.id };
+    return this.call('requeststats', format, data, decodeRequestStats, options);
   }
 
   /** Bulk retry and cancel by filter (an extension of our server). @example await client.bulk.preview({ action: 'retry', date }) */
@@ -286,33 +166,50 @@ export class PipelineClient {
     requestId: string,
     logs: { requestLog?: boolean; appLog?: boolean } = {},
     format: Format = 'json',
+    options: CallOptions = {},
   ): Promise<RequestDetail> {
-    return this.call(
-      'requestdetail',
-      format,
-      { requestid: requestId, requestlog: logs.requestLog ?? false, applog: logs.appLog ?? false },
-      decodeRequestDetail,
-    );
+    const data = {
+      requestid: requestId,
+      requestlog: logs.requestLog ?? false,
+      applog: logs.appLog ?? false,
+    };
+    return this.call('requestdetail', format, data, decodeRequestDetail, options);
   }
 
   /** @example await client.retry(requestId) */
-  retry(requestId: string, format: Format = 'json'): Promise<ExecuteResult> {
-    return this.call('requestretry', format, { requestid: requestId }, decodeExecuteResponse);
+  retry(
+    requestId: string,
+    format: Format = 'json',
+    options: CallOptions = {},
+  ): Promise<ExecuteResult> {
+    return this.change('requestretry', { requestid: requestId }, format, options);
   }
 
   /** @example await client.cancel(requestId) */
-  cancel(requestId: string, format: Format = 'json'): Promise<ExecuteResult> {
-    return this.call('requestcancel', format, { requestid: requestId }, decodeExecuteResponse);
+  cancel(
+    requestId: string,
+    format: Format = 'json',
+    options: CallOptions = {},
+  ): Promise<ExecuteResult> {
+    return this.change('requestcancel', { requestid: requestId }, format, options);
   }
 
   /** @example await client.resume('pl_1') */
-  resume(pipelineId: string, format: Format = 'json'): Promise<ExecuteResult> {
-    return this.call('resume', format, { pipelineid: pipelineId }, decodeExecuteResponse);
+  resume(
+    pipelineId: string,
+    format: Format = 'json',
+    options: CallOptions = {},
+  ): Promise<ExecuteResult> {
+    return this.change('resume', { pipelineid: pipelineId }, format, options);
   }
 
   /** @example await client.suspend('pl_1') */
-  suspend(pipelineId: string, format: Format = 'json'): Promise<ExecuteResult> {
-    return this.call('suspend', format, { pipelineid: pipelineId }, decodeExecuteResponse);
+  suspend(
+    pipelineId: string,
+    format: Format = 'json',
+    options: CallOptions = {},
+  ): Promise<ExecuteResult> {
+    return this.change('suspend', { pipelineid: pipelineId }, format, options);
   }
 
   /**
@@ -320,75 +217,79 @@ export class PipelineClient {
    * service behind a gateway without such a list answers 404 (code 1204).
    * @example (await client.inbox()).map((f) => f.name)
    */
-  inbox(format: Format = 'json'): Promise<InboxFile[]> {
-    return this.call('inbox', format, undefined, decodeInbox);
+  inbox(format: Format = 'json', options: CallOptions = {}): Promise<InboxFile[]> {
+    return this.call('inbox', format, undefined, decodeInbox, options);
   }
 
   /** @example const version = await client.version(); */
-  version(format: Format = 'json'): Promise<string> {
-    return this.call('version', format, undefined, decodeVersion);
+  version(format: Format = 'json', options: CallOptions = {}): Promise<string> {
+    return this.call('version', format, undefined, decodeVersion, options);
   }
 
   /** Tables of a database. @example await client.tables('status') */
   tables(
     database: DatabaseName,
-    page: { index?: number; pageSize?: number } = {},
+    page: TablePaging = {},
     format: Format = 'json',
+    options: CallOptions = {},
   ): Promise<TableList> {
-    return this.call(
-      databaseOperation(database),
-      format,
-      { index: page.index, pagesize: page.pageSize },
-      decodeTableList,
-    );
+    const data = { index: page.index, pagesize: page.pageSize };
+    return this.call(databaseOperation(database), format, data, decodeTableList, options);
   }
 
   /** A page of a table. @example await client.table('action', 'ORDERS', { pageSize: 50 }) */
   table(
     database: DatabaseName,
     tableName: string,
-    page: { index?: number; pageSize?: number } = {},
+    page: TablePaging = {},
     format: Format = 'json',
+    options: CallOptions = {},
   ): Promise<TablePage> {
-    return this.call(
-      databaseOperation(database),
-      format,
-      { tablename: tableName, index: page.index, pagesize: page.pageSize },
-      decodeTablePage,
-    );
+    const data = { tablename: tableName, index: page.index, pagesize: page.pageSize };
+    return this.call(databaseOperation(database), format, data, decodeTablePage, options);
+  }
+
+  /** A database's tables without a table name, else a page of that table. */
+  private tablesOrTable(
+    database: DatabaseName,
+    tableName: string | undefined,
+    page: TablePaging,
+    format: Format,
+    options: CallOptions,
+  ): Promise<TableList | TablePage> {
+    return tableName === undefined
+      ? this.tables(database, page, format, options)
+      : this.table(database, tableName, page, format, options);
   }
 
   /** @example await client.systemDb('PIPELINE') */
   systemDb(
     tableName?: string,
-    page: { index?: number; pageSize?: number } = {},
+    page: TablePaging = {},
     format: Format = 'json',
+    options: CallOptions = {},
   ): Promise<TableList | TablePage> {
-    return tableName === undefined
-      ? this.tables('system', page, format)
-      : this.table('system', tableName, page, format);
+    return this.tablesOrTable('system', tableName, page, format, options);
   }
 
   /** @example await client.statusDb('STATUS20261121') */
   statusDb(
     tableName?: string,
-    page: { index?: number; pageSize?: number } = {},
+    page: TablePaging = {},
     format: Format = 'json',
+    options: CallOptions = {},
   ): Promise<TableList | TablePage> {
-    return tableName === undefined
-      ? this.tables('status', page, format)
-      : this.table('status', tableName, page, format);
+    return this.tablesOrTable('status', tableName, page, format, options);
   }
 
   /** @example await client.actionDb('ORDERS') */
   actionDb(
     tableName?: string,
-    page: { index?: number; pageSize?: number } = {},
+    page: TablePaging = {},
     format: Format = 'json',
+    options: CallOptions = {},
   ): Promise<TableList | TablePage> {
-    return tableName === undefined
-      ? this.tables('action', page, format)
-      : this.table('action', tableName, page, format);
+    return this.tablesOrTable('action', tableName, page, format, options);
   }
 
   /** @example await client.clearCache('pl_1', { sensor: true, filter: true }) */
@@ -396,27 +297,42 @@ export class PipelineClient {
     pipelineId: string,
     stages: { sensor?: boolean; filter?: boolean; joint?: boolean },
     format: Format = 'json',
+    options: CallOptions = {},
   ): Promise<ExecuteResult> {
-    return this.call(
-      'pipelinecache',
-      format,
-      {
-        pipelineid: pipelineId,
-        sensor: stages.sensor ?? false,
-        filter: stages.filter ?? false,
-        joint: stages.joint ?? false,
-      },
-      decodeExecuteResponse,
-    );
+    const data = {
+      pipelineid: pipelineId,
+      sensor: stages.sensor ?? false,
+      filter: stages.filter ?? false,
+      joint: stages.joint ?? false,
+    };
+    return this.change('pipelinecache', data, format, options);
   }
 
   /** Deletes every row of an action table. @example (await client.deleteTable('ORDERS')).rowCount */
-  deleteTable(table: string, format: Format = 'json'): Promise<ExecuteResult> {
-    return this.call('deletetable', format, { table }, decodeExecuteResponse);
+  deleteTable(
+    table: string,
+    format: Format = 'json',
+    options: CallOptions = {},
+  ): Promise<ExecuteResult> {
+    return this.change('deletetable', { table }, format, options);
   }
 
   /** Drops an action table. @example await client.dropTable('ORDERS') */
-  dropTable(table: string, format: Format = 'json'): Promise<ExecuteResult> {
-    return this.call('droptable', format, { table }, decodeExecuteResponse);
+  dropTable(
+    table: string,
+    format: Format = 'json',
+    options: CallOptions = {},
+  ): Promise<ExecuteResult> {
+    return this.change('droptable', { table }, format, options);
+  }
+
+  /** An operation that answers an ExecuteResponse. */
+  private change(
+    api: OperationName,
+    data: RequestData,
+    format: Format,
+    options: CallOptions,
+  ): Promise<ExecuteResult> {
+    return this.call(api, format, data, decodeExecuteResponse, options);
   }
 }

@@ -3,7 +3,9 @@
 // type reads as unknown, never as a made-up value) and the one rule of a "jump", which
 // the server applies and the dashboard states.
 
+import type { Unread } from './liberal.ts';
 import { decodeUpstreamCause, type UpstreamCause } from './upstream-failure.ts';
+import type { Role } from './wire.ts';
 
 /** How a status word reads across services: its class by that service's own words. */
 export const FLEET_CLASSES = ['failed', 'running', 'waiting', 'done', 'other'] as const;
@@ -79,6 +81,39 @@ export interface Fleet {
   readonly services: readonly FleetService[];
 }
 
+/** One service of `GET /mcapi/fleet` as the server writes it (null: not known). */
+export interface FleetServiceAnswer {
+  readonly id: string;
+  readonly name: string;
+  readonly label: string | null;
+  readonly color: string | null;
+  readonly embedded: boolean;
+  readonly role: Role;
+  readonly reachable: boolean;
+  readonly since: string | null;
+  readonly message: string | null;
+  readonly code: number | null;
+  readonly cause: UpstreamCause | null;
+  readonly timeZone: string;
+  readonly utcOffsetMinutes: number | null;
+  readonly zoneName: string;
+  readonly day: string | null;
+  readonly dayState: FleetDayState;
+  readonly indexedAt: string | null;
+  readonly indexError: string | null;
+  readonly indexErrorCode: number | null;
+  readonly indexErrorCause: UpstreamCause | null;
+  readonly counts: FleetCounts;
+  readonly words: readonly FleetWord[];
+  readonly jumps: readonly FleetJump[];
+}
+
+/** The data of `GET /mcapi/fleet` as the server writes it. */
+export interface FleetAnswer {
+  readonly generatedAt: string;
+  readonly services: readonly FleetServiceAnswer[];
+}
+
 /** One day of a pipeline's trend. */
 export interface TrendPoint {
   readonly day: string;
@@ -108,6 +143,12 @@ export interface Trends {
   readonly baseline: { readonly failureRate: number | null; readonly p95Ms: number | null };
   readonly jumps: { readonly failureRate: boolean; readonly p95: boolean };
 }
+
+/** The data of `GET /mcapi/trends` as the server writes it (`today` null while unknown). */
+export type TrendsAnswer = Omit<Trends, 'today' | 'utcOffsetMinutes'> & {
+  readonly today: string | null;
+  readonly utcOffsetMinutes: number | null;
+};
 
 /**
  * When today "jumps", stated on screen as it is applied: today's failure rate is at least
@@ -162,20 +203,19 @@ export function trendJumps(points: readonly TrendPoint[]): Pick<Trends, 'baselin
   };
 }
 
-type Loose = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
 const num = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 const count = (v: unknown): number => num(v) ?? 0;
 const nullableNum = (v: unknown): number | null => num(v) ?? null;
-const obj = (v: unknown): Loose =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Loose) : {};
-const list = (v: unknown): Loose[] => (Array.isArray(v) ? v.map(obj) : []);
+const obj = <T>(v: unknown): Unread<T> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Unread<T>) : {};
+const list = <T>(v: unknown): Unread<T>[] => (Array.isArray(v) ? v.map((o) => obj<T>(o)) : []);
 const oneOf = <T extends string>(v: unknown, values: readonly T[], fallback: T): T =>
   values.find((value) => value === v) ?? fallback;
 
 function decodeCounts(v: unknown): FleetCounts {
-  const c = obj(v);
+  const c = obj<FleetCounts>(v);
   return {
     failed: count(c.failed),
     running: count(c.running),
@@ -186,7 +226,7 @@ function decodeCounts(v: unknown): FleetCounts {
   };
 }
 
-function decodeWord(w: Loose): FleetWord {
+function decodeWord(w: Unread<FleetWord>): FleetWord {
   return {
     status: str(w.status),
     class: oneOf(w.class, FLEET_CLASSES, 'other'),
@@ -195,10 +235,11 @@ function decodeWord(w: Loose): FleetWord {
 }
 
 /** `GET /mcapi/fleet`'s `data`, decoded liberally. */
-export function decodeFleet(data: Readonly<Record<string, unknown>>): Fleet {
+export function decodeFleet(answer: Readonly<Record<string, unknown>>): Fleet {
+  const data = answer as Unread<FleetAnswer>;
   return {
     generatedAt: str(data.generatedAt),
-    services: list(data.services).flatMap((s) => {
+    services: list<FleetServiceAnswer>(data.services).flatMap((s) => {
       const id = str(s.id);
       if (!id) return [];
       return [
@@ -224,8 +265,8 @@ export function decodeFleet(data: Readonly<Record<string, unknown>>): Fleet {
           indexErrorCode: num(s.indexErrorCode),
           indexErrorCause: decodeUpstreamCause(s.indexErrorCause),
           counts: decodeCounts(s.counts),
-          words: list(s.words).map(decodeWord),
-          jumps: list(s.jumps).map((j) => ({
+          words: list<FleetWord>(s.words).map(decodeWord),
+          jumps: list<FleetJump>(s.jumps).map((j) => ({
             pipelineId: str(j.pipelineId),
             name: str(j.name),
             kind: oneOf(j.kind, ['failureRate', 'p95'] as const, 'failureRate'),
@@ -239,9 +280,10 @@ export function decodeFleet(data: Readonly<Record<string, unknown>>): Fleet {
 }
 
 /** `GET /mcapi/trends`'s `data`, decoded liberally. */
-export function decodeTrends(data: Readonly<Record<string, unknown>>): Trends {
-  const baseline = obj(data.baseline);
-  const jumps = obj(data.jumps);
+export function decodeTrends(answer: Readonly<Record<string, unknown>>): Trends {
+  const data = answer as Unread<TrendsAnswer>;
+  const baseline = obj<Trends['baseline']>(data.baseline);
+  const jumps = obj<Trends['jumps']>(data.jumps);
   return {
     service: str(data.service),
     pipelineId: str(data.pipelineId),
@@ -251,7 +293,7 @@ export function decodeTrends(data: Readonly<Record<string, unknown>>): Trends {
     timeZone: str(data.timeZone),
     utcOffsetMinutes: num(data.utcOffsetMinutes),
     zoneName: str(data.zoneName),
-    points: list(data.points).map((p) => ({
+    points: list<TrendPoint>(data.points).map((p) => ({
       day: str(p.day),
       watched: p.watched !== false,
       counts: decodeCounts(p.counts),

@@ -1,13 +1,38 @@
 import { HttpError, NetworkError, TimeoutError } from './errors.ts';
-import type { PipelineClient } from './client.ts';
-import type { ExecuteResult, RequestDetail } from './records.ts';
+import type { ExecuteResult, RequestDetail, RequestList } from './records.ts';
 import type { Format } from './result.ts';
+import type { CallOptions } from './transport.ts';
 
 // Starting a request and following it to its end against any service, ours or a vendor's.
 // interfaces.md's exec answer has no RequestId and its status words are an open set, so
-// both are found out the way the gateway does (README, "Pointing the dashboard at a real
+// both are found out the way the gateway does (docs/gateway.md, "Pointing the dashboard at a real
 // pipeline service"): the new request by comparing the pipeline's list of the day before
 // and after, the end by a set EndTime or a terminal status.
+
+/**
+ * The three operations starting and following need: a PipelineClient has them. Named here
+ * so that this module needs nothing of the client's (which offers both as methods).
+ */
+export interface RequestOperations {
+  exec(
+    pipelineId: string,
+    filename: string,
+    args: Readonly<Record<string, string>>,
+    format: Format,
+    options: CallOptions,
+  ): Promise<ExecuteResult>;
+  requestList(
+    query: { id?: string; pageSize?: number },
+    format: Format,
+    options: CallOptions,
+  ): Promise<RequestList>;
+  requestDetail(
+    requestId: string,
+    logs: Record<string, never>,
+    format: Format,
+    options: CallOptions,
+  ): Promise<RequestDetail>;
+}
 
 /** Statuses that end a request whatever its EndTime says: our contract's terminal ones. */
 export const END_STATUSES: readonly string[] = ['Finish', 'Error', 'Stop'];
@@ -55,15 +80,18 @@ export interface StartOptions {
    * the first made whatever the service then answers.
    */
   readonly find?: boolean;
+  /** Cancels the calls: the promise rejects with the signal's reason. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 async function requestIdsOfToday(
-  client: PipelineClient,
+  client: RequestOperations,
   pipelineId: string,
   format: Format,
+  call: CallOptions,
 ): Promise<Set<string>> {
   // No date: the service's own today, whatever the client's clock and zone say.
-  const list = await client.requestList({ id: pipelineId, pageSize: LIST_BOUND }, format);
+  const list = await client.requestList({ id: pipelineId, pageSize: LIST_BOUND }, format, call);
   return new Set(list.requests.map((r) => r.requestId));
 }
 
@@ -76,18 +104,21 @@ async function requestIdsOfToday(
  * if (started.requestId === undefined) console.log('accepted; which request is not known');
  */
 export async function startRequest(
-  client: PipelineClient,
+  client: RequestOperations,
   pipelineId: string,
   filename: string,
   args: Readonly<Record<string, string>> = {},
   options: StartOptions = {},
 ): Promise<StartedRequest> {
   const format = options.format ?? 'json';
-  const before = options.find ? await requestIdsOfToday(client, pipelineId, format) : undefined;
-  const result = await client.exec(pipelineId, filename, args, format);
+  const call = { signal: options.signal };
+  const before = options.find
+    ? await requestIdsOfToday(client, pipelineId, format, call)
+    : undefined;
+  const result = await client.exec(pipelineId, filename, args, format, call);
   if (result.requestId) return { ...result, requestIdFrom: 'service' };
   if (before === undefined) return { ...result, requestId: undefined, requestIdFrom: undefined };
-  const after = await requestIdsOfToday(client, pipelineId, format);
+  const after = await requestIdsOfToday(client, pipelineId, format, call);
   const fresh = [...after].filter((id) => !before.has(id));
   return fresh.length === 1
     ? { ...result, requestId: fresh[0], requestIdFrom: 'list', newRequestIds: fresh }
@@ -126,7 +157,12 @@ export interface FollowedRequest {
   readonly detail: RequestDetail;
 }
 
-function transient(error: unknown): boolean {
+/**
+ * Whether a call failed for a passing reason (unreachable, no answer, a 5xx): worth trying
+ * again, as following a request does.
+ * @example if (isTransientFailure(error)) await retryLater();
+ */
+export function isTransientFailure(error: unknown): boolean {
   return (
     error instanceof NetworkError ||
     error instanceof TimeoutError ||
@@ -162,7 +198,7 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * if (outcome === 'failed') console.log(`${id} ended ${detail.status}`);
  */
 export async function followRequest(
-  client: PipelineClient,
+  client: RequestOperations,
   requestId: string,
   options: FollowOptions = {},
 ): Promise<FollowedRequest> {
@@ -180,7 +216,9 @@ export async function followRequest(
   for (;;) {
     options.signal?.throwIfAborted();
     try {
-      const detail = await client.requestDetail(requestId, {}, format);
+      const detail = await client.requestDetail(requestId, {}, format, {
+        signal: options.signal,
+      });
       failures = 0;
       if (last === undefined || last.status !== detail.status || last.stage !== detail.stage)
         options.onChange?.(detail);
@@ -194,7 +232,7 @@ export async function followRequest(
         };
       }
     } catch (error) {
-      if (!transient(error) || ++failures >= maxFailures) throw error;
+      if (!isTransientFailure(error) || ++failures >= maxFailures) throw error;
       lastError = error;
     }
     const left = deadline - Date.now();

@@ -20,22 +20,93 @@ export {
   type FetchLike,
   type Format,
   type RequestData,
+  type RequestListQuery,
+  type TablePaging,
 } from './client.ts';
+export { PipelineCalls } from './pipeline-calls.ts';
+export { decodeOk } from './result.ts';
 export {
-  FlowServiceClient,
   ManagementConsoleClient,
+  type ApiKeyAnswer,
   type ApiSettings,
+  type LoginAnswer,
+  type LogoutAnswer,
+  type SessionAnswer,
   type McLogin,
   type McSession,
+  type RequestRangeQuery,
   type ServiceRole,
-} from './sessions.ts';
+} from './management-console.ts';
+export { FlowServiceClient } from './flow-service.ts';
+export { type SessionClientOptions } from './session-client.ts';
 export {
   Transport,
   encodeForm,
+  type CallOptions,
   type Method,
   type RawResponse,
   type TransportOptions,
 } from './transport.ts';
+export {
+  EMBEDDED_ONLY,
+  decodeCapabilities,
+  decodeServices,
+  type Capabilities,
+  type CapabilitiesAnswer,
+  type ServiceAnswer,
+  type ServiceInfo,
+  type ServicesAnswer,
+} from './services.ts';
+export {
+  CONTRACT_STATUSES,
+  VENDOR_DEFAULT_STATUSES,
+  decodeStatusSemantics,
+  type LearnedRefusal,
+  type StatusSemantics,
+} from './status-semantics.ts';
+export {
+  AUDIT_FILTER_PARAMETERS,
+  AUDIT_PAGING,
+  AuditParameterError,
+  auditFilterData,
+  auditPageData,
+  decodeAudit,
+  readAuditFilter,
+  readAuditPaging,
+  type AuditAnswer,
+  type AuditEntry,
+  type AuditEntryAnswer,
+  type AuditFilter,
+  type AuditPage,
+  type AuditPageQuery,
+} from './audit.ts';
+export {
+  decodeNotificationTest,
+  decodeNotifications,
+  type NotificationAnswer,
+  type NotificationTestAnswer,
+  type NotificationTestResult,
+  type NotificationsAnswer,
+  type NotificationsState,
+} from './notifications.ts';
+export {
+  decodeNewToken,
+  decodeTokens,
+  tokenRequestData,
+  type NewToken,
+  type PersonalToken,
+  type RevokedTokenAnswer,
+  type TokenRequest,
+  type TokensAnswer,
+} from './tokens.ts';
+export {
+  decodeOidcProvider,
+  decodeOidcSession,
+  type OidcProviderAnswer,
+  type OidcSession,
+  type OidcSessionAnswer,
+} from './sign-on.ts';
+export type { Learnt } from './liberal.ts';
 export { HttpError, NetworkError, ParseError, PipelineKitError, TimeoutError } from './errors.ts';
 export {
   decodeRequestStats,
@@ -68,14 +139,17 @@ export {
   median,
   trendJumps,
   type Fleet,
+  type FleetAnswer,
   type FleetClass,
   type FleetCounts,
   type FleetDayState,
   type FleetJump,
   type FleetService,
+  type FleetServiceAnswer,
   type FleetWord,
   type TrendPoint,
   type Trends,
+  type TrendsAnswer,
 } from './fleet.ts';
 export {
   UPSTREAM_CAUSE_KINDS,
@@ -114,10 +188,12 @@ export {
   END_STATUSES,
   OK_STATUSES,
   followRequest,
+  isTransientFailure,
   requestHasEnded,
   startRequest,
   type FollowOptions,
   type FollowedRequest,
+  type RequestOperations,
   type StartOptions,
   type StartedRequest,
 } from './follow.ts';
@@ -130,7 +206,15 @@ export {
   knownCharset,
   type ChosenCharset,
 } from './charset.ts';
-export { jsonToTree, xmlToTree, type TreeObject, type TreeValue } from './tree.ts';
+export {
+  elementOf,
+  elementsOf,
+  jsonToTree,
+  leafText,
+  xmlToTree,
+  type TreeObject,
+  type TreeValue,
+} from './tree.ts';
 export { htmlToTree } from './html.ts';
 export * from './wire.ts';
 export { ARG_TYPES, fitsArgType, isArgType, wholeValuePattern, type ArgType } from './arg-types.ts';

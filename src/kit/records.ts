@@ -1,8 +1,35 @@
-// Over 400 lines: one decoder per Part C answer, all sharing this file's reading helpers;
-// split, each file would re-declare them or they would become exported API.
-import { ParseError } from './errors.ts';
-import type { TreeObject, TreeValue } from './tree.ts';
+// The decoders of Part C's answers on pipelines and requests (list, requestlist,
+// requestdetail, exec and the other changes, inbox, version). The database answers are in
+// table-records.ts, a day's counts in request-stats.ts; all read through tree-fields.ts.
+import type { TreeObject } from './tree.ts';
+import {
+  decodePageInfo,
+  list,
+  number,
+  object,
+  optionalNumber,
+  rootOf,
+  text,
+  type PageInfo,
+} from './tree-fields.ts';
 import type { RequestStage, RequestStatus } from './wire.ts';
+
+export type { PageInfo } from './tree-fields.ts';
+export {
+  decodeTableList,
+  decodeTablePage,
+  type ColumnInfo,
+  type TableList,
+  type TablePage,
+  type TablePageInfo,
+} from './table-records.ts';
+export {
+  decodeRequestStats,
+  type HourStats,
+  type PipelineStats,
+  type RequestStats,
+  type StatusCount,
+} from './request-stats.ts';
 
 /** A date as the service wrote it, with its parts read out. */
 export interface ServiceDate {
@@ -41,44 +68,6 @@ export function parseServiceDate(text: string): ServiceDate | null {
   return { text, local, zone: zone ?? null, epochMs };
 }
 
-// Decoding helpers: they accept the tree the XML, JSON and HTML readers produce.
-
-function fail(what: string): never {
-  throw new ParseError(`unexpected response: ${what}`, '');
-}
-
-function object(value: TreeValue | undefined, what: string): TreeObject {
-  if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) {
-    // An empty element reads as '' in XML.
-    if (value === '') return {};
-    return fail(`${what} is not an element`);
-  }
-  return value;
-}
-
-function list(value: TreeValue | undefined): TreeValue[] {
-  if (value === undefined || value === '' || value === null) return [];
-  return Array.isArray(value) ? value : [value];
-}
-
-function text(record: TreeObject, name: string): string {
-  const value = record[name];
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'object') return '';
-  return String(value);
-}
-
-function number(record: TreeObject, name: string): number {
-  const value = record[name];
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string' && /^-?\d+$/.test(value)) return Number(value);
-  return fail(`${name} is not a number`);
-}
-
-function optionalNumber(record: TreeObject, name: string): number | undefined {
-  return record[name] === undefined || record[name] === '' ? undefined : number(record, name);
-}
-
 /** The rows per stage a request detail states; none of them when it states none. */
 function rowCounts(d: TreeObject): {
   sensorRows?: number;
@@ -93,11 +82,6 @@ function rowCounts(d: TreeObject): {
     ...(filterKept !== undefined ? { filterKept } : {}),
     ...(jointRows !== undefined ? { jointRows } : {}),
   };
-}
-
-function rootOf(tree: TreeObject, root: string): TreeObject {
-  if (!(root in tree)) fail(`expected ${root}, got ${Object.keys(tree).join(', ') || 'nothing'}`);
-  return object(tree[root], root);
 }
 
 export interface PipelineArg {
@@ -154,32 +138,6 @@ export function decodePipelineList(tree: TreeObject): Pipeline[] {
       }),
     };
   });
-}
-
-export interface PageInfo {
-  readonly index: number;
-  readonly prev: number;
-  readonly next: number;
-  readonly count: number;
-  /** Total matching records (an extension of the embedded service; absent elsewhere). */
-  readonly total: number | undefined;
-  /**
-   * The service time this answer is as of (yyyymmddhhmmss): send it back as `since` to read
-   * only what changed after it. Our server's extension; absent elsewhere.
-   */
-  readonly asOf?: string;
-}
-
-function decodePageInfo(value: TreeValue | undefined): PageInfo {
-  const info = object(value, 'Info');
-  return {
-    index: number(info, 'Index'),
-    prev: number(info, 'Prev'),
-    next: number(info, 'Next'),
-    count: number(info, 'Count'),
-    total: optionalNumber(info, 'Total'),
-    ...(text(info, 'AsOf') ? { asOf: text(info, 'AsOf') } : {}),
-  };
 }
 
 export interface RequestSummary {
@@ -347,119 +305,4 @@ export function decodeInbox(tree: TreeObject): InboxFile[] {
 
 export function decodeVersion(tree: TreeObject): string {
   return text(rootOf(tree, 'Response'), 'Version');
-}
-
-/**
- * A page of a database's tables or of a table's rows. Behind a gateway, a long table's
- * answer states `Bound` instead of `Total`: the first rows it read, of a table that may hold
- * more (contract section 12); no total is known then.
- */
-export interface TablePageInfo extends PageInfo {
-  /** Rows read of a table that may hold more; undefined when the answer says none. */
-  readonly bound: number | undefined;
-}
-
-export interface TableList {
-  readonly info: TablePageInfo;
-  readonly tables: readonly string[];
-}
-
-export interface ColumnInfo {
-  readonly name: string;
-  readonly type: string;
-  readonly key: boolean;
-}
-
-export interface TablePage {
-  readonly info: TablePageInfo;
-  readonly columns: readonly ColumnInfo[];
-  /** Cells in header order; a SQL NULL is null, distinct from an empty string. */
-  readonly rows: readonly (readonly (string | null)[])[];
-}
-
-function resultParts(tree: TreeObject): {
-  info: TablePageInfo;
-  header: TreeValue[];
-  records: TreeValue[][];
-} {
-  const r = rootOf(tree, 'Result');
-  return {
-    info: { ...decodePageInfo(r.Info), bound: optionalNumber(object(r.Info, 'Info'), 'Bound') },
-    header: list(object(r.Header, 'Header').Item),
-    records: list(r.Record).map((rec) => list(object(rec, 'Record').Item)),
-  };
-}
-
-export function decodeTableList(tree: TreeObject): TableList {
-  const { info, records } = resultParts(tree);
-  return { info, tables: records.map((items) => String(items[0] ?? '')) };
-}
-
-export function decodeTablePage(tree: TreeObject): TablePage {
-  const { info, header, records } = resultParts(tree);
-  return {
-    info,
-    columns: header.map((h) => {
-      const column = object(h, 'Item');
-      return {
-        name: text(column, 'Name'),
-        type: text(column, 'Type'),
-        key: text(column, 'Key') === 'true',
-      };
-    }),
-    rows: records.map((items) =>
-      items.map((cell) => (cell === null ? null : typeof cell === 'object' ? '' : String(cell))),
-    ),
-  };
-}
-
-/** One status and how many requests are in it. */
-export interface StatusCount {
-  /** A contract status, or another word an upstream uses (statuses are an open set). */
-  readonly status: RequestStatus | string;
-  readonly value: number;
-}
-
-export interface PipelineStats {
-  readonly id: string;
-  readonly name: string;
-  /** Non-zero counts only; a pipeline without requests that day has none. */
-  readonly counts: readonly StatusCount[];
-}
-
-export interface HourStats {
-  /** 0 to 23, in the service's zone. */
-  readonly hour: number;
-  readonly counts: readonly StatusCount[];
-}
-
-/** A day's exact counts (requeststats, contract section 8). */
-export interface RequestStats {
-  readonly date: string;
-  readonly total: number;
-  readonly pipelines: readonly PipelineStats[];
-  readonly hours: readonly HourStats[];
-}
-
-function statusCounts(record: TreeObject): StatusCount[] {
-  return list(record.Count).map((value) => {
-    const c = object(value, 'Count');
-    return { status: text(c, 'Status'), value: number(c, 'Value') };
-  });
-}
-
-export function decodeRequestStats(tree: TreeObject): RequestStats {
-  const root = rootOf(tree, 'RequestStats');
-  return {
-    date: text(root, 'Date'),
-    total: number(root, 'Total'),
-    pipelines: list(root.Pipeline).map((value) => {
-      const p = object(value, 'Pipeline');
-      return { id: text(p, 'Id'), name: text(p, 'Name'), counts: statusCounts(p) };
-    }),
-    hours: list(root.Hour).map((value) => {
-      const h = object(value, 'Hour');
-      return { hour: number(h, 'Hour'), counts: statusCounts(h) };
-    }),
-  };
 }

@@ -150,3 +150,19 @@ export class PipelineResult {
     throw new ParseError(`${this.method} ${this.url}: the response could not be read`, this.body);
   }
 }
+
+/**
+ * The record an OK answer holds: `decode` applied to its tree, a decoder's complaint
+ * becoming a ParseError that names the call. A refusal throws HttpError (expectOk).
+ */
+export function decodeOk<T>(result: PipelineResult, decode: (tree: TreeObject) => T): T {
+  const tree = result.expectOk();
+  try {
+    return decode(tree);
+  } catch (error) {
+    throw new ParseError(
+      `${result.method} ${result.url}: ${(error as Error).message}`,
+      result.text(),
+    );
+  }
+}

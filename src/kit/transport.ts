@@ -33,6 +33,21 @@ export interface TransportOptions {
   readonly charset?: string;
 }
 
+/** What a caller may add to one call. */
+export interface CallOptions {
+  /**
+   * Cancels the call: it rejects with the signal's reason (not a kit error), and a signal
+   * already aborted never reaches the service. The client's timeout still applies.
+   */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** What a caller may add to a call whose answer it reads itself (`Transport.open`). */
+export interface OpenOptions extends CallOptions {
+  /** fetch's redirect mode: `manual` hands a redirect back instead of following it. */
+  readonly redirect?: 'follow' | 'manual' | 'error';
+}
+
 export interface RawResponse {
   readonly status: number;
   readonly contentType: string;
@@ -78,17 +93,63 @@ export class Transport {
     return `${this.origin}${path}${query ? `${path.includes('?') ? '&' : '?'}${query}` : ''}`;
   }
 
-  async send(
+  /**
+   * Sends one call. A caller's `signal` cancels it, beside the timeout.
+   * @example await transport.send('GET', '/mcapi/services', undefined, headers, { signal })
+   */
+  send(
     method: Method,
     path: string,
     data?: RequestData,
     headers?: Readonly<Record<string, string>>,
+    options: CallOptions = {},
   ): Promise<RawResponse> {
+    return this.call(method, path, data, headers, options, async (response, url) => {
+      const contentType = response.headers.get('content-type') ?? '';
+      // Not response.text(): that is UTF-8 whatever the answer says, and a Japanese
+      // product's Shift_JIS or EUC-JP refusal would reach the user as mojibake.
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const body = this.decode(contentType, bytes);
+      return { status: response.status, contentType, body, method, url };
+    });
+  }
+
+  /**
+   * Sends one call as `send` does and hands back fetch's answer unread, for a caller that
+   * reads a large body as a stream. The timeout bounds the wait for the answer's head; the
+   * caller's `signal` bounds the body as well.
+   */
+  open(
+    method: Method,
+    path: string,
+    data?: RequestData,
+    headers?: Readonly<Record<string, string>>,
+    options: OpenOptions = {},
+  ): Promise<Response> {
+    return this.call(method, path, data, headers, options, (response) => Promise.resolve(response));
+  }
+
+  /** One fetch with the kit's URL, form, headers, timeout and errors; `read` takes its answer. */
+  private async call<T>(
+    method: Method,
+    path: string,
+    data: RequestData | undefined,
+    headers: Readonly<Record<string, string>> | undefined,
+    options: OpenOptions,
+    read: (response: Response, url: string) => Promise<T>,
+  ): Promise<T> {
     const url = this.urlOf(path, data, method);
     const hasBody = method === 'POST' || method === 'PUT';
     const timeoutMs = this.options.timeoutMs ?? 30_000;
+    const callerSignal = options.signal;
+    // A call cancelled before it starts is never sent.
+    callerSignal?.throwIfAborted();
     const controller = new AbortController();
     const timer = timeoutMs > 0 ? setTimeout(() => controller.abort(), timeoutMs) : undefined;
+    // AbortSignal.any is in every Node the kit supports (package.json engines, >= 20.19).
+    const signal = callerSignal
+      ? AbortSignal.any([callerSignal, controller.signal])
+      : controller.signal;
     try {
       const response = await this.fetchFn(url, {
         method,
@@ -100,16 +161,14 @@ export class Transport {
           ...headers,
         },
         credentials: this.options.credentialsMode ?? 'same-origin',
-        signal: controller.signal,
+        signal,
+        ...(options.redirect ? { redirect: options.redirect } : {}),
         ...(hasBody ? { body: encodeForm(data) } : {}),
       });
-      const contentType = response.headers.get('content-type') ?? '';
-      // Not response.text(): that is UTF-8 whatever the answer says, and a Japanese
-      // product's Shift_JIS or EUC-JP refusal would reach the user as mojibake.
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      const body = this.decode(contentType, bytes);
-      return { status: response.status, contentType, body, method, url };
+      return await read(response, url);
     } catch (error) {
+      // The caller's own cancellation is theirs to recognise: its reason, as fetch gives it.
+      if (callerSignal?.aborted) throw callerSignal.reason;
       if (controller.signal.aborted) throw new TimeoutError(method, url, timeoutMs);
       throw new NetworkError(method, url, error);
     } finally {

@@ -110,3 +110,23 @@ export function jsonToTree(text: string): TreeObject {
   }
   return typedAnswer(parsed as Record<string, unknown>);
 }
+
+// Lenient readers of a tree from a service that may leave things out or say them otherwise:
+// what is missing or of another kind reads as nothing, never as an error (a gateway passes
+// such answers on; the kit's own decoders, in records.ts, name what is wrong instead).
+
+/** The element `value` is, or an empty one for anything else (a text, a list, nothing). */
+export function elementOf(value: TreeValue | undefined): TreeObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+}
+
+/** The elements of a repeated element: one alone, or none for nothing or an empty text. */
+export function elementsOf(value: TreeValue | undefined): TreeObject[] {
+  if (value === undefined || value === null || value === '') return [];
+  return (Array.isArray(value) ? value : [value]).map(elementOf);
+}
+
+/** A leaf's text: '' for nothing, null or an element. */
+export function leafText(value: TreeValue | undefined): string {
+  return value === undefined || value === null || typeof value === 'object' ? '' : String(value);
+}

@@ -1,39 +1,23 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  FLEET_CLASSES,
-  trendJumps,
-  type FleetClass,
-  type FleetCounts,
-  type FleetDayState,
-  type FleetJump,
-  type FleetWord,
-  type TrendPoint,
+import type {
+  FleetClass,
+  FleetCounts,
+  FleetDayState,
+  FleetWord,
+  TrendPoint,
 } from '../../kit/fleet.ts';
-import { PIPELINE_ID_PATTERN, ROLE_OPERATIONS, type Role } from '../../kit/wire.ts';
-import { field, merged } from '../auth/session-params.ts';
-import { roleOn } from '../auth/service-roles.ts';
-import type { Session } from '../auth/sessions.ts';
 import type { ServiceContext } from '../context.ts';
 import { indexDayStatusCounts, type WordCount } from '../db/index/fleet.ts';
 import { indexDayDurations, indexDayOutcomes, type PipelineDurations } from '../db/index/trends.ts';
 import { readRequestCounts } from '../db/status/request-counts.ts';
 import { statusDayDurations, statusDayOutcomes } from '../db/status/trends.ts';
 import { pipelineNames } from '../db/system/pipelines.ts';
-import { ApiError, McCode } from '../errors.ts';
 import type { ServiceState } from '../gateway/directory.ts';
 import type { StatusSemantics } from '../gateway/status-semantics.ts';
 
-// The fleet view and the trends (issue 25, items 3 and 6): Part A extensions that answer
-// from what the server already holds (the gateway's request index, the embedded status
-// database and the directory's last checks) and never call an upstream, so that a fleet of
-// services costs one page load the same as one service, and a stopped upstream still shows.
-
-const JSON_TYPE = 'application/json; charset=UTF-8';
-const MISSING = { status: 400, missing: McCode.Missing };
-
-/** Days a trend covers unless asked, and at most (a month of days, its today included). */
-export const TREND_DAYS = 30;
-export const MAX_TREND_DAYS = 31;
+// What the fleet view and the trends (issue 25, items 3 and 6; fleet-routes.ts) read: a
+// service's days from what the server already holds (the gateway's request index, the
+// embedded status database) and never from an upstream, so that a fleet of services costs
+// one page load the same as one service, and a stopped upstream still shows.
 
 /** A past day's per-pipeline figures are read again after this long (late settles move them). */
 const PAST_DAY_TTL_MS = 10 * 60_000;
@@ -65,14 +49,14 @@ export function shiftDay(day: string, by: number): string {
 }
 
 /** One pipeline's day: requests per status word, and its durations when any are known. */
-interface PipelineDay {
+export interface PipelineDay {
   name: string;
   words: Map<string, number>;
   durations: PipelineDurations | undefined;
 }
 
 /** What one service's source of counts answers: its index, or its status database. */
-interface DaySource {
+export interface DaySource {
   today(): string | undefined;
   dayState(day: string): FleetDayState;
   watched(day: string): boolean;
@@ -151,7 +135,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * synchronous (better-sqlite3) and a day of 100,000 requests takes a few hundred ms, so a
  * caller that reads many (a month, the first time) lets other calls through between them.
  */
-async function cachedPipelines(
+export async function cachedPipelines(
   ctx: ServiceContext,
   service: string,
   source: DaySource,
@@ -172,7 +156,7 @@ async function cachedPipelines(
   return value;
 }
 
-function countsOf(words: readonly FleetWord[]): FleetCounts {
+export function countsOf(words: readonly FleetWord[]): FleetCounts {
   const counts: Record<FleetClass | 'total', number> = {
     failed: 0,
     running: 0,
@@ -214,7 +198,7 @@ function pointOf(
 }
 
 /** A pipeline's points over `days` days ending with the service's today, oldest first. */
-async function trendPoints(
+export async function trendPoints(
   ctx: ServiceContext,
   service: string,
   source: DaySource,
@@ -235,195 +219,9 @@ async function trendPoints(
     read.map((r) => pointOf(r.day, r.watched, r.pipelines.get(pipelineId), semantics));
 }
 
-function mayRead(role: Role): boolean {
-  return ROLE_OPERATIONS[role].has('requeststats');
-}
-
-function sourceOf(ctx: ServiceContext, state: ServiceState): DaySource | undefined {
+/** Where a service's days are read: its status database, or the gateway's index of it. */
+export function sourceOf(ctx: ServiceContext, state: ServiceState): DaySource | undefined {
   return state.embedded ? embeddedSource(ctx) : upstreamSource(ctx, state.id);
 }
 
 /** One service of the fleet as the caller may see it; undefined when they may not. */
-async function fleetService(ctx: ServiceContext, session: Session, state: ServiceState) {
-  const role = roleOn(ctx.dbs.system, session, state.id);
-  if (!mayRead(role)) return undefined;
-  const semantics = ctx.services.statusesOf(state.id);
-  const source = sourceOf(ctx, state);
-  const day = source?.today();
-  const words: FleetWord[] =
-    source && day !== undefined
-      ? source
-          .statusCounts(day)
-          .map(({ status, count }) => ({ status, class: fleetClassOf(semantics, status), count }))
-      : [];
-  const jumps: FleetJump[] = [];
-  if (source && day !== undefined) {
-    const points = await trendPoints(ctx, state.id, source, semantics, day, TREND_DAYS);
-    const todays = await cachedPipelines(ctx, state.id, source, day, day);
-    for (const [pipelineId, pipeline] of todays) {
-      const list = points(pipelineId);
-      const { baseline, jumps: jumped } = trendJumps(list);
-      const last = list.at(-1);
-      if (jumped.failureRate && baseline.failureRate !== null)
-        jumps.push({
-          pipelineId,
-          name: pipeline.name,
-          kind: 'failureRate',
-          today: last?.failureRate ?? 0,
-          median: baseline.failureRate,
-        });
-      if (jumped.p95 && baseline.p95Ms !== null)
-        jumps.push({
-          pipelineId,
-          name: pipeline.name,
-          kind: 'p95',
-          today: last?.p95Ms ?? 0,
-          median: baseline.p95Ms,
-        });
-    }
-  }
-  return {
-    id: state.id,
-    name: state.name,
-    label: state.label,
-    color: state.color,
-    embedded: state.embedded,
-    role,
-    reachable: state.reachable,
-    since: state.since,
-    message: state.message,
-    code: state.code,
-    cause: state.cause,
-    timeZone: state.timeZone,
-    utcOffsetMinutes: state.utcOffsetMinutes,
-    zoneName: state.zoneName,
-    day: day ?? null,
-    dayState: source && day !== undefined ? source.dayState(day) : 'unwatched',
-    indexedAt: state.indexedAt ?? null,
-    indexError: state.indexError ?? null,
-    indexErrorCode: state.indexErrorCode ?? null,
-    indexErrorCause: state.indexErrorCause ?? null,
-    counts: countsOf(words),
-    words: words.sort(
-      (a, b) =>
-        FLEET_CLASSES.indexOf(a.class) - FLEET_CLASSES.indexOf(b.class) ||
-        a.status.localeCompare(b.status),
-    ),
-    jumps,
-  };
-}
-
-/** The trend parameters of a call, each checked (400 naming it, 403, 404). */
-function trendRequest(ctx: ServiceContext, session: Session, request: FastifyRequest) {
-  const params = merged(request.query, request.body);
-  const states = ctx.services.list();
-  const serviceId = field(params, 'service', MISSING, false);
-  const state = serviceId === undefined ? states[0] : states.find((s) => s.id === serviceId);
-  if (!state)
-    throw new ApiError(
-      400,
-      McCode.WrongType,
-      `Parameter service names no service here: ${JSON.stringify(serviceId)}.`,
-    );
-  const role = roleOn(ctx.dbs.system, session, state.id);
-  if (!mayRead(role))
-    throw new ApiError(
-      403,
-      McCode.Forbidden,
-      `Your role on service ${state.id} (${role}) may not read its requests.`,
-    );
-  const pipelineId = field(params, 'pipelineid', MISSING, true);
-  const shape = state.embedded ? PIPELINE_ID_PATTERN : /^[^\s\p{Cc}]{1,64}$/u;
-  if (!shape.test(pipelineId))
-    throw new ApiError(
-      400,
-      McCode.WrongType,
-      state.embedded
-        ? 'Parameter pipelineid must be a pipeline id (pl_<number>).'
-        : 'Parameter pipelineid must be 1 to 64 characters without spaces.',
-    );
-  if (state.embedded && !pipelineNames(ctx.dbs.system).has(pipelineId))
-    throw new ApiError(404, McCode.NotFound, `Service ${state.id} has no pipeline ${pipelineId}.`);
-  const daysText = field(params, 'days', MISSING, false);
-  const days =
-    daysText === undefined ? TREND_DAYS : /^\d{1,2}$/.test(daysText) ? Number(daysText) : 0;
-  if (!(days >= 1 && days <= MAX_TREND_DAYS))
-    throw new ApiError(
-      400,
-      McCode.WrongType,
-      `Parameter days must be a whole number from 1 to ${MAX_TREND_DAYS}.`,
-    );
-  return { state, pipelineId, days };
-}
-
-async function trends(ctx: ServiceContext, session: Session, request: FastifyRequest) {
-  const { state, pipelineId, days } = trendRequest(ctx, session, request);
-  const semantics = ctx.services.statusesOf(state.id);
-  const source = sourceOf(ctx, state);
-  const today = source?.today();
-  const zone = {
-    timeZone: state.timeZone,
-    utcOffsetMinutes: state.utcOffsetMinutes,
-    zoneName: state.zoneName,
-  };
-  if (!source || today === undefined)
-    return {
-      service: state.id,
-      pipelineId,
-      name: '',
-      days,
-      today: null,
-      ...zone,
-      points: [],
-      ...trendJumps([]),
-    };
-  const points = (await trendPoints(ctx, state.id, source, semantics, today, days))(pipelineId);
-  let name = state.embedded ? (pipelineNames(ctx.dbs.system).get(pipelineId) ?? '') : '';
-  for (let i = days - 1; i >= 0 && name === ''; i--)
-    name =
-      (await cachedPipelines(ctx, state.id, source, shiftDay(today, -i), today)).get(pipelineId)
-        ?.name ?? '';
-  return {
-    service: state.id,
-    pipelineId,
-    name,
-    days,
-    today,
-    ...zone,
-    points,
-    ...trendJumps(points),
-  };
-}
-
-function send(reply: FastifyReply, data: object): FastifyReply {
-  return reply
-    .header('content-type', JSON_TYPE)
-    .send(JSON.stringify({ result: { status: 'success', data } }));
-}
-
-/**
- * `GET /mcapi/fleet` (every service the caller may read, today's counts per class in its
- * own day, reachability and the index's freshness, pipelines whose today jumps) and
- * `GET /mcapi/trends` (a pipeline's last days by outcome and duration). Both need a
- * management console session, as `/mcapi/services` does.
- */
-export function fleetRoutes(
-  app: FastifyInstance,
-  ctx: ServiceContext,
-  requireSession: (ctx: ServiceContext, request: FastifyRequest) => Session,
-  prefix: string,
-): void {
-  app.get(`${prefix}/fleet`, async (request, reply) => {
-    const session = requireSession(ctx, request);
-    const services = [];
-    for (const state of ctx.services.list()) {
-      const service = await fleetService(ctx, session, state);
-      if (service) services.push(service);
-    }
-    return send(reply, { generatedAt: ctx.clock.now().toISOString(), services });
-  });
-  app.get(`${prefix}/trends`, async (request, reply) => {
-    const session = requireSession(ctx, request);
-    return send(reply, await trends(ctx, session, request));
-  });
-}

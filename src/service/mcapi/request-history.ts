@@ -1,4 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type {
+  AttemptAction,
+  AttemptActor,
+  RequestAttempts,
+  RequestRange,
+} from '../../kit/attempts.ts';
 import { PIPELINE_ID_PATTERN, REQUEST_ID_PATTERN } from '../../kit/wire.ts';
 import { field, merged } from '../auth/session-params.ts';
 import type { ServiceContext } from '../context.ts';
@@ -9,6 +15,7 @@ import { statusRange } from '../db/status/request-range.ts';
 import { queryAudit, type ReadAuditEntry } from '../db/system/audit.ts';
 import { ApiError, McCode } from '../errors.ts';
 import type { ServiceRoute } from '../gateway/directory.ts';
+import { MISSING, send } from './respond.ts';
 
 // Part A extensions of issue 25, for any signed-in person (a viewer reads everything):
 // - GET /mcapi/requests/attempts: each attempt of a request, with who retried or cancelled
@@ -17,8 +24,6 @@ import type { ServiceRoute } from '../gateway/directory.ts';
 // Both answer for the embedded service (its status database) and for an upstream (the
 // gateway's index), the same way.
 
-const JSON_TYPE = 'application/json; charset=UTF-8';
-const MISSING = { status: 400, missing: McCode.Missing };
 /** A status word, as requestlist's `status` takes them. */
 const STATUS_WORD = /^[A-Za-z][A-Za-z_-]{0,31}$/;
 /** How long after a retry through this server a poller may first see the attempt it began. */
@@ -28,20 +33,9 @@ const CLOCK_SLACK_MS = 5_000;
 /** Retries and cancels of one request read from the audit at most. */
 const ACTIONS_READ = 200;
 
-/** Who retried or cancelled, when, as the audit log has it. */
-export interface Actor {
-  readonly userName: string | null;
-  /** session, key, cookie or `token <name>`. */
-  readonly via: string;
-  readonly at: string;
-  /** The bulk job it was part of, with that job's reason. */
-  readonly bulkJob: number | null;
-  readonly reason: string | null;
-}
-
-export interface Action extends Actor {
-  readonly action: 'retry' | 'cancel';
-}
+/** Who retried or cancelled, when, as the audit log has it (the kit's answer type). */
+type Actor = AttemptActor;
+type Action = AttemptAction;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -116,12 +110,6 @@ export function withActors(attempts: readonly AttemptRecord[], actions: readonly
     retriedBy: retriedBy.get(a.attempt) ?? null,
     cancelledBy: cancelledBy.get(a.attempt) ?? null,
   }));
-}
-
-function send(reply: FastifyReply, data: object): FastifyReply {
-  return reply
-    .header('content-type', JSON_TYPE)
-    .send(JSON.stringify({ result: { status: 'success', data } }));
 }
 
 const badParameter = (name: string, what: string) =>
@@ -214,7 +202,7 @@ export function requestHistoryRoutes(
           : `Request ${requestId} does not exist.`,
       );
     const actions = actionsOf(ctx, route.id, requestId);
-    return send(reply, {
+    return send<RequestAttempts>(reply, {
       service: route.id,
       requestId,
       attempts: withActors(attempts, actions),
@@ -241,10 +229,11 @@ export function requestHistoryRoutes(
         );
       page = indexRange(poller.index, route.id, days, filter, index, pageSize);
     } else page = statusRange(ctx.dbs.status, days, filter, index, pageSize);
-    return send(reply, {
+    return send<RequestRange>(reply, {
       service: route.id,
-      from: days[0],
-      to: days.at(-1),
+      // rangeDays answers one day at least.
+      from: days[0] as string,
+      to: days.at(-1) as string,
       total: page.total,
       exact: page.exact,
       days: page.days,

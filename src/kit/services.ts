@@ -1,0 +1,246 @@
+import {
+  answerFields,
+  fieldsOf,
+  numberOf,
+  objectsOf,
+  oneOf,
+  textOf,
+  type Learnt,
+} from './liberal.ts';
+import { decodeStatusSemantics, type StatusSemantics } from './status-semantics.ts';
+import { decodeUpstreamCause, type UpstreamCause } from './upstream-failure.ts';
+import type { Role } from './wire.ts';
+
+// `GET /mcapi/services` (contract sections 7 and 12): the services the server stands in
+// front of, with the last check of each. The answer types are what the server writes (its
+// routes are typed with them); the decoded ones are what a client reads, liberally.
+
+/** How an upstream answers, as the server writes it (null: not learnt yet). */
+export interface CapabilitiesAnswer {
+  readonly pagesize: Learnt<'honoured' | 'ignored'>;
+  readonly index: Learnt<'honoured' | 'ignored'>;
+  readonly next: Learnt<'stated' | 'always -1' | 'absent'>;
+  readonly total: Learnt<'stated' | 'absent'>;
+  readonly cap: number | null;
+  readonly probedAt: string | null;
+  readonly probeError: string | null;
+  readonly probeErrorCode: number | null;
+  readonly probeErrorCause: UpstreamCause | null;
+  readonly charset: string | null;
+  readonly charsetFrom: string | null;
+  readonly setsSessionId: boolean;
+  readonly concurrency: number;
+  readonly concurrencyLimit: number | null;
+  readonly largestAnswerBytes: number;
+  readonly compressed: boolean;
+  readonly datesZone: string | null;
+  readonly zoneFrom: 'configured' | 'dates' | 'none';
+  readonly pollSeconds: number | null;
+  readonly lastRoundMs: number | null;
+}
+
+/** One service as the server writes it in `/mcapi/services`. */
+export interface ServiceAnswer {
+  readonly id: string;
+  readonly name: string;
+  readonly label: string | null;
+  readonly color: string | null;
+  readonly embedded: boolean;
+  readonly reachable: boolean;
+  readonly version: string | null;
+  readonly checkedAt: string | null;
+  readonly since: string | null;
+  readonly message: string | null;
+  readonly code: number | null;
+  readonly cause: UpstreamCause | null;
+  readonly indexedAt?: string | null;
+  readonly indexError?: string | null;
+  readonly indexErrorCode?: number | null;
+  readonly indexErrorCause?: UpstreamCause | null;
+  readonly timeZone: string;
+  readonly utcOffsetMinutes: number | null;
+  readonly zoneName: string;
+  readonly capabilities?: CapabilitiesAnswer;
+  readonly statuses: StatusSemantics;
+  /** The caller's role on this service (contract section 12). */
+  readonly role: Role;
+}
+
+/** The data of `GET /mcapi/services`. */
+export interface ServicesAnswer {
+  readonly services: readonly ServiceAnswer[];
+}
+
+/**
+ * How an upstream answers (contract section 12), as `GET /mcapi/services` tells it: paging,
+ * charset, session, load, zone and the poller's pace. Absent numbers are undefined and
+ * absent texts '' (the server writes null).
+ */
+export interface Capabilities {
+  /** Whether requestlist holds at most `pagesize` rows. */
+  readonly pagesize: Learnt<'honoured' | 'ignored'>;
+  /** Whether `index` skips rows. */
+  readonly index: Learnt<'honoured' | 'ignored'>;
+  /** Whether Info's Next is truthful. */
+  readonly next: Learnt<'stated' | 'always -1' | 'absent'>;
+  readonly total: Learnt<'stated' | 'absent'>;
+  /** The most rows per answer, once it was seen capping. */
+  readonly cap: number | undefined;
+  /** When the paging probe last ran (ISO), or ''. */
+  readonly probedAt: string;
+  /** Why the probe failed: the gateway's English sentence, or the service's words (untrusted), or ''. */
+  readonly probeError: string;
+  /** Its code and cause, as a service's `code` and `cause` are of its message. */
+  readonly probeErrorCode?: number | undefined;
+  readonly probeErrorCause?: UpstreamCause | undefined;
+  /** The charset its answers were read in (the decoder's name, e.g. shift_jis), or ''. */
+  readonly charset: string;
+  readonly charsetFrom: Learnt<'bom' | 'content-type' | 'document' | 'default'>;
+  readonly setsSessionId: boolean;
+  /** Calls allowed at once now. */
+  readonly concurrency: number | undefined;
+  /** The calls at once it took before refusing with 503/429, once it did. */
+  readonly concurrencyLimit: number | undefined;
+  readonly largestAnswerBytes: number | undefined;
+  readonly compressed: boolean;
+  /** The zone its request dates carry (JST, +09:00), or ''. */
+  readonly datesZone: string;
+  /** Where its zone comes from; 'none': neither configuration nor its dates state one. */
+  readonly zoneFrom: Learnt<'configured' | 'dates' | 'none'>;
+  /** Seconds the poller waits between rounds now, adapted to their cost. */
+  readonly pollSeconds: number | undefined;
+  readonly lastRoundMs: number | undefined;
+}
+
+/** One pipeline service the server stands in front of (or its own embedded one). */
+export interface ServiceInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly label: string;
+  readonly color: string;
+  readonly embedded: boolean;
+  readonly reachable: boolean;
+  readonly version: string;
+  readonly checkedAt: string;
+  readonly since: string;
+  /** Why it is not reachable: the gateway's English sentence, or the service's words (untrusted). */
+  readonly message: string;
+  /** That failure's Part C code (5002, 5004…), when the server gave one. */
+  readonly code?: number | undefined;
+  /**
+   * The message's cause in data when the sentence is the gateway's own (WhatFailed words it);
+   * undefined: the message is words to show as they are.
+   */
+  readonly cause?: UpstreamCause | undefined;
+  /** An upstream's request lists are the server's index as of this time (ISO), or ''. */
+  readonly indexedAt: string;
+  /** Why the index's last refresh failed, or ''. */
+  readonly indexError: string;
+  /** Its code and cause, as `code` and `cause` are of `message`. */
+  readonly indexErrorCode?: number | undefined;
+  readonly indexErrorCause?: UpstreamCause | undefined;
+  /** The service's zone as an IANA name (e.g. Asia/Tokyo), or '' when the server does not know it. */
+  readonly timeZone: string;
+  /** The service's offset from UTC in minutes, when only that is known (told by its answers). */
+  readonly utcOffsetMinutes: number | undefined;
+  /** The zone's name as the service writes it in its own dates (e.g. JST), or ''. */
+  readonly zoneName: string;
+  /** What the gateway learnt of how an upstream answers; undefined for the embedded one. */
+  readonly capabilities: Capabilities | undefined;
+  /** What its status words mean; absent: the defaults of its kind. */
+  readonly statuses?: StatusSemantics | undefined;
+}
+
+/**
+ * A service's `capabilities`, read liberally; undefined when it is no object.
+ * @example decodeCapabilities(service.capabilities)?.pagesize // 'honoured'
+ */
+export function decodeCapabilities(value: unknown): Capabilities | undefined {
+  const c = fieldsOf<CapabilitiesAnswer>(value);
+  if (c === undefined) return undefined;
+  return {
+    pagesize: oneOf(c.pagesize, ['honoured', 'ignored']),
+    index: oneOf(c.index, ['honoured', 'ignored']),
+    next: oneOf(c.next, ['stated', 'always -1', 'absent']),
+    total: oneOf(c.total, ['stated', 'absent']),
+    cap: numberOf(c.cap),
+    probedAt: textOf(c.probedAt),
+    probeError: textOf(c.probeError),
+    probeErrorCode: numberOf(c.probeErrorCode),
+    probeErrorCause: decodeUpstreamCause(c.probeErrorCause),
+    charset: textOf(c.charset),
+    charsetFrom: oneOf(c.charsetFrom, ['bom', 'content-type', 'document', 'default']),
+    setsSessionId: c.setsSessionId === true,
+    concurrency: numberOf(c.concurrency),
+    concurrencyLimit: numberOf(c.concurrencyLimit),
+    largestAnswerBytes: numberOf(c.largestAnswerBytes),
+    compressed: c.compressed === true,
+    datesZone: textOf(c.datesZone),
+    zoneFrom: oneOf(c.zoneFrom, ['configured', 'dates', 'none']),
+    pollSeconds: numberOf(c.pollSeconds),
+    lastRoundMs: numberOf(c.lastRoundMs),
+  };
+}
+
+/**
+ * The data of `GET /mcapi/services`, read liberally: a service without an id is left out,
+ * a field missing or of another type reads as unknown. An answer that is no object, or
+ * whose `services` is no list, is a ParseError naming it.
+ *
+ * @example decodeServices(await mc.read('/services')).map((s) => s.id)
+ */
+export function decodeServices(data: unknown): ServiceInfo[] {
+  const answer = answerFields<ServicesAnswer>(data, '/mcapi/services');
+  return objectsOf<ServiceAnswer>(answer.services, 'services').flatMap((s): ServiceInfo[] => {
+    const id = textOf(s.id);
+    if (!id) return [];
+    const embedded = s.embedded === true;
+    return [
+      {
+        id,
+        name: textOf(s.name) || id,
+        label: textOf(s.label),
+        color: textOf(s.color),
+        embedded,
+        reachable: s.reachable !== false,
+        version: textOf(s.version),
+        checkedAt: textOf(s.checkedAt),
+        since: textOf(s.since),
+        message: textOf(s.message),
+        code: numberOf(s.code),
+        cause: decodeUpstreamCause(s.cause),
+        indexedAt: textOf(s.indexedAt),
+        indexError: textOf(s.indexError),
+        indexErrorCode: numberOf(s.indexErrorCode),
+        indexErrorCause: decodeUpstreamCause(s.indexErrorCause),
+        timeZone: textOf(s.timeZone),
+        utcOffsetMinutes: numberOf(s.utcOffsetMinutes),
+        zoneName: textOf(s.zoneName),
+        capabilities: embedded ? undefined : decodeCapabilities(s.capabilities),
+        statuses: decodeStatusSemantics(s.statuses, embedded),
+      },
+    ];
+  });
+}
+
+/** The one service a server without --upstream/--services has, when the list cannot be read. */
+export const EMBEDDED_ONLY: readonly ServiceInfo[] = [
+  {
+    id: 'local',
+    name: 'local',
+    label: '',
+    color: '',
+    embedded: true,
+    reachable: true,
+    version: '',
+    checkedAt: '',
+    since: '',
+    message: '',
+    indexedAt: '',
+    indexError: '',
+    timeZone: '',
+    utcOffsetMinutes: undefined,
+    zoneName: '',
+    capabilities: undefined,
+  },
+];

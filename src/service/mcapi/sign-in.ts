@@ -1,0 +1,125 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { LoginAnswer, LogoutAnswer, SessionAnswer } from '../../kit/management-console.ts';
+import { SESSION_COOKIE } from '../../kit/wire.ts';
+import { anonymousSubject, type AuditSubject } from '../audit/audit-log.ts';
+import type { ProviderSignOut } from '../auth/oidc-sign-out.ts';
+import { field, merged, minutes } from '../auth/session-params.ts';
+import { roleOn } from '../auth/service-roles.ts';
+import { authenticateUser } from '../auth/users.ts';
+import type { ServiceContext } from '../context.ts';
+import { ApiError, McCode } from '../errors.ts';
+import { externalBase } from '../http/base-path.ts';
+import { MCAPI_PREFIX, MISSING, requireSession, send } from './respond.ts';
+
+/** Methods other than POST, which sign-in and sign-out refuse (405) rather than not know (404). */
+const NOT_POST = ['GET', 'PUT', 'DELETE', 'PATCH'];
+
+/** Sign-in, sign-out and the session of the management console (Part A). */
+export function signInRoutes(
+  app: FastifyInstance,
+  ctx: ServiceContext,
+  loginLimit: { max: number; timeWindow: number },
+  /** Ends a session at the OpenID provider it came from (single sign-on), if configured. */
+  providerSignOut: ProviderSignOut | undefined,
+): void {
+  const limited = {
+    config: { rateLimit: { max: loginLimit.max, timeWindow: loginLimit.timeWindow } },
+  };
+
+  /** Runs a state-changing call of this Part and records it in the audit log. */
+  const audited = ctx.audit.serverChange.bind(ctx.audit);
+
+  // Sign-in and sign-out take POST alone: a password or session id in a URL ends up in
+  // browser histories and proxies' logs. Another method is 405, before any field is read.
+  for (const [path, message] of [
+    ['login', 'Sign in with POST and a form body: a password never goes in a URL.'],
+    ['logout', 'Sign out with POST and a form body: a session id never goes in a URL.'],
+  ] as const)
+    app.route({
+      method: NOT_POST,
+      url: `${MCAPI_PREFIX}/auth/${path}`,
+      handler: () => {
+        throw new ApiError(405, McCode.MethodNotAllowed, message, { allow: 'POST' });
+      },
+    });
+
+  app.post(`${MCAPI_PREFIX}/auth/login`, limited, (request, reply) => {
+    const subject = anonymousSubject();
+    return audited(request, 'mc.login', subject, () => login(request, reply, subject));
+  });
+
+  const login = async (request: FastifyRequest, reply: FastifyReply, subject: AuditSubject) => {
+    const params = merged(request.query, request.body);
+    const userName = field(params, 'userName', MISSING, true);
+    // The name tried, whether or not it signs in: failed attempts matter most to an audit.
+    subject.userName = userName;
+    const password = field(params, 'password', MISSING, true);
+    const timeout = minutes(field(params, 'timeout', MISSING, false), 'timeout', McCode.WrongType);
+    const getRole = field(params, 'getRole', MISSING, false) ?? 'false';
+    if (getRole !== 'true' && getRole !== 'false')
+      throw new ApiError(400, McCode.WrongType, 'Parameter getRole must be true or false.');
+    const user = await authenticateUser(ctx.dbs.system, userName, password, {
+      allowPasswordless: false,
+    });
+    if (!user)
+      throw new ApiError(403, McCode.LoginFailed, 'Login failed: unknown user or wrong password.');
+    const sessionId = ctx.sessions.open('mc', user.id, timeout);
+    subject.via = 'session';
+    return send<LoginAnswer>(reply, {
+      sessionId,
+      serverName: ctx.serverName,
+      serverId: ctx.serverId,
+      ...(getRole === 'true' ? { role: [user.role] } : {}),
+    });
+  };
+
+  // Signing out also ends any SESSIONID the browser holds (contract section 4, revised),
+  // on every answer, an error included: the dashboard signs out whatever it signed in with.
+  const clearsCookie = {
+    onRequest: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+      const cookie = request.cookies[SESSION_COOKIE];
+      if (cookie !== undefined) ctx.access.endCookieSession(cookie);
+      done();
+    },
+    onSend: (
+      _request: FastifyRequest,
+      reply: FastifyReply,
+      payload: unknown,
+      done: (error: null, payload: unknown) => void,
+    ) => {
+      void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict' });
+      done(null, payload);
+    },
+  };
+  app.post(`${MCAPI_PREFIX}/auth/logout`, clearsCookie, (request, reply) => {
+    const subject = anonymousSubject();
+    return audited(request, 'mc.logout', subject, async () => {
+      const sessionId = field(merged(request.query, request.body), 'sessionId', MISSING, true);
+      const signedOut = ctx.sessions.signOut('mc', sessionId, (userName) =>
+        Object.assign(subject, { userName, via: 'session' }),
+      );
+      if (!signedOut) throw new ApiError(404, McCode.SessionNotFound, 'No such session.');
+      // A session from the provider: the browser goes on to end it there too.
+      const endSessionUrl = providerSignOut?.endSessionUrl(sessionId, externalBase(request));
+      return send<LogoutAnswer>(reply, { sessionId, ...(endSessionUrl ? { endSessionUrl } : {}) });
+    });
+  });
+
+  // Extension: who is signed in, for a dashboard that reloads with a stored session id,
+  // with their role on each service this server answers for (contract section 12), in the
+  // services' order: the first is the one plain /pipelineapi reaches.
+  app.get(`${MCAPI_PREFIX}/auth/session`, async (request, reply) => {
+    const session = requireSession(ctx, request);
+    return send<SessionAnswer>(reply, {
+      userName: session.userName,
+      role: [session.role],
+      serviceRoles: ctx.services.routes.map((route) => ({
+        service: route.id,
+        role: roleOn(ctx.dbs.system, session, route.id),
+      })),
+      serverName: ctx.serverName,
+      serverId: ctx.serverId,
+      expires: new Date(session.expires).toISOString(),
+    });
+  });
+}

@@ -1,0 +1,103 @@
+import type { FastifyInstance } from 'fastify';
+import type { NewToken, RevokedTokenAnswer, TokensAnswer } from '../../kit/tokens.ts';
+import { roleAtLeast } from '../../kit/wire.ts';
+import { anonymousSubject } from '../audit/audit-log.ts';
+import { field, merged } from '../auth/session-params.ts';
+import { roleOn } from '../auth/service-roles.ts';
+import {
+  createToken,
+  listTokens,
+  MAX_TOKEN_DAYS,
+  revokeOwnToken,
+  TOKEN_NAME,
+} from '../auth/tokens.ts';
+import { isRole } from '../auth/users.ts';
+import type { ServiceContext } from '../context.ts';
+import { ApiError, McCode } from '../errors.ts';
+import { MCAPI_PREFIX, MISSING, requireSession, send } from './respond.ts';
+
+// Personal API tokens (contract section 12): each person's own, for scripts that act as
+// them. The value is in the answer of its creation alone.
+
+export function tokenRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const audited = ctx.audit.serverChange.bind(ctx.audit);
+
+  app.get(`${MCAPI_PREFIX}/tokens`, async (request, reply) => {
+    const session = requireSession(ctx, request);
+    return send<TokensAnswer>(reply, { tokens: listTokens(ctx.dbs.system, session.userId) });
+  });
+
+  app.post(`${MCAPI_PREFIX}/tokens`, (request, reply) => {
+    const subject = anonymousSubject();
+    return audited(request, 'mc.token-create', subject, async () => {
+      const session = requireSession(ctx, request);
+      Object.assign(subject, { userName: session.userName, via: 'session' });
+      const params = merged(request.query, request.body);
+      const name = field(params, 'name', MISSING, true).trim();
+      if (!TOKEN_NAME.test(name))
+        throw new ApiError(
+          400,
+          McCode.WrongType,
+          'Parameter name must be 1 to 64 characters without control characters.',
+        );
+      const daysText = field(params, 'expiresInDays', MISSING, true);
+      const days = /^\d{1,3}$/.test(daysText) ? Number(daysText) : NaN;
+      if (!(days >= 1 && days <= MAX_TOKEN_DAYS))
+        throw new ApiError(
+          400,
+          McCode.WrongType,
+          `Parameter expiresInDays must be a whole number from 1 to ${MAX_TOKEN_DAYS}.`,
+        );
+      const service = field(params, 'service', MISSING, false) || null;
+      if (service !== null && !ctx.services.routes.some((route) => route.id === service))
+        throw new ApiError(
+          400,
+          McCode.WrongType,
+          `Parameter service names no service here: ${JSON.stringify(service)}.`,
+        );
+      // Theirs: on the token's service when it names one, else their default role.
+      const own = service === null ? session.role : roleOn(ctx.dbs.system, session, service);
+      const roleText = field(params, 'role', MISSING, false) || own;
+      if (!isRole(roleText))
+        throw new ApiError(
+          400,
+          McCode.WrongType,
+          'Parameter role must be viewer, operator, developer or administrator.',
+        );
+      if (!roleAtLeast(own, roleText))
+        throw new ApiError(
+          403,
+          McCode.Forbidden,
+          `Parameter role ${roleText} is above your own role (${own}${service === null ? '' : ` on service ${service}`}).`,
+        );
+      const token = createToken(ctx.dbs.system, ctx.clock, session, {
+        name,
+        days,
+        role: roleText,
+        service,
+      });
+      return send<NewToken>(reply, token);
+    });
+  });
+
+  app.delete(`${MCAPI_PREFIX}/tokens/:id`, (request, reply) => {
+    const subject = anonymousSubject();
+    const id = (request.params as { id: string }).id;
+    // The entry names the token revoked: its id is in the path, not the fields.
+    const what = { operation: 'mc.token-revoke', service: null, parameters: { id } };
+    return ctx.audit.around(request, what, subject, async () => {
+      const session = requireSession(ctx, request);
+      Object.assign(subject, { userName: session.userName, via: 'session' });
+      if (
+        !/^\d{1,15}$/.test(id) ||
+        !revokeOwnToken(ctx.dbs.system, ctx.clock, session.userId, Number(id))
+      )
+        throw new ApiError(
+          404,
+          McCode.NotFound,
+          `You have no token ${JSON.stringify(id)} to revoke.`,
+        );
+      return send<RevokedTokenAnswer>(reply, { id: Number(id), revoked: true });
+    });
+  });
+}
