@@ -135,7 +135,7 @@ test('scrolls a page of 10,000 rows with only the visible rows in the DOM', asyn
   })();
   await signIn(page, service, undefined, '/databases/action?table=BIG&size=1000');
   await expect(page.getByTestId('row-range')).toHaveText('1–1,000 of 10,000');
-  // The page sizes go as far as the service's pagesize does (the README says 10,000).
+  // The page sizes go as far as the service's pagesize does (docs/dashboard.md says 10,000).
   await page.getByLabel('Rows per page').selectOption('10000');
   await expect(page).toHaveURL(/[?&]size=10000(&|$)/);
   await expect(page.getByTestId('row-range')).toHaveText('1–10,000 of 10,000');

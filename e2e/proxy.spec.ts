@@ -7,7 +7,7 @@ import { freePort } from '../src/service/testing/child.ts';
 import { ADMIN, expect, signIn, startDemoApp, test } from './fixtures.ts';
 
 /*
- * The dashboard as an operator deploys it (README "Deploy"): Debian's nginx in front, the
+ * The dashboard as an operator deploys it (docs/deploy/README.md): Debian's nginx in front, the
  * service under /pipelines, nginx's X-Forwarded-For believed from nginx alone. nginx runs
  * as this test's own child (no daemon, no master process, every file in a temporary folder).
  */

@@ -3,14 +3,11 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import fastifyCookie from '@fastify/cookie';
-import fastifyFormbody from '@fastify/formbody';
-import fastifyRateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { AuditLog } from './audit/audit-log.ts';
-import { redactingLogger } from './audit/redact.ts';
 import { ApiAccess } from './auth/api-access.ts';
 import { ensureAdmin } from './auth/first-admin.ts';
+import { bulkService } from './bulk/routes.ts';
 import { managementConsoleSessions } from './auth/session-auth.ts';
 import { SessionStore } from './auth/sessions.ts';
 import { ServiceTime, systemClock, type Clock } from './clock.ts';
@@ -20,16 +17,14 @@ import { countByPipelineAndStatus } from './db/status/request-list.ts';
 import { getSetting, setSetting } from './db/system/settings.ts';
 import { DEMO_PIPELINES, seedDemoInbox, seedDemoRequests } from './demo/seed.ts';
 import { Engine } from './engine/engine.ts';
-import { ApiError, CommonCode } from './errors.ts';
 import { installErrorHandler } from './errors-handler.ts';
 import { FLOWAPI_PREFIX, flowService } from './flowapi/routes.ts';
 import { RequestIndex } from './db/index/request-index.ts';
 import { DEFAULT_POLL_SECONDS, ServiceDirectory } from './gateway/directory.ts';
 import type { ServiceEntry } from './gateway/services.ts';
-import { parseForm } from './form.ts';
-import { accessLog, writesAccessLines } from './http/access-log.ts';
-import { CachedReads } from './http/cached-reads.ts';
-import { basePathHooks, basePathRewriter } from './http/base-path.ts';
+import { writesAccessLines } from './http/access-log.ts';
+import type { CachedReads } from './http/cached-reads.ts';
+import { httpServer } from './http/server.ts';
 import { dashboardFiles } from './http/dashboard-files.ts';
 import { healthRoutes } from './http/health.ts';
 import { metricsRoutes, ServiceMetrics } from './http/metrics.ts';
@@ -57,8 +52,6 @@ export const REPO_ROOT = resolve(here, '../..');
 export const DIST_DIR = process.env.PIPELINE_DIST_DIR
   ? resolve(process.env.PIPELINE_DIST_DIR)
   : join(REPO_ROOT, 'dist');
-
-export const BODY_LIMIT = 1024 * 1024;
 
 const API_PREFIXES = [PIPELINE_API_PREFIX, SERVICES_PREFIX, MCAPI_PREFIX, FLOWAPI_PREFIX];
 
@@ -103,7 +96,7 @@ export interface AppConfig {
         readonly rules?: NotifyRules | undefined;
       }
     | undefined;
-  /** OpenID Connect sign-in beside local users (README "Single sign-on"). */
+  /** OpenID Connect sign-in beside local users (docs/operations.md "Single sign-on"). */
   readonly oidc?: OidcSettings | undefined;
   /** When set, GET /metrics asks for `Authorization: Bearer <key>`. */
   readonly metricsKey?: string | undefined;
@@ -304,19 +297,15 @@ export async function buildApp(config: AppConfig): Promise<App> {
     const providerSignOut = provider
       ? new ProviderSignOut(provider, config.notify?.publicUrl)
       : undefined;
-    const cached = new CachedReads({
-      basePath: config.basePath ?? '',
-      trustProxy: config.trustProxy,
-      metrics,
-      http: {
-        options: httpOptions(limits),
-        keepAliveTimeout: KEEP_ALIVE_MS,
-        requestTimeout: limits.requestTimeoutMs,
-      },
-    });
-    const server = await httpServer(config, limits, cached);
+    const { server, cached } = await httpServer(config, limits, metrics);
     const routes = collectRoutes(server);
-    const partC = pipelineApi(context, directory, managementConsoleSessions(sessions, dbs.system));
+    const consoleSessions = managementConsoleSessions(sessions, dbs.system);
+    const partC = pipelineApi(
+      context,
+      directory,
+      consoleSessions,
+      bulkService(context, directory, consoleSessions),
+    );
     const parts = [
       partC,
       managementConsole(context, loginLimit, providerSignOut),
@@ -396,65 +385,4 @@ export async function buildApp(config: AppConfig): Promise<App> {
     dbs.close();
     throw error;
   }
-}
-
-/** Fastify's default keep-alive, set on the server http/cached-reads.ts makes for it. */
-const KEEP_ALIVE_MS = 72_000;
-
-/** node:http's options of the service's server. */
-function httpOptions(limits: ServiceLimits) {
-  return {
-    // Long query strings reach the parameter checks (and their 400) instead of Node's bare 431.
-    maxHeaderSize: 64 * 1024,
-    // A slow client (headers or body trickling in) is cut off instead of holding a
-    // connection; Node checks these every connectionsCheckingInterval.
-    headersTimeout: limits.headersTimeoutMs,
-    connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
-  };
-}
-
-/** Fastify with the service's bounds, body parsing, cookies and sign-in limit. */
-async function httpServer(
-  config: AppConfig,
-  limits: ServiceLimits,
-  cached: CachedReads,
-): Promise<FastifyInstance> {
-  const rewriter = basePathRewriter(config.basePath ?? '');
-  const server = Fastify({
-    // No password, key, session id or sign-on code in a log line: URLs are logged redacted.
-    ...redactingLogger(config.logger),
-    bodyLimit: BODY_LIMIT,
-    // node:http's server with cached Part C reads answered before Fastify's cycle, and the
-    // service's bounds (httpOptions, requestTimeout) set on it.
-    serverFactory: cached.serverFactory,
-    requestTimeout: limits.requestTimeoutMs,
-    keepAliveTimeout: KEEP_ALIVE_MS,
-    genReqId: cached.genReqId,
-    routerOptions: { querystringParser: parseForm },
-    // request.ip (the audit, the sign-in limits) is the client's address as the listed
-    // proxies tell it in X-Forwarded-For; anyone else's X-Forwarded-For is ignored.
-    trustProxy: config.trustProxy?.length ? [...config.trustProxy] : false,
-    // Under a base path, routes see their own paths (http/base-path.ts).
-    ...(rewriter ? { rewriteUrl: rewriter } : {}),
-  });
-  accessLog(server);
-  server.server.maxConnections = limits.maxConnections;
-  server.removeAllContentTypeParsers();
-  await server.register(fastifyFormbody, { bodyLimit: BODY_LIMIT, parser: parseForm });
-  await server.register(fastifyCookie);
-  // After the cookie plugin: its onSend writes the Set-Cookie lines this one rewrites.
-  basePathHooks(server, config.basePath ?? '');
-  // Only the login routes opt in (per-route config); the limit is per client address, so
-  // failures from elsewhere never lock the real user out, and it lifts after the window.
-  await server.register(fastifyRateLimit, {
-    global: false,
-    keyGenerator: (request) => request.ip,
-    errorResponseBuilder: (_request, context) =>
-      new ApiError(
-        429,
-        CommonCode.TooManyRequests,
-        `Too many sign-in attempts from this address; try again in ${Math.ceil(context.ttl / 1000)} s.`,
-      ),
-  });
-  return server;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readBasePath, readConfig, readTrustProxy } from './config.ts';
+import { BOUNDS, USAGE, readBasePath, readConfig, readTrustProxy } from './config.ts';
 
 const read = (argv: string[], env: NodeJS.ProcessEnv = {}, terminal = false) =>
   readConfig(argv, env, terminal);
@@ -134,5 +134,14 @@ describe('--upstream-file-names', () => {
     expect(() => read(['--upstream-file-names', 'off'])).toThrow(
       '--upstream-file-names goes with --upstream',
     );
+  });
+});
+
+describe('--help', () => {
+  it('names every bound a start takes, with its variable', () => {
+    for (const [flag, variable] of BOUNDS) {
+      expect(USAGE).toContain(`--${flag} <n>`);
+      expect(USAGE).toContain(`[${variable}]`);
+    }
   });
 });

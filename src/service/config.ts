@@ -63,7 +63,7 @@ Options (each also read from the environment variable in brackets; a flag wins):
                           (classes failed, waiting, running, final, retryable, cancellable) [PIPELINE_UPSTREAM_STATUSES]
   --upstream-zone <zone>  its time zone (IANA name), when its own dates should not be trusted to tell [PIPELINE_UPSTREAM_ZONE]
   --upstream-file-names on|off  ask finished requests' file names, within the evidence budget, so search finds them (default on) [PIPELINE_UPSTREAM_FILE_NAMES]
-  --services <file>       several services, as a YAML list (see the README) [PIPELINE_SERVICES]
+  --services <file>       several services, as a YAML list (docs/gateway.md) [PIPELINE_SERVICES]
   --metrics-key <key>     ask for Authorization: Bearer <key> on /metrics [PIPELINE_METRICS_KEY]
   --notify <url>          POST failed requests to this webhook; repeatable [PIPELINE_NOTIFY, comma-separated]
   --notify-suspended      also notify when a pipeline is suspended [PIPELINE_NOTIFY_SUSPENDED=1]
@@ -84,7 +84,7 @@ Options (each also read from the environment variable in brackets; a flag wins):
                           the level is LOG_LEVEL's (default info: one access line per request)
   --help                  this text
 
-Bounds (see the README's security section):
+Bounds (docs/operations.md, "Service options"):
   --max-record-kb <n>     longest CSV record or JSON line of an input [PIPELINE_MAX_RECORD_KB] (default 1024)
   --max-field-kb <n>      longest CSV field [PIPELINE_MAX_FIELD_KB] (default 1024)
   --max-answer-mb <n>     largest answer; bigger pages are refused [PIPELINE_MAX_ANSWER_MB] (default 64)
@@ -94,6 +94,8 @@ Bounds (see the README's security section):
   --headers-timeout-s <n> time to send request headers [PIPELINE_HEADERS_TIMEOUT_S] (default 10)
   --request-timeout-s <n> time to send a whole request [PIPELINE_REQUEST_TIMEOUT_S] (default 30)
   --upstream-timeout-s <n> time an upstream service has to answer [PIPELINE_UPSTREAM_TIMEOUT_S] (default 15)
+  --upstream-max-mb <n>   largest answer read from an upstream [PIPELINE_UPSTREAM_MAX_MB] (default 256)
+  --upstream-concurrency <n>  calls at once to one upstream [PIPELINE_UPSTREAM_CONCURRENCY] (default 4)
 `;
 
 /** Single sign-on flags and their variables. */
@@ -107,7 +109,7 @@ const OIDC_FLAGS: readonly [string, string][] = [
 ];
 
 /** Bound flags: option name, environment variable, limit field, unit in that field, range. */
-const BOUNDS: readonly [string, string, keyof ServiceLimits, number, number, number][] = [
+export const BOUNDS: readonly [string, string, keyof ServiceLimits, number, number, number][] = [
   ['max-record-kb', 'PIPELINE_MAX_RECORD_KB', 'maxRecordChars', 1024, 1, 1024 * 1024],
   ['max-field-kb', 'PIPELINE_MAX_FIELD_KB', 'maxFieldChars', 1024, 1, 1024 * 1024],
   ['max-answer-mb', 'PIPELINE_MAX_ANSWER_MB', 'maxAnswerBytes', 1 << 20, 1, 256],

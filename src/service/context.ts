@@ -4,7 +4,7 @@ import type { SessionStore } from './auth/sessions.ts';
 import type { Clock, ServiceTime } from './clock.ts';
 import type { Databases } from './db/databases.ts';
 import type { EngineControl } from './engine/control.ts';
-import type { ServiceDirectory } from './gateway/directory.ts';
+import type { Services } from './gateway/service-state.ts';
 import type { ServiceLimits } from './limits.ts';
 import type { Notifier } from './notify/notifier.ts';
 
@@ -30,6 +30,6 @@ export interface ServiceContext {
   readonly limits: ServiceLimits;
   readonly audit: AuditLog;
   /** The services Part C answers for: the embedded engine and any upstreams. */
-  readonly services: ServiceDirectory;
+  readonly services: Services;
   readonly notifier: Notifier;
 }

@@ -1,6 +1,6 @@
 /**
  * Bounds that keep one client, one input file or one answer from taking the whole process
- * (time, memory or connections). Each is a start-up option; the README lists them.
+ * (time, memory or connections). Each is a start-up option; docs/operations.md lists them.
  */
 export interface ServiceLimits {
   /** Longest CSV record or JSON line, in characters; a longer one fails its request. */

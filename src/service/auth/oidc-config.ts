@@ -1,6 +1,6 @@
 import { higherRole, ROLE_ORDER, ROLES, type Role } from '../../kit/wire.ts';
 
-/** OpenID Connect sign-in, as the flags configure it (README "Single sign-on"). */
+/** OpenID Connect sign-in, as the flags configure it (docs/operations.md "Single sign-on"). */
 export interface OidcSettings {
   readonly issuer: string;
   readonly clientId: string;

@@ -1,14 +1,13 @@
 import { ErrorCode } from '../../kit/wire.ts';
 import type { ServiceContext } from '../context.ts';
 import type { BulkAction, BulkSelection } from '../db/system/bulk-jobs.ts';
-import { getPipeline } from '../db/system/pipelines.ts';
 import { listRequests, matchingRequestIds, statusCountsOf } from '../db/status/request-list.ts';
 import { getRequest } from '../db/status/requests.ts';
 import { ApiError } from '../errors.ts';
-import { upstreamOperations } from '../gateway/adapter.ts';
 import type { IndexPoller } from '../gateway/poller.ts';
 import type { Upstream } from '../gateway/upstream.ts';
-import { operations } from '../pipelineapi/operations.ts';
+import { knownPipeline, pipelineNotFound } from '../pipelineapi/fields.ts';
+import { OPERATION_MODULES } from '../pipelineapi/operations/index.ts';
 import { Params } from '../pipelineapi/params.ts';
 
 // What a bulk job needs of the service it acts on, so that one runner (jobs.ts) serves the
@@ -74,12 +73,7 @@ export function embeddedBackend(ctx: ServiceContext): BulkBackend {
   return {
     ownStatusWords: false,
     checkPipeline(pipelineId) {
-      if (!getPipeline(ctx.dbs.system, pipelineId))
-        throw new ApiError(
-          404,
-          ErrorCode.PipelineNotFound,
-          `Pipeline ${pipelineId} does not exist.`,
-        );
+      knownPipeline(ctx, pipelineId);
       return Promise.resolve();
     },
     preview(s) {
@@ -91,7 +85,10 @@ export function embeddedBackend(ctx: ServiceContext): BulkBackend {
     },
     async call(action, requestId) {
       try {
-        await operations[OPERATION[action]](ctx, new Params({ requestid: requestId }, undefined));
+        await OPERATION_MODULES[OPERATION[action]].embedded(
+          ctx,
+          new Params({ requestid: requestId }, undefined),
+        );
         return SUCCESS;
       } catch (error) {
         return outcomeOf(error);
@@ -139,14 +136,9 @@ export function upstreamBackend(upstream: Upstream): BulkBackend {
   return {
     ownStatusWords: true,
     async checkPipeline(pipelineId) {
-      const answer = await upstreamOperations.list(upstream, new Params({}, undefined));
+      const answer = await OPERATION_MODULES.list.upstream(upstream, new Params({}, undefined));
       const pipelines = (answer.body as { PipeLine: { Id: unknown }[] }).PipeLine;
-      if (!pipelines.some((p) => p.Id === pipelineId))
-        throw new ApiError(
-          404,
-          ErrorCode.PipelineNotFound,
-          `Pipeline ${pipelineId} does not exist.`,
-        );
+      if (!pipelines.some((p) => p.Id === pipelineId)) throw pipelineNotFound(pipelineId);
     },
     preview(s) {
       const { rows, total } = page(s, PREVIEW_IDS);
@@ -159,7 +151,7 @@ export function upstreamBackend(upstream: Upstream): BulkBackend {
     async call(action, requestId) {
       try {
         // Nudges the poller too: the index asks about the request again.
-        await upstreamOperations[OPERATION[action]](upstream, params(requestId));
+        await OPERATION_MODULES[OPERATION[action]].upstream(upstream, params(requestId));
         return SUCCESS;
       } catch (error) {
         return outcomeOf(error);
@@ -168,7 +160,7 @@ export function upstreamBackend(upstream: Upstream): BulkBackend {
     async currentStatus(requestId) {
       // The upstream's word, not the index's, which may be a round behind; it feeds the index.
       try {
-        const detail = await upstreamOperations.requestdetail(upstream, params(requestId));
+        const detail = await OPERATION_MODULES.requestdetail.upstream(upstream, params(requestId));
         return String((detail.body as { Status: unknown }).Status);
       } catch (error) {
         if (error instanceof ApiError && error.httpStatus === 404) return 'gone';

@@ -10,7 +10,7 @@ import {
   type OperationName,
 } from '../../kit/wire.ts';
 import type { AuditSubject } from '../audit/audit-log.ts';
-import type { Caller } from '../auth/session-auth.ts';
+import type { Caller, ExtraAuthenticator } from '../auth/session-auth.ts';
 import { isCalendarDay } from '../clock.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Db } from '../db/sqlite.ts';
@@ -25,15 +25,16 @@ import {
   type ItemOutcome,
 } from '../db/system/bulk-jobs.ts';
 import { ApiError, badParameter, missingParameter } from '../errors.ts';
-import type { ServiceDirectory, ServiceRoute } from '../gateway/directory.ts';
+import type { ServiceRoute, Services } from '../gateway/service-state.ts';
 import type { StatusSemantics } from '../gateway/status-semantics.ts';
 import { pageInfo } from '../pipelineapi/paging.ts';
 import { Params } from '../pipelineapi/params.ts';
 import { requestFilter } from '../pipelineapi/request-filter.ts';
+import { authenticate as authenticatePartC } from '../pipelineapi/authenticate.ts';
 import type { BulkBackend } from './backend.ts';
-import type { BulkJobs } from './jobs.ts';
+import { BulkJobs } from './jobs.ts';
 
-// The bulk endpoints (an extension of ours; README "Bulk retry and cancel"): a preview,
+// The bulk endpoints (an extension of ours; docs/api-extensions.md "Bulk retry and cancel"): a preview,
 // a start, a job's progress with its requests one by one, and the recent jobs. JSON only.
 
 const JSON_TYPE = 'text/javascript; charset=UTF-8';
@@ -153,7 +154,7 @@ function send(reply: FastifyReply, body: object): FastifyReply {
 export function bulkRoutes(
   app: FastifyInstance,
   ctx: ServiceContext,
-  services: ServiceDirectory,
+  services: Services,
   jobs: BulkJobs,
   authenticate: BulkAuthenticate,
 ): void {
@@ -294,4 +295,24 @@ export function bulkRoutes(
       return send(reply, { BulkJobs: { BulkJob: recent.map(jobFields) } });
     });
   }
+}
+
+/**
+ * The bulk endpoints with their jobs, for Part C's scope (pipelineapi/routes.ts `beside`):
+ * each call is signed in as a single retry or cancel would be.
+ */
+export function bulkService(
+  ctx: ServiceContext,
+  services: Services,
+  extraAuth?: ExtraAuthenticator,
+): (app: FastifyInstance) => void {
+  return (app) => {
+    const bulk = new BulkJobs(ctx, (message, error) => app.log.error({ err: error }, message));
+    bulkRoutes(app, ctx, services, bulk, (request, reply, operation, service, identified) =>
+      authenticatePartC(ctx, request, reply, operation, service, extraAuth, identified),
+    );
+    // After the engine's recovery (the app readies the server last), and before it stops.
+    app.addHook('onReady', async () => bulk.resume());
+    app.addHook('onClose', async () => bulk.stop());
+  };
 }

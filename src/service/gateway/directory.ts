@@ -1,11 +1,9 @@
-import type { UpstreamCause } from '../../kit/index.ts';
 import { offsetAt, type ServiceTime } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import type { RequestIndex } from '../db/index/request-index.ts';
 import type { FailedRequest } from '../db/index/request-index.ts';
 import { IndexPoller, type PollerState } from './poller.ts';
 import type { ServiceEntry } from './services.ts';
-import type { ListPaging } from './paging.ts';
 import { CallLimiter } from './limiter.ts';
 import { Redactor } from './redactor.ts';
 import {
@@ -17,65 +15,10 @@ import {
   type StatusesState,
   type StatusSemantics,
 } from './status-semantics.ts';
-import { Upstream, upstreamFailureOf, type WireFacts } from './upstream.ts';
+import { Upstream, upstreamFailureOf } from './upstream.ts';
+import type { Capabilities, ServiceRoute, Services, ServiceState } from './service-state.ts';
 
-/** What the server knows of one service it answers for (`GET /mcapi/services`). */
-export interface ServiceState {
-  readonly id: string;
-  readonly name: string;
-  readonly label: string | null;
-  readonly color: string | null;
-  readonly embedded: boolean;
-  readonly reachable: boolean;
-  readonly version: string | null;
-  /** When the last check ended (ISO), null before the first. */
-  readonly checkedAt: string | null;
-  /** Since when it has been reachable or not (ISO). */
-  readonly since: string | null;
-  /** Why the last check failed: the gateway's English sentence, or the service's own words. */
-  readonly message: string | null;
-  /** The Part C code of that failure (5002, 5004…), null while it answers or when none applies. */
-  readonly code: number | null;
-  /**
-   * The message's cause in data when the sentence is the gateway's own (kit/upstream-failure.ts);
-   * null when the message is the service's own words (or no failure).
-   */
-  readonly cause: UpstreamCause | null;
-  /**
-   * An upstream's request index is as of this time (ISO; null before its first round, and
-   * for the embedded service, whose lists are always current).
-   */
-  readonly indexedAt?: string | null;
-  /** Why the index's last round failed. */
-  readonly indexError?: string | null;
-  /** Its code and cause, as `code` and `cause` are of `message`. */
-  readonly indexErrorCode?: number | null;
-  readonly indexErrorCause?: UpstreamCause | null;
-  /** The service's zone as an IANA name, '' when neither the server nor its configuration knows it. */
-  readonly timeZone: string;
-  /** Minutes its clock is ahead of UTC now; null while unknown (an upstream not yet heard from). */
-  readonly utcOffsetMinutes: number | null;
-  /** The zone abbreviation its own dates carry (e.g. JST), '' while unknown. */
-  readonly zoneName: string;
-  /** What the gateway learnt of how an upstream answers (contract section 12). */
-  readonly capabilities?: Capabilities;
-  /** What its status words mean, with what the upstream refused (README "Status words"). */
-  readonly statuses: StatusesState;
-}
-
-/** How an upstream answers, as probed and as seen: every paging and reading decision's facts. */
-export interface Capabilities extends ListPaging, WireFacts {
-  /** The zone its request dates carry, null when they carry none, undefined before a list. */
-  readonly datesZone: string | null;
-  /**
-   * Where its zone comes from: the configuration, its own dates, or none (its clock is then
-   * inferred from new requests' begin times, and the Services page says so).
-   */
-  readonly zoneFrom: 'configured' | 'dates' | 'none';
-  /** Seconds the poller now waits between rounds (adapted to their cost), and the last round's ms. */
-  readonly pollSeconds: number | null;
-  readonly lastRoundMs: number | null;
-}
+export type { Capabilities, ServiceRoute, Services, ServiceState } from './service-state.ts';
 
 /** The gateway's request index and how often its pollers ask (contract section 8). */
 export interface IndexOptions {
@@ -91,12 +34,6 @@ export interface IndexOptions {
 
 export const DEFAULT_POLL_SECONDS = 5;
 
-/** One service as Part C routes reach it: the embedded engine, or an upstream. */
-export interface ServiceRoute {
-  readonly id: string;
-  readonly upstream: Upstream | undefined;
-}
-
 const CHECK_EVERY_MS = 30_000;
 
 /** Poller rounds that run at once across all upstreams. */
@@ -107,7 +44,7 @@ const ROUNDS_AT_ONCE = 2;
  * a check of each upstream's version every 30 s: one per service, whatever the number of
  * browsers.
  */
-export class ServiceDirectory {
+export class ServiceDirectory implements Services {
   readonly routes: readonly ServiceRoute[];
   private readonly states = new Map<string, ServiceState>();
   /** Each service's status words as configured (or its contract's), by id. */

@@ -1,50 +1,52 @@
-import { ErrorCode, type TreeObject, type TreeValue } from '../../kit/index.ts';
+import {
+  ErrorCode,
+  elementOf,
+  elementsOf,
+  leafText,
+  type TreeObject,
+  type TreeValue,
+} from '../../kit/index.ts';
 import { ApiError } from '../errors.ts';
-import type { Tree } from '../render/document.ts';
-import type { UpstreamOperation } from './adapter.ts';
+import type { Document, Tree } from '../render/document.ts';
 
 // Reading an upstream's XML tree, and what our contract's section 10 adds for a service
 // behind the gateway: the inbox list, an Arg's rules, the rows per stage. Each is passed on
 // only when the upstream states it (our own services do; a vendor service does not).
 
-export function element(value: TreeValue | undefined): TreeObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
-}
-
-export function elements(value: TreeValue | undefined): TreeObject[] {
-  if (value === undefined || value === null || value === '') return [];
-  return (Array.isArray(value) ? value : [value]).map(element);
-}
-
-export function text(value: TreeValue | undefined): string {
-  return value === undefined || value === null || typeof value === 'object' ? '' : String(value);
-}
+/** The kit's lenient readers, under the names the gateway's readers of a tree use. */
+export { elementOf as element, elementsOf as elements, leafText as text };
 
 /** An Arg as the upstream lists it, with the rules it declares (our own services do). */
 export function argItem(a: TreeObject): Tree {
   const choices = a.Choice === undefined ? undefined : elementsText(a.Choice);
   return {
-    Name: text(a.Name),
-    Value: text(a.Value),
-    ...(a.Type !== undefined ? { Type: text(a.Type) } : {}),
-    ...(a.Required !== undefined ? { Required: text(a.Required) === 'true' } : {}),
-    ...(a.Pattern !== undefined ? { Pattern: text(a.Pattern) } : {}),
+    Name: leafText(a.Name),
+    Value: leafText(a.Value),
+    ...(a.Type !== undefined ? { Type: leafText(a.Type) } : {}),
+    ...(a.Required !== undefined ? { Required: leafText(a.Required) === 'true' } : {}),
+    ...(a.Pattern !== undefined ? { Pattern: leafText(a.Pattern) } : {}),
     ...(choices !== undefined ? { Choice: choices } : {}),
   };
 }
 
 export function elementsText(value: TreeValue): string[] {
-  return (Array.isArray(value) ? value : [value]).map(text);
+  return (Array.isArray(value) ? value : [value]).map(leafText);
 }
 
 export function rowCount(name: string, value: TreeValue | undefined): Tree {
-  const digits = text(value);
+  const digits = leafText(value);
   return /^\d{1,15}$/.test(digits) ? { [name]: Number(digits) } : {};
+}
+
+/** What the inbox list asks of an upstream: Upstream (upstream.ts) is one. */
+interface InboxSource {
+  readonly name: string;
+  call(operation: 'inbox', fields: Readonly<Record<string, never>>): Promise<TreeObject>;
 }
 
 // Only a service that has an inbox list answers one: one without the extension (a vendor
 // service) is said to have none, never given a list made up from its requests' files.
-export const upstreamInbox: UpstreamOperation = async (upstream) => {
+export const upstreamInbox = async (upstream: InboxSource): Promise<Document> => {
   let tree: TreeObject;
   try {
     tree = await upstream.call('inbox', {});
@@ -63,8 +65,8 @@ export const upstreamInbox: UpstreamOperation = async (upstream) => {
   return {
     root: 'Inbox',
     body: {
-      File: elements(element(tree.Inbox).File).map((f) => {
-        const size = text(f.Size);
+      File: elementsOf(elementOf(tree.Inbox).File).map((f) => {
+        const size = leafText(f.Size);
         if (!/^\d{1,15}$/.test(size)) {
           throw new ApiError(
             502,
@@ -72,7 +74,7 @@ export const upstreamInbox: UpstreamOperation = async (upstream) => {
             `Service ${upstream.name} answered an inbox file size that is not a number of bytes.`,
           );
         }
-        return { Name: text(f.Name), Size: Number(size), Modified: text(f.Modified) };
+        return { Name: leafText(f.Name), Size: Number(size), Modified: leafText(f.Modified) };
       }),
     },
   };

@@ -1,6 +1,6 @@
-import type { OperationName, TreeObject, TreeValue, UpstreamCause } from '../../kit/index.ts';
+import type { CapabilitiesAnswer, OperationName, TreeObject, TreeValue } from '../../kit/index.ts';
 import { element, text } from './extensions.ts';
-import type { Upstream } from './upstream.ts';
+import type { RecordStream } from './xml-stream.ts';
 
 // How an upstream pages its lists is learnt, not assumed (contract section 12): interfaces.md
 // shows `pagesize` on the database browsers and an Info of Index/Prev/Next/Count on lists,
@@ -9,25 +9,25 @@ import type { Upstream } from './upstream.ts';
 // say `Next` -1 whatever they left out. A probe at start and every hour asks which; every
 // read of a list then decides from these facts whether an answer was whole.
 
-export type Learnt<T extends string> = T | 'unknown';
-
-export interface ListPaging {
-  /** Whether an answer holds at most `pagesize` rows. */
-  readonly pagesize: Learnt<'honoured' | 'ignored'>;
-  /** Whether `index` skips rows. */
-  readonly index: Learnt<'honoured' | 'ignored'>;
-  /** Whether Info's Next tells the truth: -1 only at the end. */
-  readonly next: Learnt<'stated' | 'always -1' | 'absent'>;
-  readonly total: Learnt<'stated' | 'absent'>;
-  /** The most rows it gave per answer when it was seen cutting below what was asked. */
-  readonly cap: number | null;
-  /** When the probe last ran (ISO), and why it failed if it did. */
-  readonly probedAt: string | null;
-  readonly probeError: string | null;
-  /** Its code and cause, as a service's `code` and `cause` are of its message (directory.ts). */
-  readonly probeErrorCode: number | null;
-  readonly probeErrorCause: UpstreamCause | null;
-}
+/**
+ * How an upstream pages, as learnt: whether an answer holds at most `pagesize` rows, whether
+ * `index` skips rows, whether Info's Next tells the truth (-1 only at the end) and Total is
+ * stated, the most rows it gave when seen cutting below what was asked, and when the probe
+ * last ran (ISO) and why it failed if it did. The fields of the services list that tell it
+ * (the kit's answer type), so that the two cannot drift.
+ */
+export type ListPaging = Pick<
+  CapabilitiesAnswer,
+  | 'pagesize'
+  | 'index'
+  | 'next'
+  | 'total'
+  | 'cap'
+  | 'probedAt'
+  | 'probeError'
+  | 'probeErrorCode'
+  | 'probeErrorCause'
+>;
 
 export const UNPROBED: ListPaging = {
   pagesize: 'unknown',
@@ -40,6 +40,21 @@ export const UNPROBED: ListPaging = {
   probeErrorCode: null,
   probeErrorCause: null,
 };
+
+/**
+ * What paging asks of an upstream: its calls, and what it learnt of how it pages. Upstream
+ * (upstream.ts) is one; it imports this file (UNPROBED), so this file names what it needs
+ * instead of importing it back.
+ */
+export interface PagedUpstream {
+  readonly paging: ListPaging;
+  learnPaging(facts: Partial<ListPaging>): void;
+  call(
+    operation: OperationName,
+    fields: Readonly<Record<string, string | undefined>>,
+    records?: RecordStream,
+  ): Promise<TreeObject>;
+}
 
 /** Rows asked of an upstream per answer at first; more while it keeps giving as many. */
 export const FIRST_PAGE = 1000;
@@ -65,7 +80,7 @@ class EnoughRead extends Error {}
  * say more; is Total stated), with pagesize 2 when Next said -1 (was that true), and with
  * index 1 (is index honoured). A day of fewer than two requests leaves most unknown.
  */
-export async function probePaging(upstream: Upstream, now: Date): Promise<ListPaging> {
+export async function probePaging(upstream: PagedUpstream, now: Date): Promise<ListPaging> {
   const ask = async (fields: Record<string, string>) => {
     const ids: string[] = [];
     let tree: TreeObject = {};
@@ -132,7 +147,7 @@ export interface RecordShape<T> {
 
 /** Whether the upstream has a row not yet read at `index` (one row asked). */
 async function rowAfter<T>(
-  upstream: Upstream,
+  upstream: PagedUpstream,
   operation: OperationName,
   fields: Readonly<Record<string, string | undefined>>,
   shape: RecordShape<T>,
@@ -160,7 +175,7 @@ async function rowAfter<T>(
  * again) from rows added while it was read (more than before).
  */
 async function firstPageCount(
-  upstream: Upstream,
+  upstream: PagedUpstream,
   operation: OperationName,
   fields: Readonly<Record<string, string | undefined>>,
   shape: Pick<RecordShape<unknown>, 'root' | 'record'>,
@@ -193,7 +208,7 @@ export interface ReadAllResult<T> {
  * as many as asked. Records are handed over as they are read, never as one tree.
  */
 export async function readAll<T>(
-  upstream: Upstream,
+  upstream: PagedUpstream,
   operation: OperationName,
   fields: Readonly<Record<string, string | undefined>>,
   shape: RecordShape<T>,

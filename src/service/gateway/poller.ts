@@ -1,10 +1,5 @@
 import type { TreeObject, UpstreamFailure } from '../../kit/index.ts';
-import type {
-  FailedRequest,
-  IndexFilter,
-  ListedRequest,
-  RequestIndex,
-} from '../db/index/request-index.ts';
+import type { FailedRequest, IndexFilter, RequestIndex } from '../db/index/request-index.ts';
 import {
   upstreamRequestCounts,
   upstreamRequestStats,
@@ -12,14 +7,12 @@ import {
   type RequestStats,
 } from '../db/index/request-stats.ts';
 import { offsetAt } from '../clock.ts';
-import { ApiError } from '../errors.ts';
-import { AS_OF_MARGIN_MS } from '../pipelineapi/request-filter.ts';
-import { FIRST_PAGE, PROBE_EVERY_MS, probePaging, readAll } from './paging.ts';
-import { element, elements, text } from './extensions.ts';
-import { EvidenceReader, type EvidenceBudget } from './evidence.ts';
+import { AS_OF_MARGIN_MS } from './as-of.ts';
+import type { EvidenceBudget } from './evidence.ts';
+import { IndexRound } from './index-round.ts';
 import type { CallLimiter } from './limiter.ts';
 import { upstreamFailureOf, type Upstream } from './upstream.ts';
-import { normalDate, offsetFrom, ZONE_ASK_MS, zoneNameOf } from './zone.ts';
+import { ZONE_ASK_MS, zoneNameOf } from './zone.ts';
 
 // One poller per upstream service keeps the gateway's index of its requests (contract
 // section 8), whatever the number of browsers: they read the index, never the upstream.
@@ -30,21 +23,23 @@ import { normalDate, offsetFrom, ZONE_ASK_MS, zoneNameOf } from './zone.ts';
 // the day's list is full and its oldest request is new, requests may be missing between
 // two rounds: each pipeline's list of the day is then asked for too.
 //
-// Over 400 lines: the index's rounds, its answers (lists, counts, a day's state) and its
-// clock (AsOf and since on the service's zone) share the poller's state of one upstream;
-// split, each part would reach into the others' private fields.
-
-/** requestdetail calls a round may make for requests no list showed. */
-const DETAILS_PER_ROUND = 20;
-
-/** Requests of one day the index reads at most: beyond, the day is marked as missing some. */
-export const DAY_BOUND = 200_000;
+// The poller schedules rounds and keeps their outcome, and answers from the index (lists,
+// counts, a day's state) on the service's clock; what a round reads is index-round.ts's.
 
 /**
  * A round waits at least this many times as long as the last one took, so that reading a
  * large day costs the upstream (and this process) at most a third of the time.
  */
 const COST_FACTOR = 2;
+
+// An upstream's poller, as its callers reach it (directory.ts sets it): declared here, not in
+// upstream.ts, so that the client does not import the poller that stands above it.
+declare module './upstream.ts' {
+  interface Upstream {
+    /** The poller keeping this service's request index, when the server keeps one. */
+    poller: IndexPoller | undefined;
+  }
+}
 
 export interface PollerOptions {
   readonly intervalMs: number;
@@ -84,91 +79,6 @@ export interface PollerState {
   readonly lastRoundMs: number | null;
 }
 
-/**
- * A string of its own: a parser's text is often a slice of the chunk it came in, and
- * holding the slice holds the chunk (a whole day's answer, 100,000 records later).
- */
-const own = (text: string): string => Buffer.from(text, 'utf8').toString('utf8');
-
-/**
- * The values a day's records share (pipeline ids, names, statuses, stages, begin seconds),
- * kept once each for one read.
- */
-export function sharedStrings(): (text: string) => string {
-  const kept = new Map<string, string>();
-  return (text) => {
-    let value = kept.get(text);
-    if (value === undefined) {
-      value = own(text);
-      kept.set(value, value);
-    }
-    return value;
-  };
-}
-
-/** A request of a list answer as the index takes it; dates in one form whatever the vendor's. */
-export function listedRequest(
-  record: Readonly<Record<string, unknown>>,
-  shared: (text: string) => string = own,
-): ListedRequest {
-  const field = (name: string) => {
-    const value = record[name];
-    return typeof value === 'string' ? value : '';
-  };
-  return {
-    requestId: own(field('RequestId')),
-    pipelineId: shared(field('PipelineId')),
-    name: shared(field('Name')),
-    status: shared(field('Status')),
-    stage: shared(field('Stage')),
-    beginDate: shared(normalDate(field('BeginDate')).date),
-  };
-}
-
-/** The day a list answer says it lists, or the day its first request's id names. */
-export function listedDay(tree: TreeObject, first: ListedRequest | undefined): string {
-  const stated = text(element(element(tree.RequestList).Info).Date);
-  const fromId = /-(\d{8})_\d{2}-\d+$/.exec(first?.requestId ?? '')?.[1];
-  return /^\d{8}$/.test(stated) ? stated : (fromId ?? '');
-}
-
-/** Every request of a day (or of a pipeline's day) the upstream gives, read as it pages. */
-export async function readDay(
-  upstream: Upstream,
-  fields: { readonly date?: string | undefined; readonly id?: string | undefined },
-): Promise<{ day: string; requests: ListedRequest[]; whole: boolean }> {
-  let first = true;
-  const shared = sharedStrings();
-  const { items, whole, tree } = await readAll(
-    upstream,
-    'requestlist',
-    fields,
-    {
-      root: 'RequestList',
-      record: 'Request',
-      map: (record) => {
-        // Whether its dates carry a zone: the first of an answer tells for all of them.
-        if (first && typeof record.BeginDate === 'string') {
-          upstream.learnDatesZone(normalDate(record.BeginDate).zone ?? null);
-          first = false;
-        }
-        return listedRequest(record, shared);
-      },
-      key: (r) => r.requestId,
-      dedupe: true,
-    },
-    DAY_BOUND,
-  );
-  return { day: listedDay(tree, items[0]) || fields.date || '', requests: items, whole };
-}
-
-/** The pipeline ids of a list answer. */
-function listedPipelines(tree: TreeObject): string[] {
-  const raw = element(tree.PipelineList).PipeLine;
-  const items = raw === undefined || raw === '' ? [] : Array.isArray(raw) ? raw : [raw];
-  return items.map((p) => text(element(p).Id)).filter((id) => id !== '');
-}
-
 export class IndexPoller {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -194,8 +104,8 @@ export class IndexPoller {
   statusChanged: ((pipelineId: string, status: string) => void) | undefined;
   private telling = false;
 
-  /** Reads the evidence of failures within a budget (issue 25). */
-  private readonly evidence: EvidenceReader;
+  /** What its rounds read of the upstream into the index. */
+  private readonly rounds: IndexRound;
 
   constructor(
     readonly upstream: Upstream,
@@ -204,7 +114,17 @@ export class IndexPoller {
   ) {
     this.delayMs = options.intervalMs;
     index.attempts.configure(this.service, options.failedStatuses ?? ['Error']);
-    this.evidence = new EvidenceReader(upstream, index, options.now, options.evidence);
+    this.rounds = new IndexRound({
+      upstream,
+      index,
+      now: options.now,
+      failedStatuses: options.failedStatuses ?? ['Error'],
+      onFailed: options.onFailed,
+      evidence: options.evidence,
+      stopped: () => this.stopped,
+      tellStatus: (pipelineId, status) => this.tellStatus(pipelineId, status),
+      sharedCall: (operation) => this.sharedCall(operation),
+    });
   }
 
   get service(): string {
@@ -421,30 +341,13 @@ export class IndexPoller {
     const maxDelay = this.options.maxDelayMs ?? Math.max(60_000, interval * 12);
     try {
       const before = this.index.state(this.service);
-      await this.probe(started);
-      const listed = await this.listDay(undefined, startedMs);
-      const { requests, added } = listed;
-      // An empty list that names no day: still the day the service last named.
-      const day = listed.day || before.today;
-      if (!day) throw new Error(`service ${this.upstream.name} did not say which day it lists`);
-      if (before.today && before.today !== day) await this.listDay(before.today, startedMs);
-      for (const requestId of this.index.unsettled(this.service, startedMs, DETAILS_PER_ROUND)) {
-        // Closing the server waits for this round: at most one more call's timeout.
-        if (this.stopped) return;
-        await this.detail(requestId);
-      }
-      // A failure's words and log lines, read before a retry can rewrite them (issue 25).
-      await this.evidence.round(() => this.stopped);
-      // A new request began between the last round and now: its begin time tells the zone.
-      const newest = requests[0];
-      const offset = added > 0 && newest ? offsetFrom(newest.beginDate, started) : undefined;
-      this.index.markIndexed(this.service, day, started, offset);
+      if (!(await this.rounds.read(started, before))) return;
       this.error = null;
       this.failure = null;
       this.telling = true;
       await this.askZoneName(startedMs);
       // The first round of a new index sees the day as it stands: nothing to tell of then.
-      if (before.indexedAt !== null) await this.tellFailed(Date.parse(before.indexedAt));
+      if (before.indexedAt !== null) await this.rounds.tellFailed(Date.parse(before.indexedAt));
       const took = this.options.now().getTime() - startedMs;
       this.lastRoundMs = took;
       // A costly round (a large day, a slow upstream) waits longer, up to the bound.
@@ -454,55 +357,6 @@ export class IndexPoller {
       this.failure = upstreamFailureOf(error);
       this.delayMs = Math.min(Math.max(this.delayMs, interval) * 2, maxDelay);
       this.options.log?.(`index of service ${this.service}: ${this.error}`);
-    }
-  }
-
-  /** How the upstream pages, asked at the first round and every hour (contract section 12). */
-  private async probe(now: Date): Promise<void> {
-    const { probedAt } = this.upstream.paging;
-    if (probedAt !== null && now.getTime() - Date.parse(probedAt) < PROBE_EVERY_MS) return;
-    // What it refused at once is asked again: a busy hour is not its limit for ever.
-    this.upstream.limiter.reset();
-    try {
-      this.upstream.paging = await probePaging(this.upstream, now);
-      await this.crossCheck();
-    } catch (error) {
-      // Reads decide from what their own answers show meanwhile; asked again next round.
-      const failure = upstreamFailureOf(error);
-      this.upstream.learnPaging({
-        probeError: (error as Error).message,
-        probeErrorCode: failure?.code ?? (error instanceof ApiError ? error.code : null),
-        probeErrorCause: failure?.cause ?? null,
-      });
-      throw error;
-    }
-  }
-
-  /**
-   * A short answer is whole only if the upstream does not cut answers short on its own. When
-   * nothing it states can tell (no Total, no truthful Next, no index), its pipelines' lists
-   * are read beside the day's: more requests among them than in the day's list means the
-   * day's was cut, at that many rows. Hourly, with the probe.
-   */
-  private async crossCheck(): Promise<void> {
-    const { paging } = this.upstream;
-    const told =
-      paging.total === 'stated' ||
-      paging.next === 'stated' ||
-      paging.index === 'honoured' ||
-      paging.pagesize === 'ignored';
-    if (told) return;
-    const day = await this.upstream.call('requestlist', { pagesize: String(FIRST_PAGE) });
-    const listed = elements(element(day.RequestList).Request).length;
-    if (listed === 0 || listed >= FIRST_PAGE) return;
-    const seen = new Set<string>();
-    for (const id of listedPipelines(await this.sharedCall('list'))) {
-      const tree = await this.upstream.call('requestlist', { id, pagesize: String(FIRST_PAGE) });
-      for (const r of elements(element(tree.RequestList).Request)) seen.add(text(r.RequestId));
-      if (seen.size > listed) {
-        this.upstream.learnPaging({ cap: listed });
-        return;
-      }
     }
   }
 
@@ -518,78 +372,5 @@ export class IndexPoller {
     } catch {
       // Asked again after ZONE_ASK_MS; the offset alone still tells the zone meanwhile.
     }
-  }
-
-  private async listDay(day: string | undefined, nowMs: number) {
-    const listed = await readDay(this.upstream, { date: day });
-    const stated = listed.day || day || '';
-    if (!stated) return { ...listed, added: 0 };
-    const { added, gap, entered } = await this.index.ingest(
-      this.service,
-      stated,
-      listed.requests,
-      !listed.whole,
-      nowMs,
-    );
-    for (const r of entered) this.tellStatus(r.pipelineId, r.status);
-    // More requests than the upstream gives in one read: each pipeline's list reaches further.
-    const complete = gap ? await this.listByPipeline(stated, nowMs) : true;
-    this.index.markDay(this.service, stated, complete);
-    return { ...listed, day: stated, added };
-  }
-
-  /** The day's list of each pipeline; false when one of them, too, may miss requests. */
-  private async listByPipeline(day: string, nowMs: number): Promise<boolean> {
-    const pipelines = listedPipelines(await this.sharedCall('list'));
-    let complete = true;
-    for (const id of pipelines) {
-      if (this.stopped) return false;
-      const { requests, whole } = await readDay(this.upstream, { id, date: day });
-      const { gap, entered } = await this.index.ingest(this.service, day, requests, !whole, nowMs);
-      for (const r of entered) this.tellStatus(r.pipelineId, r.status);
-      if (gap) complete = false;
-    }
-    return complete;
-  }
-
-  /**
-   * Each request seen failing since `sinceMs`, with the last line of its application log
-   * (for a few per round; the rest are told without it). The notifier's claims keep a request and
-   * state from being told twice, whatever the rounds overlap.
-   */
-  private async tellFailed(sinceMs: number): Promise<void> {
-    const { onFailed, failedStatuses = ['Error'] } = this.options;
-    if (!onFailed) return;
-    const failed = this.index.failedSince(this.service, sinceMs, failedStatuses);
-    for (const request of failed) {
-      // interfaces.md's detail has no message of its own: the words the failure's evidence
-      // kept (its request log's last message, else its application log's last line), read
-      // within the evidence budget; told without them beyond it.
-      const message = this.stopped ? '' : await this.evidence.messageOf(request.requestId);
-      onFailed({ ...request, message });
-    }
-  }
-
-  private async detail(requestId: string): Promise<void> {
-    const nowMs = this.options.now().getTime();
-    let tree: TreeObject;
-    try {
-      tree = await this.upstream.call('requestdetail', { requestid: requestId });
-    } catch (error) {
-      if (error instanceof ApiError && error.httpStatus === 404) {
-        this.index.settle(this.service, requestId, 'gone', nowMs);
-        return;
-      }
-      throw error;
-    }
-    const d = element(tree.RequestDetail);
-    const status = text(d.Status);
-    const changed = this.index.settle(
-      this.service,
-      requestId,
-      { status, stage: text(d.Stage), endTime: text(d.EndTime), sensorFile: text(d.SensorFile) },
-      nowMs,
-    );
-    if (changed) this.tellStatus(changed.pipelineId, status);
   }
 }

@@ -1,11 +1,9 @@
-// What a service's status words mean (README "Status words"): which say a request failed,
+// What a service's status words mean (docs/gateway.md "Status words"): which say a request failed,
 // waits, runs or has ended, and which a retry or a cancel may start from. Our own engine's
 // words are its contract's (section 5); a vendor's are its own (an open set, interfaces.md
 // shows few), so they come from the configuration, defaults from interfaces.md, and what
 // the upstream itself refused. The overview's counts, badges, bulk selections, row actions
 // and the request page's buttons all read them from `GET /mcapi/services`.
-
-import type { Upstream } from './upstream.ts';
 
 export const STATUS_CLASSES = [
   'failed',
@@ -178,14 +176,17 @@ export class LearnedRefusals {
   }
 }
 
-/** The refusals learnt of each upstream, set by the directory that made it. */
-const refusalsByUpstream = new WeakMap<Upstream, LearnedRefusals>();
+/**
+ * The refusals learnt of each upstream (an Upstream of upstream.ts), set by the directory
+ * that made it. Keyed by the object alone, so that this file needs nothing of the client.
+ */
+const refusalsByUpstream = new WeakMap<object, LearnedRefusals>();
 
-export function learnRefusalsOf(upstream: Upstream, refusals: LearnedRefusals): void {
+export function learnRefusalsOf(upstream: object, refusals: LearnedRefusals): void {
   refusalsByUpstream.set(upstream, refusals);
 }
 
-export function refusalsOf(upstream: Upstream): LearnedRefusals | undefined {
+export function refusalsOf(upstream: object): LearnedRefusals | undefined {
   return refusalsByUpstream.get(upstream);
 }
 

@@ -1,37 +1,26 @@
 import {
   API_KEY_HEADER,
   ErrorCode,
+  HttpError,
   OPERATIONS,
+  ParseError,
   upstreamSentence,
   xmlToTree,
+  type CapabilitiesAnswer,
   type OperationName,
   type TreeObject,
   type UpstreamCause,
   type UpstreamFailure,
 } from '../../kit/index.ts';
-import { TextDecoder } from 'node:util';
-import { chooseCharset, SNIFF_BYTES } from '../../kit/charset.ts';
 import { ApiError } from '../errors.ts';
+import { answerText, cutText, type AnswersSeen, type AnswerTextOptions } from './answer-text.ts';
+import { callFailure, wordsOf, type CallFacts, type CallFailure } from './call-failure.ts';
+import { openAnswer } from './open-answer.ts';
 import { CallLimiter, retryAfterMs } from './limiter.ts';
 import { UNPROBED, type ListPaging } from './paging.ts';
-import type { IndexPoller } from './poller.ts';
 import { Redactor } from './redactor.ts';
 import type { UpstreamEntry } from './services.ts';
 import { XmlStreamError, XmlTreeStream, type RecordStream } from './xml-stream.ts';
-
-/** Operations that change something: a refusal of theirs is a state conflict. */
-const CHANGES = new Set<OperationName>(
-  (Object.keys(OPERATIONS) as OperationName[]).filter((op) => OPERATIONS[op] !== 'GET'),
-);
-
-/** The Part C code of a "not found" for each operation's object. */
-function notFoundCode(operation: OperationName): number {
-  if (operation.startsWith('request')) return ErrorCode.RequestNotFound;
-  if (operation.endsWith('db') || operation.endsWith('table')) return ErrorCode.TableNotFound;
-  if (operation === 'list' || operation === 'version' || operation === 'inbox')
-    return ErrorCode.UnknownApi;
-  return ErrorCode.PipelineNotFound;
-}
 
 /** Bytes of a refusal's body read for its words: the rest is not worth holding. */
 const REFUSAL_BYTES = 64 * 1024;
@@ -50,21 +39,22 @@ export interface UpstreamOptions {
   readonly redactor?: Redactor;
 }
 
-/** What the gateway has seen of how an upstream answers (beside what the poller probes). */
-export interface WireFacts {
-  /** The charset its last answer was read in, and where that was stated. */
-  readonly charset: string | null;
-  readonly charsetFrom: string | null;
-  /** Whether it sets a SESSIONID cookie (kept on the server, sent back, never passed on). */
-  readonly setsSessionId: boolean;
-  /** The calls at once it took before refusing with 503/429, once it did. */
-  readonly concurrencyLimit: number | null;
-  readonly concurrency: number;
-  /** Its largest answer so far, in bytes. */
-  readonly largestAnswerBytes: number;
-  /** Whether it compressed an answer. */
-  readonly compressed: boolean;
-}
+/**
+ * What the gateway has seen of how an upstream answers, beside what the poller probes: the
+ * charset of its last answer and where that was stated, whether it sets a SESSIONID (kept on
+ * the server, sent back, never passed on), the calls at once it took before refusing with
+ * 503/429, its largest answer and whether it compressed one. As the services list tells it.
+ */
+export type WireFacts = Pick<
+  CapabilitiesAnswer,
+  | 'charset'
+  | 'charsetFrom'
+  | 'setsSessionId'
+  | 'concurrencyLimit'
+  | 'concurrency'
+  | 'largestAnswerBytes'
+  | 'compressed'
+>;
 
 const MIB = 1024 * 1024;
 
@@ -89,16 +79,6 @@ export function upstreamFailureOf(error: unknown): UpstreamFailure | null {
   return error instanceof UpstreamError ? error.failure : null;
 }
 
-/** The readable words of a body that is not ours to parse: text, or HTML without its tags. */
-function wordsOf(body: string): string {
-  const text = body
-    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-}
-
 /**
  * One pipeline service behind the gateway, spoken to as interfaces.md alone describes it:
  * XML, the seed's key header, no extensions. Every way it can fail becomes one of our
@@ -109,8 +89,8 @@ function wordsOf(body: string): string {
  * undoes gzip.
  */
 export class Upstream {
-  /** The poller keeping this service's request index, when the server keeps one. */
-  poller: IndexPoller | undefined;
+  // `poller`, the poller keeping this service's request index, is declared by poller.ts:
+  // the client below the poller does not import it.
   /** How its lists page, as probed and as its answers showed since. */
   paging: ListPaging = UNPROBED;
   readonly redactor: Redactor;
@@ -118,9 +98,9 @@ export class Upstream {
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
   private sessionId: string | undefined;
-  private facts = {
-    charset: null as string | null,
-    charsetFrom: null as string | null,
+  private readonly seen: AnswersSeen = {
+    charset: null,
+    charsetFrom: null,
     largestAnswerBytes: 0,
     compressed: false,
   };
@@ -161,12 +141,15 @@ export class Upstream {
   }
 
   /**
-   * The error of a failure of this service: its sentence written from its cause, both with
-   * every secret cut out.
+   * The error of a failed call: the service's own words passed on, or the gateway's
+   * sentence written from its cause; both with every secret cut out.
    */
-  private fail(httpStatus: number, code: number, cause: UpstreamCause): UpstreamError {
+  private fail(failure: CallFailure): ApiError {
+    const { httpStatus, code } = failure;
+    if (!('cause' in failure))
+      return new ApiError(httpStatus, code, this.redactor.redact(failure.words));
     const redacted = Object.fromEntries(
-      Object.entries(cause).map(([key, value]) => [
+      Object.entries(failure.cause).map(([key, value]) => [
         key,
         typeof value === 'string' && key !== 'kind' ? this.redactor.redact(value) : value,
       ]),
@@ -181,7 +164,7 @@ export class Upstream {
 
   wireFacts(): WireFacts {
     return {
-      ...this.facts,
+      ...this.seen,
       setsSessionId: this.sessionId !== undefined,
       concurrencyLimit: this.limiter.learnedLimit ?? null,
       concurrency: this.limiter.limit,
@@ -228,31 +211,32 @@ export class Upstream {
       const { response, controller } = outcome.busy;
       const waitMs = retryAfterMs(response.headers.get('retry-after'), Date.now()) ?? 1000;
       if (attempt >= BUSY_ATTEMPTS || Date.now() + waitMs >= deadline) {
-        const words = await this.refusalWords(response, controller);
-        throw this.fail(502, ErrorCode.UpstreamFailed, {
-          kind: 'busy',
-          httpStatus: response.status,
-          attempts: attempt,
-          words,
-        });
+        const text = await cutText(
+          response,
+          controller,
+          this.textOptions(controller, operation, REFUSAL_BYTES, 'cut'),
+        );
+        const busy = new HttpError(
+          response.status,
+          OPERATIONS[operation],
+          response.url,
+          undefined,
+          wordsOf(text),
+          '',
+        );
+        throw this.fail(callFailure(busy, { ...this.facts(operation), attempts: attempt }));
       }
       controller.abort();
       await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
   }
 
+  /** Sends one call, its answer unread (open-answer.ts), bounded by the call's deadline. */
   private async send(
     operation: OperationName,
     fields: Readonly<Record<string, string | undefined>>,
     deadline: number,
   ): Promise<{ response: Response; controller: AbortController; timer: NodeJS.Timeout }> {
-    const method = OPERATIONS[operation];
-    const form = new URLSearchParams();
-    for (const [name, value] of Object.entries(fields))
-      if (value !== undefined) form.append(name, value);
-    const hasBody = method === 'POST' || method === 'PUT';
-    const query = !hasBody && form.size > 0 ? `?${form.toString()}` : '';
-    const url = `${this.entry.url}/pipelineapi/${operation}/xml${query}`;
     // One controller for the call and its body: the time bound covers reading the answer.
     const controller = new AbortController();
     const timer = setTimeout(
@@ -261,26 +245,19 @@ export class Upstream {
     );
     timer.unref();
     controller.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+    let response: Response;
     try {
-      const response = await fetch(url, {
-        method,
-        headers: {
-          [API_KEY_HEADER]: this.entry.apiKey,
-          ...(this.sessionId ? { Cookie: `SESSIONID=${this.sessionId}` } : {}),
-          ...(hasBody
-            ? { 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' }
-            : {}),
-        },
-        ...(hasBody ? { body: form.toString() } : {}),
-        redirect: 'manual',
-        signal: controller.signal,
-      });
-      this.keepSession(response);
-      return { response, controller, timer };
+      const headers = {
+        [API_KEY_HEADER]: this.entry.apiKey,
+        ...(this.sessionId ? { Cookie: `SESSIONID=${this.sessionId}` } : {}),
+      };
+      response = await openAnswer(this.entry.url, headers, operation, fields, controller.signal);
     } catch (error) {
       clearTimeout(timer);
-      throw this.failure(error, controller, 'cannot be reached');
+      throw this.lost(error, controller, operation, false);
     }
+    this.keepSession(response);
+    return { response, controller, timer };
   }
 
   /** A SESSIONID the upstream set: sent back on later calls, and never passed on. */
@@ -294,118 +271,55 @@ export class Upstream {
     }
   }
 
-  private failure(
+  /** The call's connection failed, before its answer or `midway` through it. */
+  private lost(
     error: unknown,
     controller: AbortController,
-    doing: 'cannot be reached' | 'stopped answering midway',
+    operation: OperationName,
+    midway: boolean,
   ): ApiError {
     if (error instanceof ApiError) return error;
-    const cause = error as Error & { cause?: { code?: string; message?: string } };
-    const timedOut =
-      (controller.signal.reason as Error | undefined)?.name === 'TimeoutError' ||
-      cause.name === 'TimeoutError';
-    const failed = timedOut
-      ? this.fail(504, ErrorCode.UpstreamTimeout, {
-          kind: 'timeout',
-          seconds: this.timeoutMs / 1000,
-        })
-      : doing === 'stopped answering midway'
-        ? this.fail(504, ErrorCode.UpstreamTimeout, { kind: 'midway' })
-        : this.fail(502, ErrorCode.UpstreamFailed, {
-            kind: 'unreachable',
-            error: cause.cause?.code ?? cause.cause?.message ?? cause.message,
-          });
-    this.onReach?.(false, failed.message, failed.failure);
+    const failed = this.fail(
+      callFailure(error, {
+        ...this.facts(operation),
+        timedOut: (controller.signal.reason as Error | undefined)?.name === 'TimeoutError',
+        midway,
+      }),
+    );
+    this.onReach?.(false, failed.message, upstreamFailureOf(failed));
     return failed;
   }
 
-  /**
-   * The answer's bytes as decoded, redacted text chunks, bounded by `limit` bytes: beyond it
-   * the answer is refused (`bounded`) or cut (a refusal's words need no more).
-   */
-  private async *textOf(
-    response: Response,
+  /** The facts of every call of this upstream that its failures' mapping needs. */
+  private facts(operation: OperationName): CallFacts {
+    return { operation, timeoutSeconds: this.timeoutMs / 1000 };
+  }
+
+  /** How an answer is read as text: bounded by `limit`, refused or cut beyond it. */
+  private textOptions(
     controller: AbortController,
+    operation: OperationName,
     limit: number,
     beyond: 'refuse' | 'cut',
-  ): AsyncGenerator<string> {
-    const declared = Number(response.headers.get('content-length'));
-    if (beyond === 'refuse' && declared > limit) {
-      controller.abort();
-      throw this.tooLarge(declared, true);
-    }
-    if (response.headers.get('content-encoding')) this.facts.compressed = true;
-    const reader = response.body?.getReader();
-    if (!reader) return;
-    const redacting = this.redactor.stream();
-    let decoder: TextDecoder | undefined;
-    let head: Uint8Array = new Uint8Array(0);
-    let bytes = 0;
-    const contentType = response.headers.get('content-type') ?? '';
-    try {
-      for (;;) {
-        let chunk: Awaited<ReturnType<typeof reader.read>>;
-        try {
-          chunk = await reader.read();
-        } catch (error) {
-          throw this.failure(error, controller, 'stopped answering midway');
-        }
-        if (chunk.done) break;
-        bytes += chunk.value.length;
-        if (bytes > limit) {
-          controller.abort();
-          if (beyond === 'refuse') throw this.tooLarge(bytes, false);
-          break;
-        }
-        let piece: Uint8Array = chunk.value;
-        if (!decoder) {
-          // The charset is stated in the first bytes, if at all: wait for enough of them.
-          head = concat(head, piece);
-          if (head.length < SNIFF_BYTES) continue;
-          decoder = this.decoderFor(contentType, head);
-          piece = head;
-        }
-        const text = redacting.push(decoder.decode(piece, { stream: true }));
-        if (text) yield text;
-      }
-      // A short answer is still all in `head`; a long one has its decoder's tail to flush.
-      const last = decoder ? decoder.decode() : this.decoderFor(contentType, head).decode(head);
-      const tail = redacting.push(last);
-      if (tail) yield tail;
-      const rest = redacting.flush();
-      if (rest) yield rest;
-    } finally {
-      this.facts.largestAnswerBytes = Math.max(this.facts.largestAnswerBytes, bytes);
-      reader.releaseLock();
-    }
-  }
-
-  private decoderFor(contentType: string, head: Uint8Array): TextDecoder {
-    const chosen = chooseCharset(contentType, head);
-    this.facts.charset = chosen.charset;
-    this.facts.charsetFrom = chosen.from;
-    return new TextDecoder(chosen.charset);
-  }
-
-  private tooLarge(bytes: number, declared: boolean): ApiError {
-    return this.fail(502, ErrorCode.UpstreamFailed, {
-      kind: 'tooLarge',
-      mebibytes: Math.round((bytes / MIB) * 10) / 10,
-      declared,
-      boundMebibytes: this.maxBytes / MIB,
-    });
-  }
-
-  /** A refusal's readable words (its first 64 KiB), redacted. */
-  private async refusalWords(response: Response, controller: AbortController): Promise<string> {
-    let body = '';
-    try {
-      for await (const text of this.textOf(response, controller, REFUSAL_BYTES, 'cut'))
-        body += text;
-    } catch {
-      // Words are a courtesy: a refusal cut off midway is still a refusal.
-    }
-    return wordsOf(body);
+  ): AnswerTextOptions {
+    return {
+      limit,
+      beyond,
+      redactor: this.redactor,
+      seen: this.seen,
+      tooLarge: (bytes, declared) =>
+        this.fail({
+          httpStatus: 502,
+          code: ErrorCode.UpstreamFailed,
+          cause: {
+            kind: 'tooLarge',
+            mebibytes: Math.round((bytes / MIB) * 10) / 10,
+            declared,
+            boundMebibytes: this.maxBytes / MIB,
+          },
+        }),
+      lost: (error) => this.lost(error, controller, operation, true),
+    };
   }
 
   private async read(
@@ -414,25 +328,25 @@ export class Upstream {
     records: RecordStream | undefined,
   ): Promise<TreeObject> {
     const { response, controller } = answer;
-    const status = response.status;
-    const failed = (httpStatus: number, code: number, message: string) =>
-      new ApiError(httpStatus, code, this.redactor.redact(message));
+    const { status } = response;
+    const method = OPERATIONS[operation];
+    const refused = (serviceMessage: string, facts: Partial<CallFacts>) =>
+      this.fail(
+        callFailure(new HttpError(status, method, response.url, undefined, serviceMessage, ''), {
+          ...this.facts(operation),
+          ...facts,
+        }),
+      );
     if (status >= 300 && status < 400) {
       controller.abort();
-      throw this.fail(502, ErrorCode.UpstreamFailed, {
-        kind: 'redirect',
-        httpStatus: status,
-        location: response.headers.get('location') ?? '',
-      });
+      throw refused('', { location: response.headers.get('location') ?? '' });
     }
     if (status >= 400) {
-      let body = '';
-      try {
-        for await (const text of this.textOf(response, controller, REFUSAL_BYTES, 'cut'))
-          body += text;
-      } catch {
-        // As above: the status alone still says what happened.
-      }
+      const body = await cutText(
+        response,
+        controller,
+        this.textOptions(controller, operation, REFUSAL_BYTES, 'cut'),
+      );
       let tree: TreeObject | undefined;
       try {
         tree = xmlToTree(body);
@@ -440,40 +354,19 @@ export class Upstream {
         tree = undefined;
       }
       const execute = tree?.ExecuteResponse;
-      const upstreamMessage =
+      throw refused(
         execute && typeof execute === 'object' && !Array.isArray(execute)
           ? String(execute.Message ?? '')
-          : wordsOf(body);
-      if (status === 401 || status === 403)
-        throw this.fail(502, ErrorCode.UpstreamFailed, {
-          kind: 'keyRefused',
-          httpStatus: status,
-          words: upstreamMessage,
-        });
-      if (status >= 500)
-        throw this.fail(502, ErrorCode.UpstreamFailed, {
-          kind: 'failed',
-          httpStatus: status,
-          words: upstreamMessage,
-        });
-      const code =
-        status === 404
-          ? notFoundCode(operation)
-          : status === 405
-            ? ErrorCode.MethodNotAllowed
-            : status === 409
-              ? ErrorCode.StateConflict
-              : ErrorCode.BadParameter;
-      const httpStatus = status === 404 || status === 405 || status === 409 ? status : 400;
-      // Its own words are passed on as they are; without any, the gateway says what it saw.
-      if (upstreamMessage) throw failed(httpStatus, code, upstreamMessage);
-      throw this.fail(httpStatus, code, { kind: 'refused', httpStatus: status });
+          : wordsOf(body),
+        {},
+      );
     }
     const stream = new XmlTreeStream(records);
     let seen = '';
     let tree: TreeObject;
     try {
-      for await (const text of this.textOf(response, controller, this.maxBytes, 'refuse')) {
+      const options = this.textOptions(controller, operation, this.maxBytes, 'refuse');
+      for await (const text of answerText(response, controller, options)) {
         if (seen.length < 200) seen += text.slice(0, 200);
         stream.write(text);
       }
@@ -481,41 +374,13 @@ export class Upstream {
     } catch (error) {
       controller.abort();
       if (!(error instanceof XmlStreamError)) throw error;
-      throw this.fail(
-        502,
-        ErrorCode.UpstreamFailed,
-        /^\s*</.test(seen)
-          ? { kind: 'unreadableXml', detail: error.message.slice(0, 120) }
-          : { kind: 'notXml', start: wordsOf(seen).slice(0, 80) },
-      );
+      throw this.fail(callFailure(new ParseError(error.message, seen), this.facts(operation)));
     }
     const execute = tree.ExecuteResponse;
     if (execute && typeof execute === 'object' && !Array.isArray(execute)) {
-      if (execute.Status !== 'OK') {
-        // A refusal inside a 2xx answer: the matching 4xx, with the service's own words.
-        const words = String(execute.Message ?? '');
-        if (execute.Status === 'SystemError')
-          throw this.fail(502, ErrorCode.UpstreamFailed, {
-            kind: 'failed',
-            httpStatus: null,
-            words,
-          });
-        const [httpStatus, code] = CHANGES.has(operation)
-          ? [409, ErrorCode.StateConflict]
-          : [400, ErrorCode.BadParameter];
-        throw words
-          ? failed(httpStatus, code, words)
-          : this.fail(httpStatus, code, { kind: 'refused', httpStatus: null });
-      }
+      if (execute.Status !== 'OK')
+        throw refused(String(execute.Message ?? ''), { answerStatus: String(execute.Status) });
     }
     return tree;
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import { redactUrl } from '../audit/redact.ts';
 
 /*
- * One access line per answered request, at `info` (README "Logs"), in place of Fastify's
+ * One access line per answered request, at `info` (docs/deploy/README.md "Logs"), in place of Fastify's
  * two ("incoming request", "request completed"), which name neither the route nor the
  * person:
  *
@@ -75,7 +75,7 @@ export interface AccessLine {
 }
 
 /**
- * The one shape of an access line (README, docs/deploy "Logs"): Fastify's cycle writes it
+ * The one shape of an access line (docs/deploy/README.md "Logs"): Fastify's cycle writes it
  * from its hook, the cached reads answered before that cycle (cached-reads.ts) directly.
  */
 export function writeAccessLine(

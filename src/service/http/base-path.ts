@@ -4,7 +4,7 @@ import { ErrorCode } from '../../kit/wire.ts';
 import { ApiError } from '../errors.ts';
 
 /*
- * `--base-path /pipelines` (README "Deploy"): the server answers under that path and nothing
+ * `--base-path /pipelines` (docs/deploy/README.md "Behind a proxy"): the server answers under that path and nothing
  * at the root. Inside, every route keeps its own path (`/mcapi/...`, `/healthz`): the path
  * is taken off on the way in (Fastify's rewriteUrl, before routing) and put back on what
  * names a path on the way out (Location, a cookie's Path), the way a proxy's

@@ -6,7 +6,7 @@ import { ErrorCode } from '../../kit/wire.ts';
 import { ApiError } from '../errors.ts';
 import { isUnder } from './security.ts';
 
-/** The meta tag the dashboard reads its base path from (src/dashboard/app/base-path.ts). */
+/** The meta tag the dashboard reads its base path from (src/dashboard/core/base-path.ts). */
 export const BASE_PATH_META = 'pipeline-base-path';
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Databases } from '../db/databases.ts';
-import type { ServiceDirectory } from '../gateway/directory.ts';
+import type { Services } from '../gateway/service-state.ts';
 
 /** One part of the server as /readyz reports it. */
 export interface ComponentState {
@@ -19,7 +19,7 @@ export interface ComponentState {
 export function healthRoutes(
   server: FastifyInstance,
   dbs: Databases,
-  services: ServiceDirectory,
+  services: Services,
   now: () => Date,
 ): void {
   server.get('/healthz', async (_request, reply) =>

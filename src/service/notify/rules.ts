@@ -4,7 +4,7 @@ import { listPipelines } from '../db/system/pipelines.ts';
 import type { ServiceState } from '../gateway/directory.ts';
 import type { Notifier } from './notifier.ts';
 
-/** Which events beside failed requests are sent (README "Notifications"). */
+/** Which events beside failed requests are sent (docs/operations.md "Notifications"). */
 export interface NotifyRules {
   /** A pipeline of the embedded service went from run to stop. */
   readonly suspended?: boolean;

@@ -11,8 +11,9 @@ import {
 import { BULK_ENDPOINTS } from './bulk-endpoints.ts';
 import { HISTORY_ENDPOINTS } from './history-endpoints.ts';
 import { FLEET_ENDPOINTS } from './fleet-endpoints.ts';
-import { ENDPOINTS, type Answer, type Endpoint, type Field } from './endpoints.ts';
-import { PART_C } from './part-c.ts';
+import type { Field } from '../pipelineapi/operation.ts';
+import { OPERATION_MODULES } from '../pipelineapi/operations/index.ts';
+import { ENDPOINTS, type Answer, type Endpoint } from './endpoints.ts';
 import { partCAnswer, partCSchemas, type Schema } from './schemas.ts';
 
 /** Part C's three formats as media types (wire.ts CONTENT_TYPES without the charset). */
@@ -85,7 +86,7 @@ const securityOf = (names: readonly string[] | undefined) =>
 const PART_C_SECURITY = securityOf(['apiKey', 'mcSession', 'cookie']);
 
 function partCOperation(operation: OperationName, service: boolean) {
-  const spec = PART_C[operation];
+  const spec = OPERATION_MODULES[operation].openapi;
   const method = OPERATIONS[operation];
   const parameters = [
     ...(service
@@ -202,7 +203,7 @@ export type OpenApiDocument = {
 } & Record<string, unknown>;
 
 /**
- * The OpenAPI 3.1 document of everything the server answers, built from PART_C and ENDPOINTS.
+ * The OpenAPI 3.1 document of everything the server answers, built from each Part C operation's module (pipelineapi/operations/) and ENDPOINTS.
  * `basePath` (`--base-path`, '' at the root) is its one server: relative, so that the
  * document is right whatever host and scheme a proxy puts in front.
  */

@@ -7,9 +7,11 @@ import {
   type RootName,
   type WithinName,
 } from '../../kit/wire.ts';
+import type { Schema } from '../pipelineapi/operation.ts';
 
-/** A JSON Schema (2020-12, as OpenAPI 3.1 takes it): plain data, checked by ajv in the tests. */
-export type Schema = { readonly [keyword: string]: unknown };
+// A JSON Schema (2020-12, as OpenAPI 3.1 takes it): plain data, checked by ajv in the tests;
+// defined beside the Part C operations, whose fields carry one.
+export type { Schema };
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 

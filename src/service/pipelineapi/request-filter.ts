@@ -33,10 +33,3 @@ export function requestFilter(params: Params): RequestFilter {
   }
   return { statuses, text, since: sinceStamp };
 }
-
-/**
- * How far before the read AsOf is put. `since` is by the second and inclusive, and a change
- * stamped just before a read may commit just after it (the engine stamps, then writes): a
- * few seconds of overlap mean a change is read twice, never missed.
- */
-export const AS_OF_MARGIN_MS = 2000;

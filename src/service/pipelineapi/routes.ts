@@ -8,7 +8,7 @@ import {
 } from '../../kit/wire.ts';
 import type { ServiceContext } from '../context.ts';
 import type { AuditSubject } from '../audit/audit-log.ts';
-import type { ExtraAuthenticator } from '../auth/session-auth.ts';
+import type { Caller, ExtraAuthenticator } from '../auth/session-auth.ts';
 import { ApiError } from '../errors.ts';
 import type { ErrorRenderer } from '../errors-handler.ts';
 import type { CachedReadResolver } from '../http/cached-reads.ts';
@@ -16,13 +16,11 @@ import type { Part } from '../part.ts';
 import { render } from '../render/render.ts';
 import type { Document } from '../render/document.ts';
 import { formatBytes } from '../limits.ts';
-import { upstreamOperations } from '../gateway/adapter.ts';
-import type { ServiceDirectory, ServiceRoute } from '../gateway/directory.ts';
-import { BulkJobs } from '../bulk/jobs.ts';
-import { bulkRoutes } from '../bulk/routes.ts';
+import type { ServiceRoute, Services } from '../gateway/service-state.ts';
 import { AnswerCache, cachedReads, cacheKey } from './answer-cache.ts';
+import { errorDocument } from './answers/execute-response.ts';
 import { authenticate } from './authenticate.ts';
-import { operations } from './operations.ts';
+import { OPERATION_MODULES } from './operations/index.ts';
 import { Params } from './params.ts';
 import { parseTarget, PIPELINE_API_PREFIX, SERVICES_PREFIX } from './target.ts';
 
@@ -36,17 +34,13 @@ function requestIdOf(fields: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-/** The ExecuteResponse of a failed Part C call (contract section 3). */
-export function errorDocument(error: ApiError): Document {
-  return {
-    root: 'ExecuteResponse',
-    body: {
-      Status: error.httpStatus >= 500 ? 'SystemError' : 'Error',
-      Code: error.code,
-      Message: error.message,
-    },
+/** Writes who the caller is into the audit's subject as soon as they are known. */
+const noteIn =
+  (subject: AuditSubject) =>
+  (who: Caller): void => {
+    subject.userName = who.userName ?? null;
+    subject.via = who.via;
   };
-}
 
 /** Part C errors: an ExecuteResponse in the format the request asked for (contract section 3). */
 const renderPartCError: ErrorRenderer = (error, url) => {
@@ -84,11 +78,16 @@ function renderBounded(ctx: ServiceContext, doc: Document, type: ResponseType): 
   return body;
 }
 
-/** Part C: one route dispatching every `/pipelineapi/<api>/<type>` call. */
+/**
+ * Part C: one route dispatching every `/pipelineapi/<api>/<type>` call to its operation's
+ * module (operations/), for the embedded engine or an upstream. `beside` registers routes
+ * that share Part C's paths and scope (the bulk endpoints).
+ */
 export function pipelineApi(
   ctx: ServiceContext,
-  services: ServiceDirectory,
+  services: Services,
   extraAuth?: ExtraAuthenticator,
+  beside?: (app: FastifyInstance) => void,
 ): Part & { readonly cachedReads: CachedReadResolver | undefined } {
   const answers = new AnswerCache(ctx.limits.answerCacheBytes, ctx.limits.answerCacheEntryBytes);
   return {
@@ -99,13 +98,7 @@ export function pipelineApi(
     cachedReads: services.routes[0]?.upstream ? undefined : cachedReads(ctx, answers),
   };
   async function routes(app: FastifyInstance): Promise<void> {
-    const bulk = new BulkJobs(ctx, (message, error) => app.log.error({ err: error }, message));
-    bulkRoutes(app, ctx, services, bulk, (request, reply, operation, service, identified) =>
-      authenticate(ctx, request, reply, operation, service, extraAuth, identified),
-    );
-    // After the engine's recovery (the app readies the server last), and before it stops.
-    app.addHook('onReady', async () => bulk.resume());
-    app.addHook('onClose', async () => bulk.stop());
+    beside?.(app);
     app.all(`${PIPELINE_API_PREFIX}/*`, (request, reply) =>
       answer(services.routes[0] as ServiceRoute, request, reply),
     );
@@ -120,9 +113,8 @@ export function pipelineApi(
 
   /** Runs an operation on the embedded engine or an upstream, per the route. */
   function run(route: ServiceRoute, operation: OperationName, params: Params) {
-    return route.upstream
-      ? upstreamOperations[operation](route.upstream, params)
-      : operations[operation](ctx, params);
+    const entry = OPERATION_MODULES[operation];
+    return route.upstream ? entry.upstream(route.upstream, params) : entry.embedded(ctx, params);
   }
 
   /**
@@ -137,10 +129,7 @@ export function pipelineApi(
   ): void {
     const subject: AuditSubject = { userName: null, via: 'none', requestId: null };
     try {
-      authenticate(ctx, request, reply, operation, route.id, extraAuth, (who) => {
-        subject.userName = who.userName ?? null;
-        subject.via = who.via;
-      });
+      authenticate(ctx, request, reply, operation, route.id, extraAuth, noteIn(subject));
     } catch (error) {
       if (error instanceof ApiError && subject.via.startsWith('token '))
         ctx.audit.onBehalf(
@@ -214,10 +203,15 @@ export function pipelineApi(
       { operation, service: route.id, parameters },
       subject,
       async () => {
-        const caller = authenticate(ctx, request, reply, operation, route.id, extraAuth, (who) => {
-          subject.userName = who.userName ?? null;
-          subject.via = who.via;
-        });
+        const caller = authenticate(
+          ctx,
+          request,
+          reply,
+          operation,
+          route.id,
+          extraAuth,
+          noteIn(subject),
+        );
         subject.via = caller.via;
         subject.userName = caller.userName ?? null;
         subject.requestId = requestIdOf(parameters);
@@ -265,7 +259,7 @@ export function pipelineApi(
     // Kept as bytes: a hit then costs no UTF-8 encoding at all.
     const body = renderBounded(
       ctx,
-      await operations[operation](ctx, new Params(request.query, request.body)),
+      await OPERATION_MODULES[operation].embedded(ctx, new Params(request.query, request.body)),
       type,
     );
     answers.set(key, { version, body });

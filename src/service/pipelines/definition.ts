@@ -6,7 +6,7 @@ import { ARG_TYPES, argProblem, wholeValuePattern } from './arg-rules.ts';
 import { ACTION_TABLE_NAME } from '../db/action/migrations.ts';
 import type { PipelineAction, PipelineDefinitionRecord } from '../db/system/pipelines.ts';
 
-// The pipeline definition file format. It is documented in the README; keep the two in step.
+// The pipeline definition file format. It is documented in docs/engine.md; keep the two in step.
 
 const fieldName = z.string().min(1).max(128);
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);

@@ -24,9 +24,9 @@ import {
   type WithinName,
 } from '../../kit/wire.ts';
 import { ApiError } from '../errors.ts';
-import { operations } from '../pipelineapi/operations.ts';
+import { OPERATION_MODULES } from '../pipelineapi/operations/index.ts';
 import { Params } from '../pipelineapi/params.ts';
-import { errorDocument } from '../pipelineapi/routes.ts';
+import { errorDocument } from '../pipelineapi/answers/execute-response.ts';
 import { ordersCsv, TEST_PIPELINES } from '../testing/pipelines.ts';
 import { startService, type TestService } from '../testing/service.ts';
 import type { Document } from './document.ts';
@@ -46,7 +46,10 @@ async function answer(
   operation: OperationName,
   fields: Record<string, string> = {},
 ): Promise<void> {
-  const doc = await operations[operation](service.app.context, new Params(fields, undefined));
+  const doc = await OPERATION_MODULES[operation].embedded(
+    service.app.context,
+    new Params(fields, undefined),
+  );
   samples.push({ label, operation, doc });
 }
 
@@ -56,7 +59,7 @@ async function failure(
   fields: Record<string, string>,
 ): Promise<void> {
   try {
-    await operations[operation](service.app.context, new Params(fields, undefined));
+    await OPERATION_MODULES[operation].embedded(service.app.context, new Params(fields, undefined));
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     samples.push({ label, operation: 'error', doc: errorDocument(error) });

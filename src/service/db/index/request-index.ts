@@ -1,6 +1,13 @@
 import { join } from 'node:path';
 import { containing, openDatabase, prepared, type Db } from '../sqlite.ts';
-import { AttemptLog, type IndexChange } from './attempts.ts';
+import { AttemptLog } from './attempts.ts';
+import {
+  ingestListed,
+  TERMINAL_STATUSES,
+  type IngestArgs,
+  type Ingested,
+  type ListedRequest,
+} from './ingest.ts';
 import { indexMigrations } from './migrations.ts';
 
 // The gateway's index of its upstreams' requests (contract section 8), filled by one
@@ -8,7 +15,6 @@ import { indexMigrations } from './migrations.ts';
 // Everything here is exact for what the pollers saw; a day whose list was already longer
 // than an upstream answers at once when first seen is marked incomplete.
 
-/** A request as an upstream's requestlist shows it (interfaces.md's fields). */
 /** A request an upstream reports failing, as the index last saw it. */
 export interface FailedRequest {
   readonly requestId: string;
@@ -16,16 +22,6 @@ export interface FailedRequest {
   readonly name: string;
   readonly status: string;
   readonly stage: string;
-}
-
-export interface ListedRequest {
-  readonly requestId: string;
-  readonly pipelineId: string;
-  readonly name: string;
-  readonly status: string;
-  readonly stage: string;
-  /** `YYYY-MM-DD hh:mm:ss` in the service's zone. */
-  readonly beginDate: string;
 }
 
 export interface IndexedRequest extends ListedRequest {
@@ -55,20 +51,6 @@ export interface IndexState {
   readonly offsetMinutes: number | null;
 }
 
-/**
- * Terminal by our contract's words alone. Any other status (an open set) counts as not
- * ended until a requestdetail shows its EndTime, which settles it for any vendor's words.
- */
-export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['Finish', 'Error', 'Stop']);
-
-/** Rows written per transaction of an ingest, with other calls let through between. */
-const INGEST_CHUNK = 5000;
-
-/** Request ids looked up per query of an ingest. */
-const KNOWN_CHUNK = 20_000;
-
-const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** The file of the index in a data folder; only a server with upstreams creates it. */
 export const INDEX_FILE = 'upstream-index.db';
 
@@ -80,14 +62,6 @@ interface Row {
   stage: string;
   begin_date: string;
   changed_ms: number;
-}
-
-/** The hour of a begin date, or of the `_hh-` of the request id when the date is odd. */
-function hourOf(request: ListedRequest): number {
-  const fromDate = /^\d{4}-\d{2}-\d{2}[ T](\d{2})/.exec(request.beginDate)?.[1];
-  const fromId = /_(\d{2})-\d+$/.exec(request.requestId)?.[1];
-  const hour = Number(fromDate ?? fromId ?? 0);
-  return hour >= 0 && hour < 24 ? hour : 0;
 }
 
 /**
@@ -172,149 +146,10 @@ export class RequestIndex {
 
   /**
    * Takes in one requestlist answer of a day (newest first), `full` when the upstream
-   * may have had older ones out of reach of it. New requests are numbered oldest first; a
-   * known one whose status or stage changed gets `changedMs`. `gap`: the answer was full
-   * and its oldest request is new this round, so requests older than it may be missing.
-   *
-   * A whole day of a vendor that answers it in one piece is 100,000 rows: what is known is
-   * read in one query, and the writes go in transactions of INGEST_CHUNK rows with the
-   * event loop let through between them, so that no other call waits for all of them.
+   * may have had older ones out of reach of it (ingest.ts).
    */
-  async ingest(
-    service: string,
-    day: string,
-    listed: readonly ListedRequest[],
-    full: boolean,
-    nowMs: number,
-  ): Promise<{ added: number; changed: number; gap: boolean; entered: ListedRequest[] }> {
-    const known = new Map<string, { status: string; stage: string; first: number }>();
-    const ids = listed.map((r) => r.requestId);
-    // The known rows of these requests, whatever day the index filed them under.
-    for (let i = 0; i < ids.length; i += KNOWN_CHUNK) {
-      const rows = prepared(
-        this.db,
-        `SELECT request_id AS id, status, stage, first_ms AS first FROM indexed_request
-         WHERE service = ? AND request_id IN (SELECT value FROM json_each(?))`,
-      ).all(service, JSON.stringify(ids.slice(i, i + KNOWN_CHUNK))) as {
-        id: string;
-        status: string;
-        stage: string;
-        first: number;
-      }[];
-      for (const row of rows) known.set(row.id, row);
-    }
-    // New to this round (whose rounds share one `nowMs`), not only to this answer: a
-    // pipeline's list of the same round must not count as reaching further back.
-    const oldest = listed.at(-1);
-    const firstSeen = oldest === undefined ? undefined : known.get(oldest.requestId)?.first;
-    const gap = full && oldest !== undefined && (firstSeen === undefined || firstSeen >= nowMs);
-    const counters = prepared(
-      this.db,
-      'SELECT first_seq, last_seq FROM indexed_service WHERE service = ?',
-    ).get(service) as { first_seq: number; last_seq: number } | undefined;
-    if (!counters)
-      prepared(this.db, 'INSERT INTO indexed_service (service) VALUES (?)').run(service);
-    let seq = counters?.last_seq ?? 0;
-    let first = counters?.first_seq ?? 1;
-    // New requests listed after the oldest known one are older than everything known (a
-    // pipeline's list reaching further back): numbered below, newest first. The others
-    // are newer: numbered above, oldest first.
-    let lastKnown = -1;
-    for (let i = listed.length - 1; i >= 0 && lastKnown < 0; i--)
-      if (known.has((listed[i] as ListedRequest).requestId)) lastKnown = i;
-    const seqOf = new Map<string, number>();
-    for (let i = lastKnown + 1; i < listed.length && lastKnown >= 0; i++)
-      seqOf.set((listed[i] as ListedRequest).requestId, --first);
-    const inserts: unknown[][] = [];
-    const updates: unknown[][] = [];
-    const seen: string[] = [];
-    // What the attempts log takes in: status changes, and new requests already failing.
-    const changes: IndexChange[] = [];
-    // Requests seen in a status they were not in before (metrics): a new one's Wait is its
-    // creation, not a change.
-    const entered: ListedRequest[] = [];
-    for (let i = listed.length - 1; i >= 0; i--) {
-      const r = listed[i] as ListedRequest;
-      const before = known.get(r.requestId);
-      const terminal = TERMINAL_STATUSES.has(r.status) ? 1 : 0;
-      if (!before) {
-        // A request listed twice in one answer is taken once.
-        known.set(r.requestId, { status: r.status, stage: r.stage, first: nowMs });
-        if (this.attempts.isFailed(service, r.status))
-          changes.push({ requestId: r.requestId, before: null, status: r.status, stage: r.stage });
-        if (r.status !== 'Wait') entered.push(r);
-        inserts.push([
-          service,
-          r.requestId,
-          day,
-          seqOf.get(r.requestId) ?? ++seq,
-          r.pipelineId,
-          r.name,
-          r.status,
-          r.stage,
-          r.beginDate,
-          hourOf(r),
-          terminal,
-          nowMs,
-          nowMs,
-          nowMs,
-        ]);
-      } else if (before.status !== r.status || before.stage !== r.stage) {
-        updates.push([r.status, r.stage, r.name, terminal, nowMs, nowMs, service, r.requestId]);
-        if (before.status !== r.status)
-          changes.push({
-            requestId: r.requestId,
-            before: { status: before.status, stage: before.stage, firstMs: before.first },
-            status: r.status,
-            stage: r.stage,
-          });
-        if (before.status !== r.status) entered.push(r);
-        // Listed twice in one answer (a page boundary moving): one change, not two.
-        known.set(r.requestId, { ...before, status: r.status, stage: r.stage });
-      } else seen.push(r.requestId);
-    }
-    const insert = prepared(
-      this.db,
-      `INSERT INTO indexed_request (service, request_id, day, seq, pipeline_id, name, status,
-         stage, begin_date, hour, terminal, first_ms, changed_ms, checked_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const update = prepared(
-      this.db,
-      `UPDATE indexed_request SET status = ?, stage = ?, name = ?, end_time = '',
-         terminal = ?, changed_ms = ?, checked_ms = ? WHERE service = ? AND request_id = ?`,
-    );
-    const check = prepared(
-      this.db,
-      `UPDATE indexed_request SET checked_ms = ?
-       WHERE service = ? AND request_id IN (SELECT value FROM json_each(?))`,
-    );
-    // Counters first: a chunk written is then never numbered again by a round that fails.
-    prepared(
-      this.db,
-      'UPDATE indexed_service SET first_seq = ?, last_seq = ? WHERE service = ?',
-    ).run(first, seq, service);
-    for (let i = 0; i < inserts.length; i += INGEST_CHUNK) {
-      this.db.transaction(() => {
-        for (const values of inserts.slice(i, i + INGEST_CHUNK)) insert.run(...values);
-      })();
-      await yieldToEvents();
-    }
-    for (let i = 0; i < updates.length; i += INGEST_CHUNK) {
-      this.db.transaction(() => {
-        for (const values of updates.slice(i, i + INGEST_CHUNK)) update.run(...values);
-      })();
-      await yieldToEvents();
-    }
-    for (let i = 0; i < seen.length; i += INGEST_CHUNK) {
-      check.run(nowMs, service, JSON.stringify(seen.slice(i, i + INGEST_CHUNK)));
-      await yieldToEvents();
-    }
-    for (let i = 0; i < changes.length; i += INGEST_CHUNK) {
-      this.attempts.seen(service, changes.slice(i, i + INGEST_CHUNK), nowMs);
-      await yieldToEvents();
-    }
-    return { added: inserts.length, changed: updates.length, gap, entered };
+  ingest(...args: IngestArgs): Promise<Ingested> {
+    return ingestListed(this.db, this.attempts, ...args);
   }
 
   /** Records that the pollers watch a day; once incomplete, a day stays incomplete. */

@@ -1,3 +1,4 @@
+import type { RangeRequest } from '../../../kit/index.ts';
 import { prepared } from '../sqlite.ts';
 import { filterConditions, type RequestIndex } from './request-index.ts';
 
@@ -16,15 +17,8 @@ export interface RangeFilter {
   readonly text?: string | undefined;
 }
 
-/** A request of a range, as a list shows it, with its day. */
-export interface RangeRequest {
-  readonly requestId: string;
-  readonly pipelineId: string;
-  readonly status: string;
-  readonly stage: string;
-  readonly beginDate: string;
-  readonly day: string;
-}
+/** A request of a range, as a list shows it, with its day: the answer's type, the kit's. */
+export type { RangeRequest };
 
 /**
  * A day of a range: how many of its requests match, and whether that count is exact

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexDayStatusCounts } from './fleet.ts';
-import { RequestIndex, type ListedRequest } from './request-index.ts';
+import type { ListedRequest } from './ingest.ts';
+import { RequestIndex } from './request-index.ts';
 import { indexDayDurations, indexDayOutcomes } from './trends.ts';
 
 /*

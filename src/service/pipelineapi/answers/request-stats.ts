@@ -1,21 +1,9 @@
-import {
-  DAY_PATTERN,
-  DAY_SHAPE,
-  ErrorCode,
-  PIPELINE_ID_PATTERN,
-  PIPELINE_ID_SHAPE,
-  REQUEST_STATUSES,
-} from '../../kit/wire.ts';
-import { isCalendarDay } from '../clock.ts';
-import type { ServiceContext } from '../context.ts';
-import { readRequestCounts, type RequestCount } from '../db/status/request-counts.ts';
-import { getPipeline, listPipelines } from '../db/system/pipelines.ts';
-import { ApiError, badParameter } from '../errors.ts';
-import type { Document, Tree } from '../render/document.ts';
-import type { Params } from './params.ts';
+import { REQUEST_STATUSES } from '../../../kit/wire.ts';
+import type { RequestCount } from '../../db/status/request-counts.ts';
+import type { Document, Tree } from '../../render/document.ts';
 
-// requeststats (contract section 8): a day's exact counts per pipeline and status and per
-// hour and status, from the counts the status database keeps (db/status/request-counts.ts).
+// The RequestStats answer (contract section 8): a day's exact counts per pipeline and status
+// and per hour and status, of the embedded engine's status database or a gateway's index.
 
 const KNOWN_ORDER = new Map<string, number>(REQUEST_STATUSES.map((s, i) => [s, i]));
 
@@ -34,21 +22,6 @@ function countList(totals: ReadonlyMap<string, number>): Tree[] {
 
 function add(map: Map<string, number>, status: string, count: number): void {
   map.set(status, (map.get(status) ?? 0) + count);
-}
-
-/** The `date` and `id` of a stats call, validated as requestlist's are. */
-export function statsParams(
-  ctx: ServiceContext,
-  params: Params,
-): { day: string; pipelineId: string | undefined } {
-  const pipelineId = params.matching('id', PIPELINE_ID_PATTERN, PIPELINE_ID_SHAPE, false);
-  const day =
-    params.matching('date', DAY_PATTERN, DAY_SHAPE, false) ?? ctx.time.day(ctx.clock.now());
-  if (!isCalendarDay(day)) throw badParameter('date', `must be a calendar day as ${DAY_SHAPE}`);
-  if (pipelineId !== undefined && !getPipeline(ctx.dbs.system, pipelineId)) {
-    throw new ApiError(404, ErrorCode.PipelineNotFound, `Pipeline ${pipelineId} does not exist.`);
-  }
-  return { day, pipelineId };
 }
 
 /** The RequestStats answer of a day's counts; `pipelines` are listed even without requests. */
@@ -83,12 +56,4 @@ export function requestStatsDocument(
       Hour: perHour.map((statuses, hour) => ({ Hour: hour, Count: countList(statuses) })),
     },
   };
-}
-
-export function requeststats(ctx: ServiceContext, params: Params): Document {
-  const { day, pipelineId } = statsParams(ctx, params);
-  const pipelines = listPipelines(ctx.dbs.system)
-    .filter((p) => pipelineId === undefined || p.id === pipelineId)
-    .map((p) => ({ id: p.id, name: p.name }));
-  return requestStatsDocument(day, pipelines, readRequestCounts(ctx.dbs.status, day, pipelineId));
 }

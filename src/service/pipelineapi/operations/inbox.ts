@@ -1,16 +1,10 @@
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import type { ServiceContext } from '../context.ts';
-import type { Document } from '../render/document.ts';
+import { upstreamInbox } from '../../gateway/extensions.ts';
+import { isPlainFileName } from '../fields.ts';
+import type { EmbeddedAnswer, OperationModule } from '../operation.ts';
 
-/** A plain file name inside the inbox: no separators, no `..`, no control characters. */
-// eslint-disable-next-line no-control-regex
-export const PLAIN_FILE_NAME = /^(?!.*\.\.)[^/\\\u0000-\u001f\u007f]{1,255}$/;
-
-/** Whether exec's `filename` may name this file: the rule exec applies, and no blank name. */
-export function isPlainFileName(name: string): boolean {
-  return PLAIN_FILE_NAME.test(name) && name !== '.' && name.trim() !== '';
-}
+// inbox: the inbox's files that exec may name (contract section 10, extension).
 
 /**
  * Left out of the list although exec would accept the name: hidden files, and files still
@@ -28,7 +22,7 @@ function isListed(name: string): boolean {
  * each with its size in bytes and its modification time, by name. Read from the folder on
  * every call: files arrive without any database changing, so no cached answer would do.
  */
-export function inbox(ctx: ServiceContext): Document {
+const embedded: EmbeddedAnswer = (ctx) => {
   let entries: Dirent[];
   try {
     entries = readdirSync(ctx.paths.inbox, { withFileTypes: true });
@@ -55,4 +49,16 @@ export function inbox(ctx: ServiceContext): Document {
   }
   files.sort((a, b) => (a.Name < b.Name ? -1 : a.Name > b.Name ? 1 : 0));
   return { root: 'Inbox', body: { File: files } };
-}
+};
+
+export const inbox: OperationModule = {
+  embedded,
+  // Only a service that has an inbox list answers one (gateway/extensions.ts).
+  upstream: upstreamInbox,
+  openapi: {
+    summary:
+      'The inbox’s files that exec’s filename may name (no hidden, partial or nested ones), with size in bytes and modification time; a service behind the gateway that has no such list answers 404 (1204)',
+    fields: [],
+    root: 'Inbox',
+  },
+};

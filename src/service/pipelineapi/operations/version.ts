@@ -1,0 +1,13 @@
+import { element, text } from '../../gateway/extensions.ts';
+import type { OperationModule } from '../operation.ts';
+
+// version: the service's version.
+
+export const version: OperationModule = {
+  embedded: (ctx) => ({ root: 'Response', body: { Version: ctx.version } }),
+  upstream: async (upstream) => {
+    const tree = await (upstream.poller?.sharedCall('version') ?? upstream.call('version', {}));
+    return { root: 'Response', body: { Version: text(element(tree.Response).Version) } };
+  },
+  openapi: { summary: 'The service’s version', fields: [], root: 'Response' },
+};
