@@ -7,6 +7,15 @@
 export const ARG_TYPES = ['string', 'integer', 'number', 'boolean', 'date'] as const;
 export type ArgType = (typeof ARG_TYPES)[number];
 
+/** What a pipeline definition may declare of an Arg (contract section 10). */
+export interface ArgRules {
+  readonly type?: ArgType;
+  readonly required?: boolean;
+  /** A regular expression the whole value must match. */
+  readonly pattern?: string;
+  readonly choices?: readonly string[];
+}
+
 const INTEGER = /^[+-]?\d{1,15}$/;
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -217,4 +217,11 @@ export {
 } from './tree.ts';
 export { htmlToTree } from './html.ts';
 export * from './wire.ts';
-export { ARG_TYPES, fitsArgType, isArgType, wholeValuePattern, type ArgType } from './arg-types.ts';
+export {
+  ARG_TYPES,
+  fitsArgType,
+  isArgType,
+  wholeValuePattern,
+  type ArgRules,
+  type ArgType,
+} from './arg-types.ts';

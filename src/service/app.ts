@@ -11,7 +11,8 @@ import { bulkService } from './bulk/routes.ts';
 import { managementConsoleSessions } from './auth/session-auth.ts';
 import { SessionStore } from './auth/sessions.ts';
 import { ServiceTime, systemClock, type Clock } from './clock.ts';
-import type { DataPaths, ServiceContext } from './context.ts';
+import type { ServiceContext } from './context.ts';
+import type { DataPaths } from './engine/control.ts';
 import { openDatabases } from './db/databases.ts';
 import { countByPipelineAndStatus } from './db/status/request-list.ts';
 import { getSetting, setSetting } from './db/system/settings.ts';
@@ -35,7 +36,7 @@ import { PIPELINE_API_PREFIX, pipelineApi, SERVICES_PREFIX } from './pipelineapi
 import { loadPipelines } from './pipelines/load.ts';
 import { Notifier } from './notify/notifier.ts';
 import { NotifyRuleWatcher, type NotifyRules } from './notify/rules.ts';
-import { discoverProvider, oidcRoutes } from './auth/oidc.ts';
+import { discoverProvider, oidcRoutes } from './mcapi/oidc.ts';
 import { ProviderSignOut } from './auth/oidc-sign-out.ts';
 import { mappedServices, type OidcSettings } from './auth/oidc-config.ts';
 import { collectRoutes, openApiRoutes, type RegisteredRoute } from './openapi/routes.ts';

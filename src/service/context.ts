@@ -3,16 +3,10 @@ import type { ApiAccess } from './auth/api-access.ts';
 import type { SessionStore } from './auth/sessions.ts';
 import type { Clock, ServiceTime } from './clock.ts';
 import type { Databases } from './db/databases.ts';
-import type { EngineControl } from './engine/control.ts';
+import type { DataPaths, EngineControl } from './engine/control.ts';
 import type { Services } from './gateway/service-state.ts';
 import type { ServiceLimits } from './limits.ts';
 import type { Notifier } from './notify/notifier.ts';
-
-export interface DataPaths {
-  readonly data: string;
-  readonly inbox: string;
-  readonly outbox: string;
-}
 
 /** Everything a handler may use; built once by the app. */
 export interface ServiceContext {

@@ -6,7 +6,7 @@ import { addUser } from '../auth/users.ts';
 import { ManualClock } from '../clock.ts';
 import { appendAudit } from '../db/system/audit.ts';
 import { startService, TEST_API_KEY, type TestService } from '../testing/service.ts';
-import { ENTRY_BYTES, TRUNCATION_NOTE } from './bounds.ts';
+import { ENTRY_BYTES, TRUNCATION_NOTE } from '../db/system/audit-bounds.ts';
 import { REFUSALS_OPERATION } from './audit-log.ts';
 import { PER_ADDRESS } from './refusals.ts';
 

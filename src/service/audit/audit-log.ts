@@ -9,7 +9,7 @@ import {
 import type { Db } from '../db/sqlite.ts';
 import { ApiError } from '../errors.ts';
 import { toApiError } from '../errors-handler.ts';
-import { boundEntry } from './bounds.ts';
+import { boundEntry } from '../db/system/audit-bounds.ts';
 import { describeSummary, RefusalCounter, type RefusalSummary } from './refusals.ts';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;

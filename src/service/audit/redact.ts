@@ -1,26 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { isSecretName, REDACTED } from '../secret-names.ts';
 
-/*
- * Secrets by name, wherever a name and its value are written down: the audit log's
- * parameters and the service log's URLs. A name holding one of these words, in any case,
- * keeps its place and loses its value: `password=[redacted]`.
- */
-
-/**
- * key, token, secret, password, session (the contract's words), and what else carries a
- * credential here: cookies, authorization headers, and single sign-on's one-time `code`
- * and `state` (the callback's and the handoff's).
- */
-const SECRET_NAME =
-  /key|token|secret|passw|session|cookie|authori[sz]ation|credential|signature|nonce|verifier|^code$|^state$/i;
-
-export const REDACTED = '[redacted]';
-
-/** Whether a parameter or header of this name holds a secret. */
-export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name);
-}
+// Secrets by name (secret-names.ts) kept out of the service log's URLs and lines.
 
 /** Longest URL a log line carries; a longer one is cut (a 64 KB query string is no log line). */
 const MAX_LOGGED_URL = 2048;

@@ -1,7 +1,8 @@
 import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DataPaths, ServiceContext } from '../context.ts';
+import type { ServiceContext } from '../context.ts';
+import type { DataPaths } from '../engine/control.ts';
 import { createRequest } from '../db/status/requests.ts';
 import { getSetting, setSetting } from '../db/system/settings.ts';
 

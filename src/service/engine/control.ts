@@ -1,5 +1,12 @@
 import type { StageName } from '../db/system/pipelines.ts';
 
+/** Where the service keeps its databases, and the engine its input and output files. */
+export interface DataPaths {
+  readonly data: string;
+  readonly inbox: string;
+  readonly outbox: string;
+}
+
 /** What the API asks of the execution engine. */
 export interface EngineControl {
   /** Something was queued or a pipeline resumed: look for work. */

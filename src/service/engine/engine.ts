@@ -8,7 +8,7 @@ import {
   type RequestStatus,
 } from '../../kit/wire.ts';
 import type { Clock, ServiceTime } from '../clock.ts';
-import type { DataPaths } from '../context.ts';
+import type { DataPaths } from './control.ts';
 import * as cache from '../db/action/cache.ts';
 import type { Databases } from '../db/databases.ts';
 import {

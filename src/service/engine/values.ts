@@ -1,6 +1,7 @@
-/** A field value as rows carry it between stages. */
-export type Value = string | number | boolean | null;
-export type Row = Record<string, Value>;
+import type { Row, Value } from '../db/action/row.ts';
+
+// The row's types are the action database's (db/action/row.ts), which stands below the engine.
+export type { Row, Value };
 
 /** A number when the value reads as one (`'12.5'` → 12.5), else undefined. */
 export function asNumber(value: Value): number | undefined {

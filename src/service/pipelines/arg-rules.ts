@@ -4,17 +4,9 @@
  * apply, so that a value the list advertises as valid is the value exec accepts.
  */
 
-import { fitsArgType, wholeValuePattern, type ArgType } from '../../kit/index.ts';
+import { fitsArgType, wholeValuePattern, type ArgRules, type ArgType } from '../../kit/index.ts';
 
-export { ARG_TYPES, wholeValuePattern, type ArgType } from '../../kit/index.ts';
-
-export interface ArgRules {
-  readonly type?: ArgType;
-  readonly required?: boolean;
-  /** A regular expression the whole value must match. */
-  readonly pattern?: string;
-  readonly choices?: readonly string[];
-}
+export { ARG_TYPES, wholeValuePattern, type ArgRules, type ArgType } from '../../kit/index.ts';
 
 /** How each type is said in a refusal ("Parameter n must be …"). */
 const SHAPES: Readonly<Record<ArgType, string>> = {

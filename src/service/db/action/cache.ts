@@ -1,5 +1,5 @@
 import { prepared, type Db } from '../sqlite.ts';
-import type { Row } from '../../engine/values.ts';
+import type { Row } from './row.ts';
 
 /** Cache parts in the database: the Filter's output, and the marker that a Joint's table writes committed. */
 export type CachePart = 'Filter' | 'JointTables';

@@ -1,4 +1,5 @@
-import { boundEntry, ENTRY_BYTES, TRUNCATION_NOTE, type AuditFields } from '../../audit/bounds.ts';
+import type { AuditFilter, AuditPageQuery } from '../../../kit/audit.ts';
+import { boundEntry, ENTRY_BYTES, TRUNCATION_NOTE, type AuditFields } from './audit-bounds.ts';
 import { prepared, type Db } from '../sqlite.ts';
 
 /**
@@ -6,7 +7,7 @@ import { prepared, type Db } from '../sqlite.ts';
  * the service's zone, for filtering); `userName` (the signed-in person, or null for the API
  * key, a cookie or no credentials); `via`; `address`; `service` (null for the server's own
  * sign-in and settings); `operation`; `parameters`; the outcome; `requestId`. Written
- * within the bounds of audit/bounds.ts.
+ * within the bounds of audit-bounds.ts.
  */
 export type AuditEntry = AuditFields;
 
@@ -55,19 +56,13 @@ export function pruneAudit(db: Db, before: string): number {
   return prepared(db, 'DELETE FROM AUDIT WHERE TIME < ?').run(before).changes;
 }
 
-/** Which entries: every filter given must match. Days are yyyymmdd, inclusive. */
-export interface AuditFilters {
-  readonly from?: string | undefined;
-  readonly to?: string | undefined;
-  readonly user?: string | undefined;
-  readonly service?: string | undefined;
-  readonly operation?: string | undefined;
-  readonly requestId?: string | undefined;
-}
+/**
+ * Which entries: every filter given must match. Days are yyyymmdd, inclusive. The kit's
+ * filter (kit/audit.ts), so the one the dashboard and clients send is the one read here.
+ */
+export type AuditFilters = AuditFilter;
 
-export interface AuditQuery extends AuditFilters {
-  readonly index: number;
-  readonly pageSize: number;
+export interface AuditQuery extends AuditPageQuery {
   /** Largest sum of the entries' JSON sizes; a page ends early rather than pass it. */
   readonly maxBytes?: number | undefined;
 }

@@ -1,4 +1,4 @@
-import type { AuditVia } from '../../audit/bounds.ts';
+import type { AuditVia } from './audit-bounds.ts';
 import { prepared, type Db } from '../sqlite.ts';
 
 // Bulk jobs (src/service/bulk): the job, and its requests chosen once at the start with

@@ -1,4 +1,4 @@
-import type { ArgRules } from '../../pipelines/arg-rules.ts';
+import type { ArgRules } from '../../../kit/index.ts';
 import { prepared, type Db } from '../sqlite.ts';
 
 export type Runmode = 'run' | 'stop';

@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { OidcProviderAnswer, OidcSessionAnswer, Role } from '../../kit/index.ts';
 import * as openid from 'openid-client';
 import { anonymousSubject } from '../audit/audit-log.ts';
 import { redactText } from '../audit/redact.ts';
 import type { ServiceContext } from '../context.ts';
 import { ApiError, McCode } from '../errors.ts';
 import { externalBase } from '../http/base-path.ts';
-import { roleFor, START_LIMIT, type OidcSettings } from './oidc-config.ts';
-import type { ProviderSignOut } from './oidc-sign-out.ts';
+import { roleFor, START_LIMIT, type OidcSettings } from '../auth/oidc-config.ts';
+import type { ProviderSignOut } from '../auth/oidc-sign-out.ts';
 import { replaceGrantedRoles } from '../db/system/service-roles.ts';
-import { signInExternalUser, USER_NAME } from './users.ts';
+import { signInExternalUser, USER_NAME } from '../auth/users.ts';
+import { send } from './respond.ts';
 
 /*
  * OpenID Connect sign-in (authorization code with PKCE, a confidential client): the server
@@ -34,7 +36,6 @@ const HANDOFF_MS = 60_000;
  */
 const MAX_PENDING = 10_000;
 const SESSION_MINUTES = 30;
-const JSON_TYPE = 'application/json; charset=UTF-8';
 
 interface Pending {
   /** The client address that started it, whose limit it counts against. */
@@ -50,7 +51,7 @@ type Outcome =
   | {
       readonly sessionId: string;
       readonly userName: string;
-      readonly role: string;
+      readonly role: Role;
       readonly expires: number;
     }
   | { readonly refused: string; readonly expires: number };
@@ -78,12 +79,6 @@ function safeNext(value: unknown): string {
   return typeof value === 'string' && /^\/(?![/\\])[^\s\\]*$/.test(value) && value.length < 2048
     ? value
     : '/';
-}
-
-function send(reply: FastifyReply, data: object): FastifyReply {
-  return reply
-    .header('content-type', JSON_TYPE)
-    .send(JSON.stringify({ result: { status: 'success', data } }));
 }
 
 /**
@@ -145,7 +140,10 @@ export function oidcRoutes(
 
   // For the sign-in page: whether to show "Sign in with <name>".
   server.get(OIDC_PREFIX, async (_request, reply) =>
-    send(reply, oidc ? { enabled: true, name: oidc.settings.name } : { enabled: false }),
+    send<OidcProviderAnswer>(
+      reply,
+      oidc ? { enabled: true, name: oidc.settings.name } : { enabled: false },
+    ),
   );
 
   server.get(`${OIDC_PREFIX}/start`, async (request, reply) => {
@@ -304,7 +302,7 @@ export function oidcRoutes(
     if (!outcome || outcome.expires <= ctx.clock.now().getTime())
       throw new ApiError(403, McCode.LoginFailed, 'This sign-in has expired; start again.');
     if ('refused' in outcome) throw new ApiError(403, McCode.LoginFailed, outcome.refused);
-    return send(reply, {
+    return send<OidcSessionAnswer>(reply, {
       sessionId: outcome.sessionId,
       userName: outcome.userName,
       role: [outcome.role],

@@ -4,8 +4,8 @@ import { startChild } from '../testing/child.ts';
 import { startOidcProvider, TEST_CLIENT } from '../testing/oidc-provider.ts';
 import { startService } from '../testing/service.ts';
 import { discoverProvider } from './oidc.ts';
-import { parseRoleMapping, readOidcSettings, roleFor } from './oidc-config.ts';
-import { ProviderSignOut } from './oidc-sign-out.ts';
+import { parseRoleMapping, readOidcSettings, roleFor } from '../auth/oidc-config.ts';
+import { ProviderSignOut } from '../auth/oidc-sign-out.ts';
 
 /** Settings for the test provider's client, everyone an operator. */
 const testSettings = (issuer: string) => ({

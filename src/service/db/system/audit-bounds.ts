@@ -1,4 +1,4 @@
-import { isSecretName, REDACTED } from './redact.ts';
+import { isSecretName, REDACTED } from '../../secret-names.ts';
 
 /*
  * What one audit entry may hold, whatever a request sends: a bounded number of parameters,

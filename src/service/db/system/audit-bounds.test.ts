@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundEntry, COMPACT, ENTRY_BYTES, TRUNCATION_NOTE } from './bounds.ts';
+import { boundEntry, COMPACT, ENTRY_BYTES, TRUNCATION_NOTE } from './audit-bounds.ts';
 
 // Nothing a request sends can make an audit entry larger than its bound (issue 24, "Bad
 // input"): any fields, any parameters, any characters (JSON escapes a control character in
