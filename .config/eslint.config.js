@@ -14,8 +14,8 @@ const partImports = (forbidden, message) => ({
   ],
 });
 
-// The dashboard's features, one folder each: a feature imports shared code (app/,
-// components/, shared/, paths.ts) and never another feature, so each can change alone.
+// The dashboard's features, one folder each: a feature imports what lies below it (core/,
+// components/, shared/, i18n/, paths.ts) and never another feature, so each can change alone.
 const features = readdirSync(new URL('../src/dashboard/features/', import.meta.url), {
   withFileTypes: true,
 })
@@ -27,6 +27,37 @@ const dashboardForbidden = [
     message: 'The dashboard talks to the service only through the kit.',
   },
 ];
+// The dashboard's floors from the top down (see dashboardFloors below).
+const DASHBOARD_FLOORS = [
+  { name: 'app', group: ['**/app/**'] },
+  { name: 'features', group: ['**/features/**'] },
+  { name: 'components', group: ['**/components/**'] },
+  { name: 'shared', group: ['**/shared/**'] },
+  { name: 'paths', group: ['**/paths.ts'] },
+  { name: 'core', group: ['**/core/**'] },
+  { name: 'i18n', group: ['**/i18n/**'] },
+];
+/** A floor's files may import their own floor and those below it, never one above. */
+const dashboardFloor = (files, name) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          ...dashboardForbidden,
+          ...DASHBOARD_FLOORS.slice(
+            0,
+            DASHBOARD_FLOORS.findIndex((floor) => floor.name === name),
+          ).map((floor) => ({
+            group: floor.group,
+            message: `The dashboard's ${floor.name}/ stands above this file, which never imports it (floors in .config/eslint.config.js).`,
+          })),
+        ],
+      },
+    ],
+  },
+});
 const featureImports = (feature) => ({
   'no-restricted-imports': [
     'error',
@@ -44,6 +75,11 @@ const featureImports = (feature) => ({
             ],
             message: `A feature never imports another (here ${other}): move what both need to dashboard/shared/ or dashboard/components/.`,
           })),
+        {
+          group: ['**/app/**'],
+          message:
+            'A feature never imports the shell (app/): what it needs lies in core/, shared/ or components/.',
+        },
       ],
     },
   ],
@@ -113,25 +149,15 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: dashboardForbidden }],
     },
   },
-  // Shared code serves the features, so it never imports one (only app/router.tsx does, to
-  // route to them).
-  {
-    files: ['src/dashboard/components/**', 'src/dashboard/shared/**', 'src/dashboard/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...dashboardForbidden,
-            {
-              group: ['**/features/**'],
-              message: 'Shared code never imports a feature: the features import it.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // The dashboard in floors, each importing only those below it: app/ (the shell: router,
+  // layout, switcher, the table of pages) over features/, over components/, over shared/,
+  // over paths.ts, over core/ (sign-in, clients, preferences, polling), over i18n/. Nothing
+  // below reaches up, so the shell can change without its foundations and back.
+  dashboardFloor(['src/dashboard/components/**'], 'components'),
+  dashboardFloor(['src/dashboard/shared/**'], 'shared'),
+  dashboardFloor(['src/dashboard/*.ts'], 'paths'),
+  dashboardFloor(['src/dashboard/core/**'], 'core'),
+  dashboardFloor(['src/dashboard/i18n/**'], 'i18n'),
   ...features.map((feature) => ({
     files: [`src/dashboard/features/${feature}/**`],
     rules: featureImports(feature),

@@ -2,9 +2,9 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { createQueryClient } from './app/query-client.ts';
+import { createQueryClient } from './core/query-client.ts';
 import { router } from './app/router.tsx';
-import { useThemeClass } from './app/theme.ts';
+import { useThemeClass } from './core/theme.ts';
 import { i18nReady } from './i18n/index.ts';
 import './index.css';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { setCurrentService } from './app/current-service.ts';
+import { setCurrentService } from './core/current-service.ts';
 import { dayOfRequest, inService, isoToYmd, paths, shiftDay, todayYmd, ymdToIso } from './paths.ts';
 
 describe('paths', () => {

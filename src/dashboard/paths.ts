@@ -1,7 +1,7 @@
 /** Every link of the dashboard is built here, so routes and links cannot drift apart. */
 
-import { dayOfRequestId, type DatabaseName } from '../kit/index.ts';
-import { currentService } from './app/current-service.ts';
+import { dayOfRequestId, type AuditFilter, type DatabaseName } from '../kit/index.ts';
+import { currentService } from './core/current-service.ts';
 
 export interface RequestsQuery {
   readonly date?: string | undefined;
@@ -32,16 +32,14 @@ function withQuery(path: string, query: Record<string, string | number | undefin
   return text ? `${path}?${text}` : path;
 }
 
-/** What the audit page shows; every filter is in the URL. */
-export interface AuditQuery {
-  readonly from?: string | undefined;
-  readonly to?: string | undefined;
-  readonly user?: string | undefined;
-  readonly service?: string | undefined;
-  readonly operation?: string | undefined;
+/**
+ * What the audit page shows; every filter is in the URL. The filter is the kit's (the one
+ * definition the server reads too); the page has no request id filter of its own.
+ */
+export type AuditQuery = Omit<AuditFilter, 'requestId'> & {
   readonly index?: number | undefined;
   readonly size?: number | undefined;
-}
+};
 
 /** Where the databases page's list of tables stands: its page and its filter. */
 export interface TableListQuery {

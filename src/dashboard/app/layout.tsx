@@ -1,18 +1,16 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useRef, useState, type KeyboardEvent } from 'react';
-import {
-  Link,
-  Navigate,
-  NavLink,
-  Outlet,
-  useLocation,
-  useNavigate,
-  useSearchParams,
-} from 'react-router';
+import { Link, Navigate, NavLink, Outlet, useLocation, useSearchParams } from 'react-router';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { FocusReason } from '../components/focus-reason.tsx';
 import { Spinner } from '../components/spinner.tsx';
+import { useAuth } from '../core/auth.ts';
+import { useUnreachable } from '../core/connection.ts';
+import { setCurrentService } from '../core/current-service.ts';
+import { dismiss, useNotices } from '../core/notices.ts';
+import type { ServiceInfo } from '../../kit/index.ts';
 import { inService, paths } from '../paths.ts';
-import { chooseService, useServices } from '../shared/services.ts';
+import { isAdministrator } from '../shared/audit.ts';
 import {
   bandClasses,
   documentTitle,
@@ -23,120 +21,59 @@ import {
 } from '../shared/environment.ts';
 import { useWatchUpstreamFailures } from '../shared/service-down.ts';
 import { ServiceDownBanner } from '../shared/service-down-banner.tsx';
-import type { ServiceInfo } from './service-info.ts';
-import { setCurrentService } from './current-service.ts';
+import { chooseService, useServices } from '../shared/services.ts';
+import { Identity } from './identity.tsx';
+import { PAGE_ROUTES, type PageRoute } from './routes.tsx';
 import { ServiceSwitcher } from './service-switcher.tsx';
-import { useVersion } from '../shared/queries.ts';
-import { isAdministrator } from '../shared/audit.ts';
-import { signOut, useAuth, useRoleHere } from './auth.ts';
-import { useUnreachable } from './connection.ts';
-import { dismiss, useNotices } from './notices.ts';
-import { usePreference, type Theme, type ZoneChoice } from './preferences.ts';
-import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
-import { LANGUAGES, type Language } from '../i18n/catalogues.ts';
 
-/** Built as the layout renders, so that every link carries the service being looked at. */
-function navItems(
-  t: TFunction<'common'>,
-  administrator: boolean,
-  fleet: { to: string; label: string; end: boolean; match: undefined }[] = [],
-) {
-  return [
-    // Every service's today first, where there are several (issue 25).
-    ...fleet,
-    { to: paths.overview(), label: t('nav.overview'), end: true, match: undefined },
-    { to: paths.pipelines(), label: t('nav.pipelines'), end: false, match: undefined },
-    { to: paths.requests(), label: t('nav.requests'), end: false, match: undefined },
-    {
-      to: paths.database('system'),
-      label: t('nav.databases'),
-      end: false,
-      match: '/databases',
-    },
-    { to: paths.settings(), label: t('nav.settings'), end: false, match: undefined },
-    { to: paths.services(), label: t('nav.services'), end: false, match: undefined },
-    // Only administrators may read the audit log, so only they see its link.
-    ...(administrator
-      ? [{ to: paths.audit(), label: t('nav.audit'), end: false, match: undefined }]
-      : []),
-  ];
+/** The pages whose link this person sees, in the table's order. */
+function navRoutes(administrator: boolean, severalServices: boolean) {
+  const shown = (route: PageRoute) =>
+    route.shownTo === undefined ||
+    (route.shownTo === 'administrator' && administrator) ||
+    (route.shownTo === 'several services' && severalServices);
+  return PAGE_ROUTES.filter(shown).flatMap(({ nav }) => (nav ? [{ ...nav, to: nav.to() }] : []));
 }
 
-const PICKER =
-  'rounded border border-slate-600 bg-slate-800 px-1 py-0.5 text-xs text-slate-100 focus-visible:outline-2 focus-visible:outline-teal-400';
-
-/** A labelled select of the header; the label is read aloud always, shown from sm up. */
-function HeaderPicker<T extends string>({
-  label,
-  value,
-  options,
-  onChange,
-  testId,
-}: {
-  label: string;
-  value: T;
-  options: readonly { value: T; label: string; lang?: string }[];
-  onChange: (value: T) => void;
-  testId: string;
-}) {
-  return (
-    <label className="flex items-center gap-1 text-xs text-slate-300">
-      <span className="sr-only sm:not-sr-only">{label}</span>
-      <select
-        value={value}
-        data-testid={testId}
-        onChange={(event) => onChange(event.target.value as T)}
-        className={PICKER}
-      >
-        {options.map((o) => (
-          <option key={o.value} value={o.value} lang={o.lang}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
+/** The page's name for the tab's title, from its path (the pages are lazy: the shell names them). */
+function pageName(t: TFunction<['common', 'fleet']>, pathname: string): string | undefined {
+  const request = /^\/requests\/([^/]+)$/.exec(pathname);
+  if (request?.[1]) return t('pageTitle.request', { id: decodeURIComponent(request[1]) });
+  if (pathname.startsWith('/databases')) return t('pageTitle.databases');
+  const trends = /^\/pipelines\/([^/]+)\/trends$/.exec(pathname);
+  if (trends?.[1]) return t('pageTitle.trends', { pipeline: decodeURIComponent(trends[1]) });
+  const path = pathname.replace(/\/+$/, '') || '/';
+  const route = PAGE_ROUTES.find((r) => `/${r.path}` === path);
+  const key = route?.title ?? route?.nav?.label;
+  return key === undefined ? undefined : t(key);
 }
 
-function ViewPickers() {
-  const { t, i18n } = useTranslation();
-  const [theme, setTheme] = usePreference('theme');
-  const [zone, setZone] = usePreference('timeZone');
-  const language = (LANGUAGES as readonly string[]).includes(i18n.resolvedLanguage ?? '')
-    ? (i18n.resolvedLanguage as Language)
-    : 'en';
+/**
+ * Across the top of every page of a service that needs telling apart: its label and name in
+ * its colour, production in a strong one with a plain warning, so that nobody acts on it
+ * thinking it is staging.
+ */
+function EnvironmentBand({ service }: { service: ServiceInfo }) {
+  const { t } = useTranslation();
+  const production = isProduction(service);
   return (
-    <>
-      <HeaderPicker<Language>
-        label={t('language.label')}
-        value={language}
-        testId="language-picker"
-        // Each language named in itself, so that whoever cannot read the current one finds theirs.
-        options={LANGUAGES.map((l) => ({ value: l, label: t(`language.${l}`), lang: l }))}
-        onChange={(l) => void i18n.changeLanguage(l)}
-      />
-      <HeaderPicker<ZoneChoice>
-        label={t('zone.label')}
-        value={zone}
-        testId="zone-picker"
-        options={(['service', 'browser', 'utc'] as const).map((z) => ({
-          value: z,
-          label: t(`zone.${z}`),
-        }))}
-        onChange={setZone}
-      />
-      <HeaderPicker<Theme>
-        label={t('theme.label')}
-        value={theme}
-        testId="theme-picker"
-        options={(['system', 'light', 'dark'] as const).map((v) => ({
-          value: v,
-          label: t(`theme.${v}`),
-        }))}
-        onChange={setTheme}
-      />
-    </>
+    <div
+      data-testid="environment-band"
+      data-service={service.id}
+      data-production={production}
+      className={`${bandClasses(service)} px-4 ${production ? 'py-1.5' : 'py-1'} text-sm`}
+    >
+      <p className="mx-auto flex max-w-screen-2xl flex-wrap items-baseline gap-x-3">
+        <span>
+          <span className="sr-only">{t('environment.service')} </span>
+          {service.label ? (
+            <span className="mr-2 font-bold tracking-wider uppercase">{service.label}</span>
+          ) : null}
+          <span className="font-semibold">{service.name}</span>
+        </span>
+        {production ? <span className="text-xs">{t('environment.production')}</span> : null}
+      </p>
+    </div>
   );
 }
 
@@ -173,112 +110,9 @@ function Notices() {
   );
 }
 
-function Identity({ id, open }: { id: string; open: boolean }) {
-  const { t } = useTranslation();
-  const auth = useAuth();
-  // The role on the service looked at (contract section 12), which decides what it may do.
-  const here = useRoleHere();
-  const version = useVersion();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  if (!auth) return null;
-  const leave = async () => {
-    const atProvider = await signOut(auth);
-    queryClient.clear();
-    // The provider's own sign-out page, which sends the browser back to our sign-in.
-    if (atProvider) window.location.assign(atProvider);
-    else await navigate(paths.signIn());
-  };
-  return (
-    // On a phone this is a panel the header's menu button opens; from sm up, always shown.
-    <div
-      id={id}
-      className={`${open ? 'flex' : 'hidden'} w-full flex-wrap items-center gap-x-4 gap-y-2 text-xs text-slate-300 sm:flex sm:w-auto sm:gap-y-1`}
-    >
-      <span data-testid="identity">
-        {auth.kind === 'session' ? (
-          <>
-            <span className="font-semibold text-white">{auth.userName}</span> ·{' '}
-            <span data-testid="role-here">
-              {here?.several && here.service !== undefined
-                ? t('roleOnService', { role: t(`roles.${here.role}`), service: here.service })
-                : t(`roles.${here?.role ?? auth.role}`)}
-            </span>
-          </>
-        ) : (
-          <span className="font-semibold text-white">{t('apiKeyUser')}</span>
-        )}
-      </span>
-      <span title={t('serverTitle')}>
-        {auth.kind === 'session' ? auth.serverName : window.location.host}
-      </span>
-      <span title={t('versionTitle')} data-testid="service-version">
-        {t('version', { version: version.data ?? '…' })}
-      </span>
-      <ViewPickers />
-      <button
-        type="button"
-        onClick={() => void leave()}
-        className="rounded border border-slate-600 px-2 py-0.5 text-slate-100 hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-teal-400"
-      >
-        {t('signOut')}
-      </button>
-    </div>
-  );
-}
-
-/** The page's name for the tab's title, from its path (the pages are lazy: the shell names them). */
-function pageName(t: TFunction<'common'>, pathname: string): string | undefined {
-  const request = /^\/requests\/([^/]+)$/.exec(pathname);
-  if (request?.[1]) return t('pageTitle.request', { id: decodeURIComponent(request[1]) });
-  if (pathname.startsWith('/databases')) return t('pageTitle.databases');
-  const trends = /^\/pipelines\/([^/]+)\/trends$/.exec(pathname);
-  if (trends?.[1]) return t('pageTitle.trends', { pipeline: decodeURIComponent(trends[1]) });
-  const names: Record<string, string> = {
-    '/': t('nav.overview'),
-    '/pipelines': t('nav.pipelines'),
-    '/requests': t('nav.requests'),
-    '/settings': t('nav.settings'),
-    '/service-list': t('nav.services'),
-    '/audit': t('nav.audit'),
-    '/fleet': t('pageTitle.fleet'),
-  };
-  return names[pathname.replace(/\/+$/, '') || '/'];
-}
-
-/**
- * Across the top of every page of a service that needs telling apart: its label and name in
- * its colour, production in a strong one with a plain warning, so that nobody acts on it
- * thinking it is staging.
- */
-function EnvironmentBand({ service }: { service: ServiceInfo }) {
-  const { t } = useTranslation();
-  const production = isProduction(service);
-  return (
-    <div
-      data-testid="environment-band"
-      data-service={service.id}
-      data-production={production}
-      className={`${bandClasses(service)} px-4 ${production ? 'py-1.5' : 'py-1'} text-sm`}
-    >
-      <p className="mx-auto flex max-w-screen-2xl flex-wrap items-baseline gap-x-3">
-        <span>
-          <span className="sr-only">{t('environment.service')} </span>
-          {service.label ? (
-            <span className="mr-2 font-bold tracking-wider uppercase">{service.label}</span>
-          ) : null}
-          <span className="font-semibold">{service.name}</span>
-        </span>
-        {production ? <span className="text-xs">{t('environment.production')}</span> : null}
-      </p>
-    </div>
-  );
-}
-
 /** The frame of every signed-in page: navigation, identity, banners. */
 export function Layout() {
-  const { t } = useTranslation();
-  const { t: tf } = useTranslation('fleet');
+  const { t } = useTranslation(['common', 'fleet']);
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   const auth = useAuth();
@@ -315,11 +149,6 @@ export function Layout() {
     param: wanted ?? undefined,
     name: services.known ? chosen?.name : undefined,
   });
-  // The page of every service's today, where there is more than one (issue 25).
-  const fleetNav =
-    services.services.length >= 2
-      ? [{ to: paths.fleet(), label: tf('nav'), end: false, match: undefined }]
-      : [];
   return (
     <div className="min-h-screen bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
       <a
@@ -359,11 +188,11 @@ export function Layout() {
               // sideways scroll.
               className="flex w-full flex-wrap gap-1 sm:w-auto"
             >
-              {navItems(t, isAdministrator(auth), fleetNav).map((item) => (
+              {navRoutes(isAdministrator(auth), services.services.length >= 2).map((item) => (
                 <NavLink
                   key={item.to}
                   to={item.to}
-                  end={item.end}
+                  end={item.end ?? false}
                   className={({ isActive }) =>
                     `shrink-0 rounded px-2.5 py-1 text-sm focus-visible:outline-2 focus-visible:outline-teal-400 ${
                       isActive || (item.match && location.pathname.startsWith(item.match))
@@ -372,7 +201,7 @@ export function Layout() {
                     }`
                   }
                 >
-                  {item.label}
+                  {t(item.label)}
                 </NavLink>
               ))}
             </nav>

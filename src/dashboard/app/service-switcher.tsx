@@ -1,5 +1,5 @@
 import { useLocation, useNavigate } from 'react-router';
-import type { ServiceInfo } from './service-info.ts';
+import type { ServiceInfo } from '../../kit/index.ts';
 import { inService } from '../paths.ts';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';

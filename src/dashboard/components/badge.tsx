@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { StatusKind } from '../shared/status-semantics.ts';
+import type { StatusKind } from '../core/status-semantics.ts';
 import { useStatusClass } from '../shared/use-status-semantics.ts';
 const TONES = {
   slate:

@@ -1,5 +1,5 @@
 import { useId, type ButtonHTMLAttributes } from 'react';
-import { notify } from '../app/notices.ts';
+import { notify } from '../core/notices.ts';
 import { reasonOnFocus } from './focus-reason.tsx';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';

@@ -1,4 +1,4 @@
-import { useTimeFormat } from '../i18n/use-time.ts';
+import { useTimeFormat } from '../shared/use-time.ts';
 
 /** A time the service wrote on its own clock, shown on the user's chosen clock with its zone. */
 export function ServiceTime({ stamp }: { stamp: string }) {

@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { downloadText } from '../components/download.ts';
+import { downloadText } from './download.ts';
 
 /**
  * A cell a spreadsheet would read as a formula (OWASP CSV injection): `=`, `+`, `-` and `@`

@@ -2,7 +2,7 @@
 // the wrong one: the header's band, the tab's title, every dialog. No browser APIs but
 // `document.title` in the hook.
 import { useEffect } from 'react';
-import type { ServiceInfo } from '../app/service-info.ts';
+import type { ServiceInfo } from '../../kit/index.ts';
 
 /**
  * A label that names production (`production`, `prod`, `Prod-JP`…): its band is the strong

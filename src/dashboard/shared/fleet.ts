@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { decodeFleet, type Fleet, type FleetService } from '../../kit/index.ts';
-import { useAuth, type Auth } from '../app/auth.ts';
-import { mcapiGet } from '../app/mcapi.ts';
+import type { Fleet, FleetService, ManagementConsoleClient } from '../../kit/index.ts';
+import { useAuth, useClients } from '../core/auth.ts';
+import { autoRefresh, POLL_MS } from '../core/auto-refresh.ts';
 
 // Every service's today at once (`GET /mcapi/fleet`): the fleet page reads it, and so may
 // the header's service picker (its failed count per service). One query, one cache entry,
@@ -14,14 +14,11 @@ export const fleetKeys = {
     ['fleet', 'trends', { service, pipelineId, days }] as const,
 };
 
-/** As often as /mcapi/services: the server answers from its index, never from an upstream. */
-export const FLEET_REFRESH_MS = 10_000;
-
-export const fleetQuery = (auth: Auth | null) =>
+export const fleetQuery = (mc: ManagementConsoleClient) =>
   queryOptions<Fleet>({
     queryKey: fleetKeys.fleet(),
-    queryFn: async () => decodeFleet(await mcapiGet(auth, '/fleet')),
-    refetchInterval: FLEET_REFRESH_MS,
+    queryFn: ({ signal }) => mc.fleet({ signal }),
+    ...autoRefresh(POLL_MS.fleet),
     retry: false,
   });
 
@@ -39,7 +36,8 @@ export function useFleet(): {
   serviceOf: (serviceId: string) => FleetService | undefined;
 } {
   const auth = useAuth();
-  const query = useQuery({ ...fleetQuery(auth), enabled: auth?.kind === 'session' });
+  const { console: mc } = useClients();
+  const query = useQuery({ ...fleetQuery(mc), enabled: auth?.kind === 'session' });
   const serviceOf = (id: string) => query.data?.services.find((s) => s.id === id);
   return {
     fleet: query.data,

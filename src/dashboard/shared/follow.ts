@@ -1,7 +1,8 @@
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { TERMINAL_STATUSES, type RequestDetail, type RequestStatus } from '../../kit/index.ts';
-import { useClients } from '../app/auth.ts';
+import { useClients } from '../core/auth.ts';
+import { autoRefresh, POLL_MS } from '../core/auto-refresh.ts';
 import { requestKeys } from './queries.ts';
 
 /**
@@ -18,8 +19,6 @@ export interface FollowedRequest {
   /** Why it failed, in the service's words (from its logs), when it ended in a failure. */
   readonly failure: string | undefined;
 }
-
-const FOLLOW_INTERVAL_MS = 2000;
 
 const hasEnded = (detail: Pick<RequestDetail, 'status' | 'endTime'>): boolean =>
   TERMINAL_STATUSES.includes(detail.status as RequestStatus) || detail.endTime.trim() !== '';
@@ -50,11 +49,13 @@ export function useFollowedRequests(requestIds: readonly string[]): FollowedRequ
   const results = useQueries({
     queries: requestIds.map((requestId) => ({
       queryKey: [...requestKeys.detail(requestId), 'followed'] as const,
-      queryFn: () => pipeline.requestDetail(requestId, { requestLog: true, appLog: true }),
-      refetchInterval: (query: { state: { data: RequestDetail | undefined } }) =>
-        query.state.data && hasEnded(query.state.data) ? false : FOLLOW_INTERVAL_MS,
+      queryFn: ({ signal }) =>
+        pipeline.requestDetail(requestId, { requestLog: true, appLog: true }, 'json', { signal }),
       // The outcome is what the user waits for: keep reading while the tab is hidden.
-      refetchIntervalInBackground: true,
+      ...autoRefresh<RequestDetail>(
+        (detail) => (detail && hasEnded(detail) ? false : POLL_MS.followedRequest),
+        { inBackground: true },
+      ),
       staleTime: 0,
     })),
   });

@@ -4,7 +4,7 @@ import type { PipelineClient } from '../../kit/index.ts';
 import { pipelineKeys, requestKeys, serviceKeys, versionQuery } from './queries.ts';
 
 // auth.ts reads the browser's storage as it loads; the keys and factories need none of it.
-vi.mock('../app/auth.ts', () => ({ useClients: () => ({}) }));
+vi.mock('../core/auth.ts', () => ({ useClients: () => ({}) }));
 
 /** The keys a prefix invalidates, out of a cache holding every one of `keys`. */
 async function invalidated(keys: readonly QueryKey[], prefix: QueryKey): Promise<QueryKey[]> {

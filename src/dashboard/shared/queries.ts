@@ -1,8 +1,9 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Pipeline, PipelineClient } from '../../kit/index.ts';
-import { useClients } from '../app/auth.ts';
-import { notify } from '../app/notices.ts';
-import { describeError } from '../components/error-view.tsx';
+import { useClients } from '../core/auth.ts';
+import { autoRefresh, POLL_MS } from '../core/auto-refresh.ts';
+import { notify } from '../core/notices.ts';
+import { describeError } from './describe-error.ts';
 import { i18n } from '../i18n/index.ts';
 import { auditKeys } from './audit.ts';
 
@@ -60,14 +61,14 @@ export const serviceKeys = {
 export const pipelinesQuery = (client: PipelineClient) =>
   queryOptions({
     queryKey: pipelineKeys.list(),
-    queryFn: () => client.listPipelines(),
-    refetchInterval: 30_000,
+    queryFn: ({ signal }) => client.listPipelines('json', { signal }),
+    ...autoRefresh(POLL_MS.pipelines),
   });
 
 export const versionQuery = (client: PipelineClient) =>
   queryOptions({
     queryKey: serviceKeys.version(),
-    queryFn: () => client.version(),
+    queryFn: ({ signal }) => client.version('json', { signal }),
     staleTime: 60_000,
   });
 

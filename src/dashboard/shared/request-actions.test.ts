@@ -6,13 +6,13 @@ await i18n.loadLanguages('ja');
 
 // auth.ts and services.ts read the browser's storage as they load; the function under test
 // takes the role's refusal as a parameter, so neither is needed here.
-vi.mock('../app/auth.ts', () => ({}));
+vi.mock('../core/auth.ts', () => ({}));
 vi.mock('./services.ts', () => ({}));
 const { actionReasons } = await import('./request-actions.ts');
 
 const allowed = () => undefined;
 const t = i18n.getFixedT('en', 'actions');
-const { CONTRACT_STATUSES, VENDOR_DEFAULT_STATUSES } = await import('./status-semantics.ts');
+const { CONTRACT_STATUSES, VENDOR_DEFAULT_STATUSES } = await import('../../kit/index.ts');
 const ours = (status: string) => actionReasons(allowed, status, CONTRACT_STATUSES, t, 'en');
 /** A vendor whose failures say Abort, cancels what waits or runs, and refused one retry. */
 const kanto = {

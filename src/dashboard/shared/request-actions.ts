@@ -1,8 +1,8 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { OperationName } from '../../kit/index.ts';
-import { useForbidden } from '../app/auth.ts';
-import { statusClass, type Allowed, type StatusSemantics } from './status-semantics.ts';
+import type { OperationName, StatusSemantics } from '../../kit/index.ts';
+import { useForbidden } from '../core/auth.ts';
+import { statusClass, type Allowed } from '../core/status-semantics.ts';
 import { useStatusSemantics } from './use-status-semantics.ts';
 
 /** Whether an action is offered for a request, and if not, why (in words). */

@@ -1,5 +1,5 @@
 import { Trans, useTranslation } from 'react-i18next';
-import { useTimeFormat } from '../i18n/use-time.ts';
+import { useTimeFormat } from './use-time.ts';
 import { serviceTitle } from './environment.ts';
 import { useServiceDown } from './service-down.ts';
 import { WhatFailed } from './what-failed.tsx';

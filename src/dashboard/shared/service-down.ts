@@ -1,9 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { UpstreamCause } from '../../kit/index.ts';
-import type { ServiceInfo } from '../app/service-info.ts';
-import { useTimeFormat } from '../i18n/use-time.ts';
+import type { ServiceInfo, UpstreamCause } from '../../kit/index.ts';
+import { useTimeFormat } from './use-time.ts';
 import { serviceTitle } from './environment.ts';
 import { servicesKeys, useCurrentService, useServices } from './services.ts';
 import { isUpstreamFailure } from './upstream-message.ts';
@@ -47,7 +46,7 @@ export function useServiceDown(): ServiceDown | undefined {
   const { known } = useServices();
   const service = useCurrentService();
   // Only a list the server gave can say a service is down (an API key sign-in has none);
-  // the server itself not answering is the shell's own banner (app/connection.ts).
+  // the server itself not answering is the shell's own banner (core/connection.ts).
   if (!known || service.reachable || service.embedded) return undefined;
   const name = serviceTitle(service);
   return {

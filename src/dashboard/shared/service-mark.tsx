@@ -1,4 +1,4 @@
-import type { ServiceInfo } from '../app/service-info.ts';
+import type { ServiceInfo } from '../../kit/index.ts';
 import { isProduction, stripClass } from './environment.ts';
 
 /** A service's colour as a strip and its label as text: never the colour alone. */

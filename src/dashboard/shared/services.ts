@@ -1,10 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { DAY_PATTERN, type PipelineClient } from '../../kit/index.ts';
-import { useAuth, useClients, type Auth } from '../app/auth.ts';
-import { mcapiGet } from '../app/mcapi.ts';
-import { decodeServices, EMBEDDED_ONLY, type ServiceInfo } from '../app/service-info.ts';
+import {
+  DAY_PATTERN,
+  EMBEDDED_ONLY,
+  type ManagementConsoleClient,
+  type PipelineClient,
+  type ServiceInfo,
+} from '../../kit/index.ts';
+import { useAuth, useClients } from '../core/auth.ts';
+import { autoRefresh, POLL_MS } from '../core/auto-refresh.ts';
 import { todayYmd } from '../paths.ts';
-import { currentService } from '../app/current-service.ts';
+import { currentService } from '../core/current-service.ts';
 
 export const servicesKeys = {
   list: () => ['services', 'list'] as const,
@@ -12,12 +17,11 @@ export const servicesKeys = {
 };
 
 /** The services the server stands in front of, checked again every 30 s as the server does. */
-export const servicesQuery = (auth: Auth | null) =>
+export const servicesQuery = (mc: ManagementConsoleClient) =>
   queryOptions({
     queryKey: servicesKeys.list(),
-    queryFn: async () => decodeServices(await mcapiGet(auth, '/services')),
-    // Often enough that the "as of" of an upstream's request index stays true.
-    refetchInterval: 10_000,
+    queryFn: ({ signal }) => mc.services({ signal }),
+    ...autoRefresh(POLL_MS.services),
     retry: false,
   });
 
@@ -32,7 +36,8 @@ export function useServices(): {
   error: unknown;
 } {
   const auth = useAuth();
-  const query = useQuery({ ...servicesQuery(auth), enabled: auth?.kind === 'session' });
+  const { console: mc } = useClients();
+  const query = useQuery({ ...servicesQuery(mc), enabled: auth?.kind === 'session' });
   const services = query.data && query.data.length > 0 ? query.data : EMBEDDED_ONLY;
   return {
     services,
@@ -44,7 +49,7 @@ export function useServices(): {
 
 /**
  * The service the dashboard is looking at: the one the URL's `service` names (the layout
- * has set it, see app/current-service.ts), else the first of the list (plain /pipelineapi).
+ * has set it, see core/current-service.ts), else the first of the list (plain /pipelineapi).
  */
 export function useCurrentService(): ServiceInfo {
   const { services } = useServices();
@@ -70,12 +75,12 @@ export function dayOfInfoDate(value: string): string | undefined {
 export const serviceTodayQuery = (client: PipelineClient, serviceId: string) =>
   queryOptions({
     queryKey: servicesKeys.today(serviceId),
-    queryFn: async () => {
-      const list = await client.requestList({ index: 0, pageSize: 1 });
+    queryFn: async ({ signal }) => {
+      const list = await client.requestList({ index: 0, pageSize: 1 }, 'json', { signal });
       return dayOfInfoDate(list.info.date) ?? null;
     },
     staleTime: 60_000,
-    refetchInterval: 60_000,
+    ...autoRefresh(POLL_MS.serviceToday),
   });
 
 /**

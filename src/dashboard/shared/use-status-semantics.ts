@@ -1,12 +1,11 @@
-import type { ServiceInfo } from '../app/service-info.ts';
-import { useCurrentService } from './services.ts';
 import {
   CONTRACT_STATUSES,
-  statusClass,
   VENDOR_DEFAULT_STATUSES,
-  type StatusClass,
+  type ServiceInfo,
   type StatusSemantics,
-} from './status-semantics.ts';
+} from '../../kit/index.ts';
+import { useCurrentService } from './services.ts';
+import { statusClass, type StatusClass } from '../core/status-semantics.ts';
 
 /** A service's status words, the defaults of its kind when the server did not say. */
 export const semanticsOf = (service: ServiceInfo): StatusSemantics =>

@@ -1,8 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ErrorCode, HttpError, upstreamSentence, type UpstreamCause } from '../../kit/index.ts';
-import { currentService, setCurrentService } from '../app/current-service.ts';
-import { describeError } from '../components/error-view.tsx';
+import { currentService, setCurrentService } from '../core/current-service.ts';
+import { describeError } from './describe-error.ts';
 import { i18n } from '../i18n/index.ts';
 import { readUpstreamMessage } from './upstream-message.ts';
 import { failureText, WhatFailed } from './what-failed.tsx';

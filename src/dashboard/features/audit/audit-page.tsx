@@ -1,7 +1,8 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams, Link } from 'react-router';
-import { useAuth } from '../../app/auth.ts';
+import type { AuditEntry } from '../../../kit/index.ts';
+import { useAuth } from '../../core/auth.ts';
 import { Button } from '../../components/button.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
@@ -11,7 +12,7 @@ import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { Instant } from '../../components/time.tsx';
 import { inService, isoToYmd, paths, ymdToIso } from '../../paths.ts';
-import { isAdministrator, useAudit, type AuditEntry } from '../../shared/audit.ts';
+import { isAdministrator, useAudit } from '../../shared/audit.ts';
 import { downloadCsv } from '../../shared/csv.ts';
 import { useServices } from '../../shared/services.ts';
 import { freshParams, withParams } from '../../shared/url-state.ts';

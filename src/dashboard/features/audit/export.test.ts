@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { exportFields, exportFileName } from './export.ts';
+import { auditFilterData } from '../../../kit/index.ts';
+import { exportFileName } from './export.ts';
 import { readAuditView } from './view.ts';
 
-vi.mock('../../app/auth.ts', () => ({ useAuth: () => null, NO_COOKIES: {} }));
+vi.mock('../../core/auth.ts', () => ({ useAuth: () => null, NO_COOKIES: {} }));
 
 describe('the audit download', () => {
   it('asks for the filtered range of the page, without its paging', () => {
@@ -11,7 +12,7 @@ describe('the audit download', () => {
         'from=20261101&to=20261122&user=alice&auditService=prod&index=200&size=50',
       ),
     );
-    expect(exportFields(view)).toEqual({
+    expect(auditFilterData(view)).toEqual({
       from: '20261101',
       to: '20261122',
       user: 'alice',

@@ -1,23 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
-import { HttpError, MC_SESSION_HEADER, Transport } from '../../../kit/index.ts';
-import { NO_COOKIES, useAuth } from '../../app/auth.ts';
-import { downloadText } from '../../components/download.ts';
+import { HttpError, MC_SESSION_HEADER, Transport, auditFilterData } from '../../../kit/index.ts';
+import { NO_COOKIES, useAuth } from '../../core/auth.ts';
+import { downloadText } from '../../shared/download.ts';
 import type { AuditParams } from '../../shared/audit.ts';
 
 /** The server's CSV of the audit log: every entry matching the filters, newest first. */
 export const AUDIT_EXPORT_PATH = '/mcapi/audit/export';
-
-/** The filters of the page's view as the export's fields (no paging: the whole range). */
-export function exportFields(view: AuditParams): Record<string, string | undefined> {
-  return {
-    from: view.from,
-    to: view.to,
-    user: view.user,
-    service: view.service,
-    operation: view.operation,
-    requestid: view.requestId,
-  };
-}
 
 /** The file's name: the range it holds, as the server names it too. */
 export function exportFileName(view: AuditParams): string {
@@ -41,7 +29,8 @@ export function useAuditDownload(view: AuditParams) {
       const raw = await new Transport({ ...NO_COOKIES, timeoutMs: EXPORT_TIMEOUT_MS }).send(
         'GET',
         AUDIT_EXPORT_PATH,
-        exportFields(view),
+        // The filters of the page's view alone (no paging: the whole range).
+        auditFilterData(view),
         headers,
       );
       if (raw.status >= 400) {

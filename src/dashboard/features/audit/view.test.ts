@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { decodeAudit } from '../../shared/audit.ts';
+import { decodeAudit } from '../../../kit/index.ts';
 import { readAuditView, viaKey } from './view.ts';
 
-vi.mock('../../app/auth.ts', () => ({ useAuth: () => null, NO_COOKIES: {} }));
+vi.mock('../../core/auth.ts', () => ({ useAuth: () => null, NO_COOKIES: {} }));
 
 describe('readAuditView', () => {
   it('reads the filters from the URL and drops malformed days', () => {
@@ -31,7 +31,7 @@ describe('decodeAudit', () => {
           { time: '2026-11-22T09:00:00.000Z', userName: 'b', httpStatus: 409 },
         ],
       },
-      { index: 0, size: 2 },
+      { index: 0, pageSize: 2 },
     );
     expect(page.info).toMatchObject({ index: 0, count: 2, total: 3, prev: -1, next: 2 });
     expect(page.entries[1]?.httpStatus).toBe(409);

@@ -6,7 +6,7 @@ const day = (value: string | null) => (value && DAY_PATTERN.test(value) ? value 
 
 /**
  * The URL parameter of the audit's service filter. Not `service`: that one chooses the
- * service every page shows (app/current-service.ts), and filtering this list must never
+ * service every page shows (core/current-service.ts), and filtering this list must never
  * switch the header to another service.
  */
 export const SERVICE_FILTER = 'auditService';

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import type { ColumnInfo, DatabaseName } from '../../../kit/index.ts';
-import { notify } from '../../app/notices.ts';
+import { notify } from '../../core/notices.ts';
 import type { ColumnDef } from '../../components/data-table.tsx';
 import { paths, type TableListQuery } from '../../paths.ts';
 import { CellValue } from './cells.tsx';

@@ -1,4 +1,4 @@
-import { downloadText } from '../../components/download.ts';
+import { downloadText } from '../../shared/download.ts';
 import type { TablePage } from '../../../kit/index.ts';
 import { downloadCsv, toCsv as csvOf } from '../../shared/csv.ts';
 

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { databaseKeys, rowCountOf, tableChangeKeys } from './queries.ts';
 
 // auth.ts reads the browser's storage as it loads; the keys need none of it.
-vi.mock('../../app/auth.ts', () => ({ useClients: () => ({}) }));
+vi.mock('../../core/auth.ts', () => ({ useClients: () => ({}) }));
 
 const cached = [
   databaseKeys.tableList('action', 0),

@@ -7,7 +7,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import type { DatabaseName, PipelineClient, TablePage } from '../../../kit/index.ts';
-import { useClients } from '../../app/auth.ts';
+import { useClients } from '../../core/auth.ts';
 
 export const databaseKeys = {
   all: ['databases'] as const,
@@ -32,7 +32,8 @@ export const TABLES_PER_PAGE = 50;
 export const tableListQuery = (client: PipelineClient, database: DatabaseName, index: number) =>
   queryOptions({
     queryKey: databaseKeys.tableList(database, index),
-    queryFn: () => client.tables(database, { index, pageSize: TABLES_PER_PAGE }),
+    queryFn: ({ signal }) =>
+      client.tables(database, { index, pageSize: TABLES_PER_PAGE }, 'json', { signal }),
     // The previous page stays on screen while paging one database; never across databases,
     // or the row counts would be asked of the old database's tables in the new one (404s).
     placeholderData: (previous, previousQuery) =>
@@ -62,8 +63,9 @@ export const rowCountQuery = (client: PipelineClient, database: DatabaseName, ta
   queryOptions({
     queryKey: databaseKeys.count(database, table),
     // null, not undefined: a query's data may not be undefined.
-    queryFn: async () =>
-      rowCountOf((await client.table(database, table, { pageSize: 1 })).info) ?? null,
+    queryFn: async ({ signal }) =>
+      rowCountOf((await client.table(database, table, { pageSize: 1 }, 'json', { signal })).info) ??
+      null,
     staleTime: 10_000,
   });
 
@@ -77,7 +79,8 @@ export const tablePageQuery = (
   queryOptions({
     queryKey: databaseKeys.page(database, table, index, size),
     // Large pages come as JSON: the kit decodes it many times faster than XML.
-    queryFn: () => client.table(database, table, { index, pageSize: size }, 'json'),
+    queryFn: ({ signal }) =>
+      client.table(database, table, { index, pageSize: size }, 'json', { signal }),
     placeholderData: keepPreviousData,
   });
 

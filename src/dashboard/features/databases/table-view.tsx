@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { dayOfStatusTable, type DatabaseName } from '../../../kit/index.ts';
-import { useForbidden } from '../../app/auth.ts';
+import { useForbidden } from '../../core/auth.ts';
 import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';

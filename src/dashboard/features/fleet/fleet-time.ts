@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { usePreference } from '../../app/preferences.ts';
-import { formatInstant, type ServiceZone } from '../../i18n/time.ts';
+import { usePreference } from '../../core/preferences.ts';
+import { formatInstant, type ServiceZone } from '../../i18n/time-format.ts';
 
 /** A zone's name as a person reads it: its abbreviation, its IANA name, or its offset. */
 export function zoneLabel(zone: ServiceZone): string {

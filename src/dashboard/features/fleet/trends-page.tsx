@@ -1,7 +1,8 @@
-import { useMemo, useSyncExternalStore } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { JUMP_RULES, type Trends } from '../../../kit/index.ts';
+import { useDarkClass } from '../../core/theme.ts';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, PageHeader, Select } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
@@ -14,17 +15,6 @@ import { TrendsChart, type TrendSeries } from './trends-chart.tsx';
 
 /** The periods offered; the server takes any from 1 to 31. */
 const PERIODS = [7, 14, 30] as const;
-
-function useDarkClass(): boolean {
-  return useSyncExternalStore(
-    (listener) => {
-      const observer = new MutationObserver(listener);
-      observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
-      return () => observer.disconnect();
-    },
-    () => document.documentElement.classList.contains('dark'),
-  );
-}
 
 /** `days` of the URL when it is one of the periods, else 30. */
 function daysFrom(value: string | null): number {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Spinner } from '../../components/spinner.tsx';
-import { useTimeFormat } from '../../i18n/use-time.ts';
+import { useTimeFormat } from '../../shared/use-time.ts';
 import { serviceTitle } from '../../shared/environment.ts';
 import { WhatFailed } from '../../shared/what-failed.tsx';
 import type { FailureTold } from '../../shared/upstream-message.ts';

@@ -1,9 +1,10 @@
-import { useState, useSyncExternalStore } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { REQUEST_STATUSES, type RequestSummary } from '../../../kit/index.ts';
-import { useForbidden } from '../../app/auth.ts';
-import { usePreference } from '../../app/preferences.ts';
+import { useForbidden } from '../../core/auth.ts';
+import { usePreference } from '../../core/preferences.ts';
+import { useDarkClass } from '../../core/theme.ts';
 import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
@@ -15,7 +16,7 @@ import { upstreamFailureOf, useServiceDown } from '../../shared/service-down.ts'
 import { AsOf } from '../../shared/service-down-banner.tsx';
 import { useStatusSemantics } from '../../shared/use-status-semantics.ts';
 import { failuresOf } from './summary.ts';
-import { ActionDialog } from '../../shared/action-dialog.tsx';
+import { ActionDialog } from '../../components/action-dialog.tsx';
 import { useActionReasons } from '../../shared/request-actions.ts';
 import { usePipelines, useSetRunmode } from '../../shared/queries.ts';
 import { dayFrom, freshParams } from '../../shared/url-state.ts';
@@ -23,17 +24,6 @@ import { DayPending, ServiceUnreachable } from './day-pending.tsx';
 import { HourlyChart } from './hourly-chart.tsx';
 import { useDayCounts, useErrorMessage, useLatestErrors } from './queries.ts';
 import { byPipelineColumns, statusColumnsOf } from './columns.tsx';
-
-function useDarkClass(): boolean {
-  return useSyncExternalStore(
-    (listener) => {
-      const observer = new MutationObserver(listener);
-      observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
-      return () => observer.disconnect();
-    },
-    () => document.documentElement.classList.contains('dark'),
-  );
-}
 
 function ErrorRow({ request, onRetry }: { request: RequestSummary; onRetry: () => void }) {
   const { t } = useTranslation('overview');

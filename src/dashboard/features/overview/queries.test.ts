@@ -14,7 +14,7 @@ import {
 } from './queries.ts';
 
 // auth.ts reads the browser's storage as it loads; the factories need none of it.
-vi.mock('../../app/auth.ts', () => ({ useClients: () => ({}) }));
+vi.mock('../../core/auth.ts', () => ({ useClients: () => ({}) }));
 
 const STATS: RequestStats = {
   date: '20261122',

@@ -5,7 +5,8 @@ import {
   type PipelineClient,
   type RequestSummary,
 } from '../../../kit/index.ts';
-import { useClients } from '../../app/auth.ts';
+import { useClients } from '../../core/auth.ts';
+import { autoRefresh, chosenInterval } from '../../core/auto-refresh.ts';
 import { requestKeys } from '../../shared/queries.ts';
 import { summarizeDay, summarizeStats, type DayCounts } from './summary.ts';
 
@@ -22,9 +23,9 @@ export interface OverviewDay extends DayCounts {
   readonly counted: number;
 }
 
-/** How often a day is read again: never below 5 s. */
+/** How often a day is read again: as the user chose, never below 5 s. */
 export function dayRefetchInterval(refreshSeconds: number): number | false {
-  return refreshSeconds > 0 ? Math.max(refreshSeconds, 5) * 1000 : false;
+  return chosenInterval(refreshSeconds, 5);
 }
 
 /** requeststats is ours (contract 8): a vendor service, or a gateway without its index, lacks it. */
@@ -41,12 +42,13 @@ async function readDay(
   client: PipelineClient,
   date: string,
   failed: readonly string[],
+  signal: AbortSignal,
 ): Promise<OverviewDay> {
   const requests: RequestSummary[] = [];
   let index = 0;
   let total = 0;
   for (;;) {
-    const page = await client.requestList({ date, index, pageSize: PAGE });
+    const page = await client.requestList({ date, index, pageSize: PAGE }, 'json', { signal });
     requests.push(...page.requests);
     total = page.info.total ?? requests.length;
     if (page.info.next < 0 || requests.length >= OVERVIEW_LIMIT) break;
@@ -77,17 +79,17 @@ export const dayCountsQuery = (
 ) =>
   queryOptions<OverviewDay>({
     queryKey: requestKeys.stats(date),
-    queryFn: async () => {
+    queryFn: async ({ signal }) => {
       try {
-        const stats = await client.requestStats({ date });
+        const stats = await client.requestStats({ date }, 'json', { signal });
         return { ...summarizeStats(stats, failed), exact: true, counted: stats.total };
       } catch (error) {
-        if (lacksStats(error)) return readDay(client, date, failed);
+        if (lacksStats(error)) return readDay(client, date, failed, signal);
         throw error;
       }
     },
     placeholderData: keepPreviousData,
-    refetchInterval: dayRefetchInterval(refreshSeconds),
+    ...autoRefresh(dayRefetchInterval(refreshSeconds)),
   });
 
 /**
@@ -104,15 +106,15 @@ export const latestErrorsQuery = (
   queryOptions({
     // The failed words are part of the key: a service's words told later read again.
     queryKey: [...requestKeys.latestErrors(date, errors), failed.join(',')],
-    queryFn: async () =>
+    queryFn: async ({ signal }) =>
       errors === 0
         ? []
         : (
-            await client.requestList({
-              date,
-              status: [...failed],
-              pageSize: LATEST_ERRORS,
-            })
+            await client.requestList(
+              { date, status: [...failed], pageSize: LATEST_ERRORS },
+              'json',
+              { signal },
+            )
           ).requests,
     staleTime: Infinity,
     placeholderData: keepPreviousData,
@@ -123,8 +125,10 @@ export const errorMessageQuery = (client: PipelineClient, requestId: string) =>
   queryOptions({
     // Under the request's detail, so a retry of it refreshes the message too.
     queryKey: requestKeys.errorMessage(requestId),
-    queryFn: async () => {
-      const detail = await client.requestDetail(requestId, { appLog: true });
+    queryFn: async ({ signal }) => {
+      const detail = await client.requestDetail(requestId, { appLog: true }, 'json', {
+        signal,
+      });
       return [...(detail.appLog ?? [])].reverse().find((l) => l.type === 'ERROR')?.message ?? '';
     },
     staleTime: 30_000,

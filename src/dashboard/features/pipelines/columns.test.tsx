@@ -6,7 +6,7 @@ import { i18n } from '../../i18n/index.ts';
 import { pipelineColumns } from './columns.tsx';
 
 // auth.ts reads the browser's storage as it loads; the definitions need none of it.
-vi.mock('../../app/auth.ts', () => ({ useAuth: () => null, useForbidden: () => () => undefined }));
+vi.mock('../../core/auth.ts', () => ({ useAuth: () => null, useForbidden: () => () => undefined }));
 // The zone-aware clock reads the stored preferences; these cells show no time.
 vi.mock('../../components/time.tsx', () => ({ ServiceTime: () => null }));
 vi.mock('../../shared/queries.ts', () => ({ useSetRunmode: () => ({ mutate: vi.fn() }) }));

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field, Select, TextInput } from '../../components/fields.tsx';
-import { useTimeFormat } from '../../i18n/use-time.ts';
+import { useTimeFormat } from '../../shared/use-time.ts';
 import { useInbox } from './queries.ts';
 
 /**

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { freshParams } from '../../shared/url-state.ts';
 import type { Pipeline } from '../../../kit/index.ts';
-import { useForbidden } from '../../app/auth.ts';
+import { useForbidden } from '../../core/auth.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { PageHeader, TextInput } from '../../components/fields.tsx';

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useClients } from '../../app/auth.ts';
+import { useClients } from '../../core/auth.ts';
 import { requestKeys } from '../../shared/queries.ts';
 
 // The pipeline list and resume/suspend are read by the overview and the requests page too,
@@ -14,7 +14,7 @@ export function useInbox() {
   const { pipeline } = useClients();
   return useQuery({
     queryKey: ['inbox'],
-    queryFn: () => pipeline.inbox(),
+    queryFn: ({ signal }) => pipeline.inbox('json', { signal }),
     retry: false,
     staleTime: 0,
   });

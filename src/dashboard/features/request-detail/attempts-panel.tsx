@@ -1,9 +1,9 @@
 import { Trans, useTranslation } from 'react-i18next';
 import type { AttemptActor, RequestAttempt } from '../../../kit/index.ts';
 import { StatusBadge } from '../../components/badge.tsx';
-import { describeError } from '../../components/error-view.tsx';
+import { describeError } from '../../shared/describe-error.ts';
 import { Instant } from '../../components/time.tsx';
-import { useTimeFormat } from '../../i18n/use-time.ts';
+import { useTimeFormat } from '../../shared/use-time.ts';
 import { appLogStamps } from './app-log-time.ts';
 import { useAttempts } from './attempts-query.ts';
 import { ClockTime } from './log-view.tsx';

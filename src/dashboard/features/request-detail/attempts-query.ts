@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { decodeAttempts, type RequestAttempts } from '../../../kit/index.ts';
-import { useAuth, type Auth } from '../../app/auth.ts';
-import { currentService } from '../../app/current-service.ts';
-import { mcapiGet } from '../../app/mcapi.ts';
+import type { ManagementConsoleClient, RequestAttempts } from '../../../kit/index.ts';
+import { useAuth, useClients } from '../../core/auth.ts';
+import { autoRefresh, POLL_MS } from '../../core/auto-refresh.ts';
+import { currentService } from '../../core/current-service.ts';
 import { attemptKeys } from '../../shared/queries.ts';
 
 // A request's attempts (issue 25): GET /mcapi/requests/attempts of the service looked at,
@@ -12,7 +12,7 @@ import { attemptKeys } from '../../shared/queries.ts';
 export { attemptKeys };
 
 export const attemptsQuery = (
-  auth: Auth | null,
+  mc: ManagementConsoleClient,
   service: string | undefined,
   requestId: string,
   live: boolean,
@@ -22,23 +22,16 @@ export const attemptsQuery = (
     // The request's status as the page last read it is part of the key: a change the page
     // sees (a retried request ending) reads the attempts again at once, not at the next poll.
     queryKey: [...attemptKeys.of(service, requestId), status],
-    queryFn: async () =>
-      decodeAttempts(
-        await mcapiGet(auth, '/requests/attempts', {
-          requestid: requestId,
-          ...(service === undefined ? {} : { service }),
-        }),
-      ),
+    queryFn: ({ signal }) => mc.requestAttempts({ requestId, service }, { signal }),
     // While the request may still change (a retry under way), as often as a gateway's index
     // learns of it; and until the latest attempt has the status the page reads from the
     // service (a gateway's index learns of a change at its next round, after the page);
     // once both agree and it has ended, when the page is opened again.
-    refetchInterval: (query) => {
-      const latest = query.state.data?.attempts.at(-1);
+    ...autoRefresh<RequestAttempts>((attempts) => {
+      const latest = attempts?.attempts.at(-1);
       const behind = status !== '' && latest !== undefined && latest.status !== status;
-      return live || behind ? 5000 : false;
-    },
-    refetchIntervalInBackground: false,
+      return live || behind ? POLL_MS.attempts : false;
+    }),
     // The attempts as last read stay shown while a changed status reads them again.
     placeholderData: keepPreviousData,
     retry: false,
@@ -47,8 +40,9 @@ export const attemptsQuery = (
 /** The attempts of a request of the service looked at; disabled without a session. */
 export function useAttempts(requestId: string, live: boolean, status?: string) {
   const auth = useAuth();
+  const { console: mc } = useClients();
   return useQuery({
-    ...attemptsQuery(auth, currentService().id, requestId, live, status),
+    ...attemptsQuery(mc, currentService().id, requestId, live, status),
     enabled: auth?.kind === 'session',
   });
 }

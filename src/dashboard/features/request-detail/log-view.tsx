@@ -1,13 +1,13 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { notify } from '../../app/notices.ts';
-import { usePreference } from '../../app/preferences.ts';
+import { notify } from '../../core/notices.ts';
+import { usePreference } from '../../core/preferences.ts';
 import { Button } from '../../components/button.tsx';
-import { downloadText } from '../../components/download.ts';
+import { downloadText } from '../../shared/download.ts';
 import { Select, TextInput } from '../../components/fields.tsx';
 import { ServiceTime } from '../../components/time.tsx';
-import { useTimeFormat } from '../../i18n/use-time.ts';
+import { useTimeFormat } from '../../shared/use-time.ts';
 
 export interface LogColumn {
   /** The service's field name, which heads the copied and downloaded text. */

@@ -4,7 +4,7 @@ import type { PipelineClient, RequestDetail } from '../../../kit/index.ts';
 import { isLive, isTerminal, rawDetailQuery, requestDetailQuery } from './queries.ts';
 
 // auth.ts reads the browser's storage as it loads; the factories need none of it.
-vi.mock('../../app/auth.ts', () => ({ useClients: () => ({}) }));
+vi.mock('../../core/auth.ts', () => ({ useClients: () => ({}) }));
 
 const ID = 'pl_1-20261122_09-000001';
 

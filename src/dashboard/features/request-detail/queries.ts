@@ -5,7 +5,8 @@ import {
   type RequestDetail,
   type RequestStatus,
 } from '../../../kit/index.ts';
-import { useClients } from '../../app/auth.ts';
+import { useClients } from '../../core/auth.ts';
+import { autoRefresh, POLL_MS } from '../../core/auto-refresh.ts';
 import { requestKeys } from '../../shared/queries.ts';
 
 export const isTerminal = (status: string): boolean =>
@@ -21,10 +22,12 @@ export const isLive = (detail: Pick<RequestDetail, 'status' | 'endTime'>): boole
 export const requestDetailQuery = (client: PipelineClient, requestId: string) =>
   queryOptions<RequestDetail>({
     queryKey: requestKeys.detail(requestId),
-    queryFn: () => client.requestDetail(requestId, { requestLog: true, appLog: true }),
+    queryFn: ({ signal }) =>
+      client.requestDetail(requestId, { requestLog: true, appLog: true }, 'json', { signal }),
     // Polls while the request can still change, and stops once it is terminal or has ended.
-    refetchInterval: (query) => (query.state.data && !isLive(query.state.data) ? false : 2000),
-    refetchIntervalInBackground: false,
+    ...autoRefresh<RequestDetail>((detail) =>
+      detail && !isLive(detail) ? false : POLL_MS.requestDetail,
+    ),
   });
 
 export const DETAIL_PARAMS = (requestId: string) => ({
@@ -37,8 +40,12 @@ export const DETAIL_PARAMS = (requestId: string) => ({
 export const rawDetailQuery = (client: PipelineClient, requestId: string, format: 'xml' | 'json') =>
   queryOptions({
     queryKey: requestKeys.raw(requestId, format),
-    queryFn: async () =>
-      (await client.get(`/requestdetail/${format}`, DETAIL_PARAMS(requestId))).text(),
+    queryFn: async ({ signal }) =>
+      (
+        await client.get(`/requestdetail/${format}`, DETAIL_PARAMS(requestId), undefined, {
+          signal,
+        })
+      ).text(),
   });
 
 export function useRequestDetail(requestId: string) {

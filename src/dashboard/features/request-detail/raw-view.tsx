@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAuth, useClients } from '../../app/auth.ts';
-import { notify } from '../../app/notices.ts';
+import { useAuth, useClients } from '../../core/auth.ts';
+import { notify } from '../../core/notices.ts';
 import { Button } from '../../components/button.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Select } from '../../components/fields.tsx';

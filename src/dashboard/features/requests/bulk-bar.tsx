@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BulkAction, BulkSelection } from '../../../kit/index.ts';
-import { useForbidden } from '../../app/auth.ts';
+import { useForbidden } from '../../core/auth.ts';
 import { Button } from '../../components/button.tsx';
 import { BulkDialog } from './bulk-dialog.tsx';
 import { bulkSelectionOf, scopeText } from './bulk.ts';

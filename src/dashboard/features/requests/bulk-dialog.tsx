@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { BulkOutcome, BulkSelection } from '../../../kit/index.ts';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
-import { describeError } from '../../components/error-view.tsx';
+import { describeError } from '../../shared/describe-error.ts';
 import { Select } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import {

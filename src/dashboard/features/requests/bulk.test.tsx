@@ -6,7 +6,7 @@ import { bulkSelectionOf, bulkStillRunning, bulkTitle } from './bulk.ts';
 
 // A viewer, who may neither retry nor cancel: the sign-in is stood in for here; the page
 // asks forbiddenReason as every action button does.
-vi.mock('../../app/auth.ts', () => ({
+vi.mock('../../core/auth.ts', () => ({
   useAuth: () => ({ kind: 'session', role: 'viewer' }),
   useClients: () => ({}),
   useForbidden: () => (operation: string) =>

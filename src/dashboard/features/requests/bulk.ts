@@ -1,16 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import type { BulkAction, BulkJob, BulkOutcome, BulkSelection } from '../../../kit/index.ts';
-import { useClients } from '../../app/auth.ts';
+import {
+  CONTRACT_STATUSES,
+  type BulkAction,
+  type BulkJob,
+  type BulkOutcome,
+  type BulkSelection,
+  type StatusSemantics,
+} from '../../../kit/index.ts';
+import { useClients } from '../../core/auth.ts';
+import { autoRefresh, POLL_MS } from '../../core/auto-refresh.ts';
 import { auditKeys } from '../../shared/audit.ts';
 import { requestKeys } from '../../shared/queries.ts';
 import { ymdToIso } from '../../paths.ts';
-import {
-  CONTRACT_STATUSES,
-  defaultBulkStatuses,
-  statusClass,
-  type StatusSemantics,
-} from '../../shared/status-semantics.ts';
+import { defaultBulkStatuses, statusClass } from '../../core/status-semantics.ts';
 
 /**
  * The bulk action a view of the requests page offers: its own statuses when the service's
@@ -71,7 +74,7 @@ export function useBulkPreview(selection: BulkSelection) {
   const { pipeline } = useClients();
   return useQuery({
     queryKey: bulkKeys.preview(selection),
-    queryFn: () => pipeline.bulk.preview(selection),
+    queryFn: ({ signal }) => pipeline.bulk.preview(selection, { signal }),
     staleTime: 0,
   });
 }
@@ -114,18 +117,17 @@ export function useBulkJob(
   const queryClient = useQueryClient();
   return useQuery({
     queryKey: bulkKeys.job(jobId ?? 0, outcome),
-    queryFn: async () => {
-      const job = await pipeline.bulk.job(jobId as number, { outcome, pageSize: 200 });
+    queryFn: async ({ signal }) => {
+      const job = await pipeline.bulk.job(jobId as number, { outcome, pageSize: 200 }, { signal });
       // Each batch changes requests: the lists and counts behind the dialog follow.
       await queryClient.invalidateQueries({ queryKey: requestKeys.lists() });
       return job;
     },
     enabled: jobId !== undefined,
-    refetchInterval: (query) => {
-      const job = query.state.data;
-      if (job === undefined || job.state === 'running') return 1000;
-      return bulkStillRunning(job, semantics) ? 2000 : false;
-    },
+    ...autoRefresh<BulkJob>((job) => {
+      if (job === undefined || job.state === 'running') return POLL_MS.bulkRunning;
+      return bulkStillRunning(job, semantics) ? POLL_MS.bulkSettling : false;
+    }),
   });
 }
 

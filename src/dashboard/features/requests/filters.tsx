@@ -1,10 +1,10 @@
 import { startTransition, useOptimistic, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useClients } from '../../app/auth.ts';
+import { useClients } from '../../core/auth.ts';
 import { Button } from '../../components/button.tsx';
 import { TextInput } from '../../components/fields.tsx';
-import { describeError } from '../../components/error-view.tsx';
+import { describeError } from '../../shared/describe-error.ts';
 import { dayOfRequest, paths, ymdToIso } from '../../paths.ts';
 import { findRequestOnDay } from './queries.ts';
 import { jumpTarget } from './view.ts';

@@ -1,13 +1,13 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import {
-  decodeRequestRange,
-  type PageInfo,
-  type PipelineClient,
-  type RequestRange,
+import type {
+  ManagementConsoleClient,
+  PageInfo,
+  PipelineClient,
+  RequestRange,
 } from '../../../kit/index.ts';
-import { useAuth, useClients, type Auth } from '../../app/auth.ts';
-import { currentService } from '../../app/current-service.ts';
-import { mcapiGet } from '../../app/mcapi.ts';
+import { useAuth, useClients } from '../../core/auth.ts';
+import { autoRefresh, chosenInterval } from '../../core/auto-refresh.ts';
+import { currentService } from '../../core/current-service.ts';
 import { requestKeys, type RequestListParams } from '../../shared/queries.ts';
 import { CHANGES_BOUND, mergeChanges, type RefreshedList } from './refresh.ts';
 
@@ -33,31 +33,39 @@ export const requestListQuery = (
   queryOptions<RefreshedList>({
     queryKey: requestKeys.list(params),
     queryFn: async (context) => {
+      const { signal } = context;
       const page = (): Promise<RefreshedList> =>
-        client.requestList({
-          date: params.date,
-          id: params.id,
-          index: params.index,
-          pageSize: params.size,
-          status: params.status,
-          q: params.q,
-        });
+        client.requestList(
+          {
+            date: params.date,
+            id: params.id,
+            index: params.index,
+            pageSize: params.size,
+            status: params.status,
+            q: params.q,
+          },
+          'json',
+          { signal },
+        );
       const shown = context.client.getQueryData<RefreshedList>(context.queryKey);
       const asOf = shown?.info.asOf;
       if (!shown || !asOf) return page();
-      const changes = await client.requestList({
-        date: params.date,
-        id: params.id,
-        q: params.q,
-        since: asOf,
-        pageSize: CHANGES_BOUND,
-      });
+      const changes = await client.requestList(
+        {
+          date: params.date,
+          id: params.id,
+          q: params.q,
+          since: asOf,
+          pageSize: CHANGES_BOUND,
+        },
+        'json',
+        { signal },
+      );
       return mergeChanges(shown, changes, params) ?? page();
     },
     placeholderData: keepPreviousData,
     // Polls only while the tab is visible (react-query pauses intervals in the background).
-    refetchInterval: refreshSeconds > 0 ? refreshSeconds * 1000 : false,
-    refetchIntervalInBackground: false,
+    ...autoRefresh(chosenInterval(refreshSeconds)),
   });
 
 export function useRequestList(params: RequestListParams, refreshSeconds: number, enabled = true) {
@@ -95,36 +103,37 @@ export interface RangeParams {
  * index for an upstream. Under the lists' key, so that a retry or cancel refreshes it.
  */
 export const requestRangeQuery = (
-  auth: Auth | null,
+  mc: ManagementConsoleClient,
   service: string | undefined,
   params: RangeParams,
   refreshSeconds: number,
 ) =>
   queryOptions<RequestRange>({
     queryKey: [...requestKeys.lists(), 'range', params],
-    queryFn: async () =>
-      decodeRequestRange(
-        await mcapiGet(auth, '/requests/range', {
+    queryFn: ({ signal }) =>
+      mc.requestRange(
+        {
           service,
           from: params.from,
           to: params.to,
           id: params.pipeline,
-          status: params.status.length > 0 ? params.status.join(',') : undefined,
+          status: params.status,
           q: params.q,
           index: params.index,
-          pagesize: params.size,
-        }),
+          pageSize: params.size,
+        },
+        { signal },
       ),
     placeholderData: keepPreviousData,
-    refetchInterval: refreshSeconds > 0 ? refreshSeconds * 1000 : false,
-    refetchIntervalInBackground: false,
+    ...autoRefresh(chosenInterval(refreshSeconds)),
   });
 
 /** The range's page, for a signed-in person only (an API key has no session to ask with). */
 export function useRequestRange(params: RangeParams, refreshSeconds: number, enabled: boolean) {
   const auth = useAuth();
+  const { console: mc } = useClients();
   return useQuery({
-    ...requestRangeQuery(auth, currentService().id, params, refreshSeconds),
+    ...requestRangeQuery(mc, currentService().id, params, refreshSeconds),
     enabled: enabled && auth?.kind === 'session',
   });
 }

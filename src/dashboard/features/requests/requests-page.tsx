@@ -1,8 +1,8 @@
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useForbidden } from '../../app/auth.ts';
-import { REFRESH_CHOICES, usePreference, type RefreshSeconds } from '../../app/preferences.ts';
+import { useForbidden } from '../../core/auth.ts';
+import { REFRESH_CHOICES, usePreference, type RefreshSeconds } from '../../core/preferences.ts';
 import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Pager } from '../../components/pager.tsx';
@@ -11,11 +11,11 @@ import { Field, Select } from '../../components/fields.tsx';
 import { PageSizeField } from '../../components/page-size-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { ymdToIso } from '../../paths.ts';
-import { ActionDialog } from '../../shared/action-dialog.tsx';
+import { ActionDialog } from '../../components/action-dialog.tsx';
 import { usePipelines } from '../../shared/queries.ts';
 import { rangePageInfo, useRequestList, useRequestRange } from './queries.ts';
 import { DayControls, RangeSummary, RangeTable, useRangeProblemText } from './day-range.tsx';
-import { useAuth } from '../../app/auth.ts';
+import { useAuth } from '../../core/auth.ts';
 import { useStableRows } from './stable-rows.ts';
 import { requestColumns } from './columns.tsx';
 import {

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Capabilities, ServiceInfo } from '../../app/service-info.ts';
+import type { Capabilities, ServiceInfo } from '../../../kit/index.ts';
 import { i18n } from '../../i18n/index.ts';
 import { CapabilitiesCard } from './capabilities-card.tsx';
 

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import type { Capabilities, ServiceInfo } from '../../app/service-info.ts';
+import type { Capabilities, ServiceInfo } from '../../../kit/index.ts';
 import { WhatFailed } from '../../shared/what-failed.tsx';
 import { ServiceMark } from '../../shared/service-mark.tsx';
 import { byteSize, charsetName, pagingKind, roundedSeconds } from './capabilities.ts';

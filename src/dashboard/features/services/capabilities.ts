@@ -1,4 +1,4 @@
-import type { Capabilities } from '../../app/service-info.ts';
+import type { Capabilities } from '../../../kit/index.ts';
 
 /**
  * How an upstream's request lists page, in one word: a whole day in one answer (pagesize

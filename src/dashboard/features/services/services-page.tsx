@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { ServiceInfo } from '../../app/service-info.ts';
+import type { ServiceInfo } from '../../../kit/index.ts';
 import { ServiceMark } from '../../shared/service-mark.tsx';
 import { failureText, WhatFailed, type WhatFailedProps } from '../../shared/what-failed.tsx';
 import { Badge } from '../../components/badge.tsx';
@@ -11,7 +11,7 @@ import { PageHeader } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { inService, paths } from '../../paths.ts';
 import { useCurrentService, useServices } from '../../shared/services.ts';
-import { useTimeFormat } from '../../i18n/use-time.ts';
+import { useTimeFormat } from '../../shared/use-time.ts';
 import { CapabilitiesCard, capabilitiesId, DOWN_MARK } from './capabilities-card.tsx';
 import { StatusWordsCard } from './status-words-card.tsx';
 

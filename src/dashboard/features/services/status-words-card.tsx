@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { ServiceInfo } from '../../app/service-info.ts';
+import type { ServiceInfo } from '../../../kit/index.ts';
 import { semanticsOf } from '../../shared/use-status-semantics.ts';
 import { ServiceMark } from '../../shared/service-mark.tsx';
 

@@ -1,9 +1,9 @@
 import type { UseMutateFunction } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '../../app/auth.ts';
-import { notify } from '../../app/notices.ts';
-import { usePreference, type ClockChoice } from '../../app/preferences.ts';
+import { useAuth } from '../../core/auth.ts';
+import { notify } from '../../core/notices.ts';
+import { usePreference, type ClockChoice } from '../../core/preferences.ts';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';

@@ -1,10 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ROLE_ORDER, roleAtLeast, type Role } from '../../../kit/index.ts';
-import { useAuth } from '../../app/auth.ts';
-import { notify } from '../../app/notices.ts';
-import { serviceRolesQuery } from '../../app/service-roles.ts';
+import {
+  ROLE_ORDER,
+  roleAtLeast,
+  type NewToken,
+  type PersonalToken,
+  type Role,
+} from '../../../kit/index.ts';
+import { sessionIdOf, useAuth } from '../../core/auth.ts';
+import { notify } from '../../core/notices.ts';
+import { serviceRolesQuery } from '../../core/service-roles.ts';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
@@ -12,13 +18,7 @@ import { Select, TextInput } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { Instant } from '../../components/time.tsx';
 import { useServices } from '../../shared/services.ts';
-import {
-  useCreateToken,
-  usePersonalTokens,
-  useRevokeToken,
-  type NewToken,
-  type PersonalToken,
-} from './queries.ts';
+import { useCreateToken, usePersonalTokens, useRevokeToken } from './queries.ts';
 
 const MAX_DAYS = 365;
 
@@ -60,7 +60,7 @@ function CreateForm({ onMade }: { onMade: (made: NewToken) => void }) {
   const { t } = useTranslation(['settings', 'common']);
   const auth = useAuth();
   const { services } = useServices();
-  const roles = useQuery({ ...serviceRolesQuery(auth), enabled: auth?.kind === 'session' });
+  const roles = useQuery(serviceRolesQuery(sessionIdOf(auth)));
   const create = useCreateToken();
   const id = useId();
   const [name, setName] = useState('');

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { HttpError, ManagementConsoleClient, PipelineClient } from '../../../kit/index.ts';
-import { NO_COOKIES, setAuth, useAuth, wasExpired, type Auth } from '../../app/auth.ts';
+import { NO_COOKIES, setAuth, useAuth, wasExpired, type Auth } from '../../core/auth.ts';
 import { Button } from '../../components/button.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, TextInput } from '../../components/fields.tsx';

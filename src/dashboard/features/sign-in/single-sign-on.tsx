@@ -2,10 +2,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ROLES, type Role } from '../../../kit/index.ts';
-import { setAuth } from '../../app/auth.ts';
-import { BASE_PATH } from '../../app/base-path.ts';
-import { mcapiGet } from '../../app/mcapi.ts';
+import { ManagementConsoleClient } from '../../../kit/index.ts';
+import { NO_COOKIES, setAuth } from '../../core/auth.ts';
+import { BASE_PATH } from '../../core/base-path.ts';
 import { ErrorView } from '../../components/error-view.tsx';
 
 /*
@@ -20,18 +19,12 @@ const HANDOFF = /^#oidc=([A-Za-z0-9_-]{16,128})$/;
 function useProvider() {
   return useQuery({
     queryKey: ['sign-in', 'oidc'],
-    queryFn: async () => {
-      const data = await mcapiGet(null, '/auth/oidc');
-      // null, not undefined: a query's data may not be undefined (it fails the query).
-      return data.enabled === true && typeof data.name === 'string' ? data.name : null;
-    },
+    // The provider's name, or null without one (a query's data may not be undefined).
+    queryFn: ({ signal }) => new ManagementConsoleClient(NO_COOKIES).oidcProvider({ signal }),
     staleTime: Infinity,
     retry: false,
   });
 }
-
-const asRole = (value: unknown): Role =>
-  (ROLES as readonly unknown[]).includes(value) ? (value as Role) : 'operator';
 
 /** Finishes a sign-in the provider sent back; null when the address carries none. */
 function useHandoff(next: string): { busy: boolean; error: unknown } | null {
@@ -45,17 +38,10 @@ function useHandoff(next: string): { busy: boolean; error: unknown } | null {
     if (handoff === undefined || started.current) return;
     started.current = true;
     window.history.replaceState(null, '', window.location.pathname + window.location.search);
-    mcapiGet(null, '/auth/oidc/session', { code: handoff }).then(
-      async (data) => {
+    new ManagementConsoleClient(NO_COOKIES).oidcSession(handoff).then(
+      async (session) => {
         queryClient.clear();
-        setAuth({
-          kind: 'session',
-          sessionId: String(data.sessionId),
-          userName: String(data.userName),
-          role: asRole(Array.isArray(data.role) ? data.role[0] : undefined),
-          serverName: String(data.serverName),
-          serverId: String(data.serverId),
-        });
+        setAuth({ kind: 'session', ...session });
         await navigate(next, { replace: true });
       },
       (caught: unknown) => setError(caught),

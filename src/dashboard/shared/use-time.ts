@@ -1,7 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import { usePreference } from '../app/preferences.ts';
-import { useCurrentService } from '../shared/services.ts';
-import { formatInstant, formatServiceStamp, stampInstant, type TimeSettings } from './time.ts';
+import { usePreference } from '../core/preferences.ts';
+import { useCurrentService } from './services.ts';
+import {
+  formatInstant,
+  formatServiceStamp,
+  stampInstant,
+  type TimeSettings,
+} from '../i18n/time-format.ts';
 
 /**
  * Timestamps as the user chose to read them (header: the service's zone, the browser's or

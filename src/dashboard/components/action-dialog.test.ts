@@ -1,18 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { RequestDetail } from '../../kit/index.ts';
 import { i18n } from '../i18n/index.ts';
-import type { FollowedRequest } from './follow.ts';
+import type { FollowedRequest } from '../shared/follow.ts';
 
 // Japanese loads on demand, as in the browser.
 await i18n.loadLanguages('ja');
 
 // The dialog's hooks read the signed-in session as they load; outcomeOf and actionTitle
 // need none of them.
-vi.mock('./queries.ts', () => ({}));
-vi.mock('./follow.ts', () => ({}));
-vi.mock('./services.ts', () => ({}));
-vi.mock('./service-down.ts', () => ({}));
-vi.mock('../components/dialog.tsx', () => ({}));
+vi.mock('../shared/queries.ts', () => ({}));
+vi.mock('../shared/follow.ts', () => ({}));
+vi.mock('../shared/services.ts', () => ({}));
+vi.mock('../shared/service-down.ts', () => ({}));
+vi.mock('./dialog.tsx', () => ({}));
 const { actionTitle, outcomeOf } = await import('./action-dialog.tsx');
 
 const t = i18n.getFixedT('en', 'actions');

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { usePreference } from './preferences.ts';
 
 /** Applies the theme: the system's, unless the user picked light or dark. */
@@ -15,4 +15,19 @@ export function useThemeClass(): void {
     media.addEventListener('change', apply);
     return () => media.removeEventListener('change', apply);
   }, [theme]);
+}
+
+/**
+ * Whether the page is dark now (the class useThemeClass sets), re-rendering when it changes:
+ * for what draws its own colours (the charts).
+ */
+export function useDarkClass(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      const observer = new MutationObserver(listener);
+      observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+      return () => observer.disconnect();
+    },
+    () => document.documentElement.classList.contains('dark'),
+  );
 }

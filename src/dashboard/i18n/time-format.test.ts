@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { i18n } from './index.ts';
-import { formatInstant, formatServiceStamp, stampInstant, type TimeSettings } from './time.ts';
+import {
+  formatInstant,
+  formatServiceStamp,
+  stampInstant,
+  type TimeSettings,
+} from './time-format.ts';
 
 const tokyo = { timeZone: 'Asia/Tokyo', utcOffsetMinutes: undefined, zoneName: 'JST' };
 const settings = (over: Partial<TimeSettings> = {}): TimeSettings => ({

@@ -1,5 +1,9 @@
 import { TZDate } from '@date-fns/tz';
-import type { ClockChoice, ZoneChoice } from '../app/preferences.ts';
+
+/** Whose clock timestamps are shown on: the service's (its own day), the browser's, or UTC. */
+export type ZoneChoice = 'service' | 'browser' | 'utc';
+/** `auto` follows the language (24-hour in Japanese, 12-hour in English). */
+export type ClockChoice = 'auto' | 'h23' | 'h12';
 
 /** What the dashboard knows of a service's clock (see ServiceInfo). */
 export interface ServiceZone {

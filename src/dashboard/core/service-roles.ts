@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { ManagementConsoleClient, type Role, type ServiceRole } from '../../kit/index.ts';
-import type { Auth } from './auth.ts';
+import { autoRefresh, POLL_MS } from './auto-refresh.ts';
 import { BASE_PATH } from './base-path.ts';
 
 // A person's role on each service (contract section 12): granted there, else their default.
@@ -10,19 +10,23 @@ import { BASE_PATH } from './base-path.ts';
 /** A key of the server-wide lists (query-client.ts does not file it under one service). */
 export const serviceRolesKey = ['services', 'roles'] as const;
 
-export const serviceRolesQuery = (auth: Auth | null) =>
+/**
+ * Takes the session's id (undefined for an API key sign-in or nobody: then never read), not
+ * the sign-in itself, so that auth.ts can build its role checks on this without a circle.
+ */
+export const serviceRolesQuery = (sessionId: string | undefined) =>
   queryOptions({
     queryKey: serviceRolesKey,
-    queryFn: async (): Promise<readonly ServiceRole[]> =>
+    queryFn: async ({ signal }): Promise<readonly ServiceRole[]> =>
       (
         await new ManagementConsoleClient({
           credentialsMode: 'omit',
           basePath: BASE_PATH,
-          sessionId: auth?.kind === 'session' ? auth.sessionId : undefined,
-        }).session()
+          sessionId,
+        }).session({ signal })
       ).serviceRoles,
-    enabled: auth?.kind === 'session',
-    refetchInterval: 15_000,
+    enabled: sessionId !== undefined,
+    ...autoRefresh(POLL_MS.serviceRoles),
     retry: false,
   });
 

@@ -78,6 +78,11 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/** The session's id, for what only a session may ask; undefined for an API key or nobody. */
+export function sessionIdOf(auth: Auth | null): string | undefined {
+  return auth?.kind === 'session' ? auth.sessionId : undefined;
+}
+
 export function useAuth(): Auth | null {
   return useSyncExternalStore(subscribe, () => current);
 }
@@ -142,11 +147,9 @@ export function clientsFor(
  * default credentials mode, because the service clears `SESSIONID` with `Max-Age=0` on
  * every logout answer, success or failure, and only a cookie-storing fetch applies that:
  * a cookie left over from an earlier key sign-in must not outlive Sign out.
- */
-/**
- * Ends the session here, and returns where the single sign-on provider ends its own when the
- * session came from one (the caller goes there; the provider sends the browser back to
- * sign-in), else undefined.
+ *
+ * Returns where the single sign-on provider ends its own session when this one came from it
+ * (the caller goes there; the provider sends the browser back to sign-in), else undefined.
  */
 export async function signOut(auth: Auth): Promise<string | undefined> {
   const sessionId = auth.kind === 'session' ? auth.sessionId : 'none';
@@ -220,7 +223,7 @@ const isKnownRefusal = (operation: OperationName): operation is KnownRefusal =>
  */
 export function useRoleHere(): RoleHere | undefined {
   const auth = useAuth();
-  const roles = useQuery(serviceRolesQuery(auth));
+  const roles = useQuery(serviceRolesQuery(sessionIdOf(auth)));
   if (auth?.kind !== 'session') return undefined;
   return roleHere(auth.role, roles.data, currentService().id);
 }

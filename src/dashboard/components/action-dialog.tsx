@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { Button } from '../components/button.tsx';
-import { Dialog } from '../components/dialog.tsx';
-import { describeError } from '../components/error-view.tsx';
-import { useFollowedRequests, type FollowedRequest } from './follow.ts';
-import { useRequestAction } from './queries.ts';
-import { needsMarking, serviceTitle } from './environment.ts';
-import { useServiceDown } from './service-down.ts';
-import { useCurrentService, useServices } from './services.ts';
+import { Button } from './button.tsx';
+import { Dialog } from './dialog.tsx';
+import { describeError } from '../shared/describe-error.ts';
+import { useFollowedRequests, type FollowedRequest } from '../shared/follow.ts';
+import { useRequestAction } from '../shared/queries.ts';
+import { needsMarking, serviceTitle } from '../shared/environment.ts';
+import { useServiceDown } from '../shared/service-down.ts';
+import { useCurrentService, useServices } from '../shared/services.ts';
 
 type Action = 'retry' | 'cancel';
 export type Call =

@@ -1,4 +1,5 @@
 import { useCallback, useSyncExternalStore } from 'react';
+import type { ClockChoice, ZoneChoice } from '../i18n/time-format.ts';
 import { readStored, writeStored } from './storage.ts';
 
 // View preferences live in localStorage (never filters or pages: those are in the URL).
@@ -6,10 +7,8 @@ import { readStored, writeStored } from './storage.ts';
 export const REFRESH_CHOICES = [0, 2, 5, 15, 60] as const;
 export type RefreshSeconds = (typeof REFRESH_CHOICES)[number];
 export type Theme = 'system' | 'light' | 'dark';
-/** Whose clock timestamps are shown on: the service's (its own day), the browser's, or UTC. */
-export type ZoneChoice = 'service' | 'browser' | 'utc';
-/** `auto` follows the language (24-hour in Japanese, 12-hour in English). */
-export type ClockChoice = 'auto' | 'h23' | 'h12';
+// The clock choices are the time formatting's own words (i18n/time-format.ts); the preference stores them.
+export type { ClockChoice, ZoneChoice };
 
 export interface Preferences {
   readonly refreshSeconds: RefreshSeconds;
