@@ -85,6 +85,28 @@ afterAll(async () => {
   await service.close();
 });
 
+/**
+ * A day's list says the second it was answered in (AsOf, contract 8): answers of one list
+ * in three formats, each computed on its own call, differ there alone when the calls fall
+ * either side of a second's turn.
+ */
+const ANSWERED_AT = /<AsOf>[^<]*<\/AsOf>/;
+function withoutAnsweredAt<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutAnsweredAt) as T;
+  // Only plain records are rebuilt: a Date or another instance is compared as it is.
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    Object.getPrototypeOf(value) !== Object.prototype
+  )
+    return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([name]) => name !== 'AsOf' && name !== 'asOf')
+      .map(([name, child]) => [name, withoutAnsweredAt(child as unknown)]),
+  ) as T;
+}
+
 describe('formats', () => {
   const paths = () => [
     '/pipelineapi/list',
@@ -109,8 +131,8 @@ describe('formats', () => {
       expect(xml.type).toBe('text/xml; charset=UTF-8');
       expect(json.type).toBe('text/javascript; charset=UTF-8');
       expect(xml.body.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
-      expect(bare.body).toBe(xml.body);
-      expect(xml.tree, path).toEqual(json.tree);
+      expect(bare.body.replace(ANSWERED_AT, '')).toBe(xml.body.replace(ANSWERED_AT, ''));
+      expect(withoutAnsweredAt(xml.tree), path).toEqual(withoutAnsweredAt(json.tree));
       const html = await tree(`${base}/htm${suffix}`);
       expect(html.type).toBe('text/html; charset=UTF-8');
       expect(html.body.startsWith('<!DOCTYPE html>')).toBe(true);
@@ -134,8 +156,8 @@ describe('formats', () => {
           decode((await tree(path.replace('TYPE', t), { ...init, method })).tree),
         ),
       );
-      expect(results[1], path).toEqual(results[0]);
-      expect(results[2], path).toEqual(results[0]);
+      expect(withoutAnsweredAt(results[1]), path).toEqual(withoutAnsweredAt(results[0]));
+      expect(withoutAnsweredAt(results[2]), path).toEqual(withoutAnsweredAt(results[0]));
     }
     // HTML has no Args (the spec's six cells); everything else matches.
     const [xml, html] = await Promise.all(
