@@ -6,37 +6,34 @@ import type { RequestData } from './transport.ts';
 // section 7; administrators): its filter, defined once for the client that asks and the
 // server that reads it, the answer as the server writes it, and the page a client reads.
 
-/** Which entries of the audit log a call takes; each filter left out takes all. */
-export interface AuditFilter {
+// Each filter of the audit log with the query parameter that carries it: the filter's fields
+// are this object's, so that a field cannot lack its parameter. Not exported where it is
+// declared: the package test reads `export … from '…'` lines as imports, and this object's
+// text has a `from` before a quote.
+const FILTER_PARAMETERS = {
   /** The first day, yyyymmdd in the service's zone. */
-  readonly from?: string | undefined;
+  from: 'from',
   /** The last day, yyyymmdd. */
-  readonly to?: string | undefined;
+  to: 'to',
   /** The signed-in person's name. */
-  readonly user?: string | undefined;
+  user: 'user',
   /** The service called (the server's own sign-in and settings have none). */
-  readonly service?: string | undefined;
+  service: 'service',
   /** The operation (`requestretry`, `mc.login`…). */
-  readonly operation?: string | undefined;
-  readonly requestId?: string | undefined;
-}
+  operation: 'operation',
+  requestId: 'requestid',
+} as const;
+
+/** Which entries of the audit log a call takes; each filter left out takes all. */
+export type AuditFilter = {
+  readonly [Field in keyof typeof FILTER_PARAMETERS]?: string | undefined;
+};
 
 /** A page of the audit log: a filter, where the page begins and how long it is. */
 export interface AuditPageQuery extends AuditFilter {
   readonly index: number;
   readonly pageSize: number;
 }
-
-// Not exported where it is declared: the package test reads `export … from '…'` lines as
-// imports, and this object's text has a `from` before a quote.
-const FILTER_PARAMETERS = {
-  from: 'from',
-  to: 'to',
-  user: 'user',
-  service: 'service',
-  operation: 'operation',
-  requestId: 'requestid',
-} as const satisfies Record<keyof AuditFilter, string>;
 
 /** The query parameter of each filter. */
 export const AUDIT_FILTER_PARAMETERS = FILTER_PARAMETERS;
@@ -122,7 +119,10 @@ export function readAuditPaging(
   return Number(value);
 }
 
-/** One entry as the server writes it. */
+/** How the caller was known: a personal token by its name (contract section 12). */
+export type AuditVia = 'session' | 'key' | 'cookie' | 'none' | `token ${string}`;
+
+/** One entry as the server writes it (and stores it, less `truncated`). */
 export interface AuditEntryAnswer {
   /** ISO 8601 in UTC. */
   readonly time: string;
@@ -130,8 +130,7 @@ export interface AuditEntryAnswer {
   readonly day: string;
   /** The signed-in person, or null for the API key, a cookie or no credentials. */
   readonly userName: string | null;
-  /** session, key, cookie, none or `token <name>`. */
-  readonly via: string;
+  readonly via: AuditVia;
   readonly address: string;
   /** null for the server's own sign-in and settings. */
   readonly service: string | null;
@@ -156,6 +155,24 @@ export interface AuditAnswer {
 }
 
 /** One entry as a client shows it: texts '' when absent, parameters as their JSON text. */
+/**
+ * The columns of an audit export in CSV, in the order of an entry's fields: the server's
+ * export (which adds `truncated`) and the dashboard's page export write the same.
+ */
+export const AUDIT_CSV_FIELDS = [
+  'time',
+  'userName',
+  'via',
+  'address',
+  'service',
+  'operation',
+  'parameters',
+  'httpStatus',
+  'status',
+  'message',
+  'requestId',
+] as const satisfies readonly (keyof AuditEntry)[];
+
 export interface AuditEntry {
   /** ISO 8601 in UTC. */
   readonly time: string;

@@ -3,9 +3,9 @@
 // type reads as unknown, never as a made-up value) and the one rule of a "jump", which
 // the server applies and the dashboard states.
 
-import type { Unread } from './liberal.ts';
-import { decodeUpstreamCause, type UpstreamCause } from './upstream-failure.ts';
-import type { Role } from './wire.ts';
+import { fieldsOf, numberOf, type Unread } from './liberal.ts';
+import type { ServiceAnswer, ServiceInfo } from './services.ts';
+import { decodeUpstreamCause } from './upstream-failure.ts';
 
 /** How a status word reads across services: its class by that service's own words. */
 export const FLEET_CLASSES = ['failed', 'running', 'waiting', 'done', 'other'] as const;
@@ -39,70 +39,40 @@ export interface FleetJump {
  */
 export type FleetDayState = 'complete' | 'missed' | 'unwatched' | 'live';
 
-/** One service of the fleet, as the caller may see it. */
-export interface FleetService {
-  readonly id: string;
-  readonly name: string;
-  readonly label: string;
-  readonly color: string;
-  readonly embedded: boolean;
-  /** The caller's role there. */
-  readonly role: string;
-  readonly reachable: boolean;
-  /** Since when it has been reachable or not (ISO), or ''. */
-  readonly since: string;
-  /** Why it is not reachable (the gateway's English sentence, or the service's words), or ''. */
-  readonly message: string;
-  /** That failure's Part C code (5002, 5004…), when the server gave one. */
-  readonly code: number | undefined;
-  /** The message's cause when the sentence is the gateway's own; undefined: words to show as they are. */
-  readonly cause: UpstreamCause | undefined;
-  readonly timeZone: string;
-  readonly utcOffsetMinutes: number | undefined;
-  readonly zoneName: string;
-  /** The service's own today (yyyymmdd), '' while unknown. */
-  readonly day: string;
-  readonly dayState: FleetDayState;
-  /** The index is as of this instant (ISO), '' for the embedded service (always current). */
-  readonly indexedAt: string;
-  /** Why the index's last round failed, or ''. */
-  readonly indexError: string;
-  /** Its code and cause, as `code` and `cause` are of `message`. */
-  readonly indexErrorCode: number | undefined;
-  readonly indexErrorCause: UpstreamCause | undefined;
-  readonly counts: FleetCounts;
-  readonly words: readonly FleetWord[];
-  readonly jumps: readonly FleetJump[];
-}
+/**
+ * The fields of a service's entry in `GET /mcapi/services` that the fleet repeats: who and
+ * where it is and how its last check went.
+ */
+type ServiceFacts =
+  | 'id'
+  | 'name'
+  | 'label'
+  | 'color'
+  | 'embedded'
+  | 'reachable'
+  | 'since'
+  | 'message'
+  | 'code'
+  | 'cause'
+  | 'timeZone'
+  | 'utcOffsetMinutes'
+  | 'zoneName';
 
-export interface Fleet {
-  /** When the answer was made (ISO). */
-  readonly generatedAt: string;
-  readonly services: readonly FleetService[];
-}
+/** How the last round of a service's request index went (the embedded one has none). */
+type IndexRound = 'indexedAt' | 'indexError' | 'indexErrorCode' | 'indexErrorCause';
 
-/** One service of `GET /mcapi/fleet` as the server writes it (null: not known). */
-export interface FleetServiceAnswer {
-  readonly id: string;
-  readonly name: string;
-  readonly label: string | null;
-  readonly color: string | null;
-  readonly embedded: boolean;
-  readonly role: Role;
-  readonly reachable: boolean;
-  readonly since: string | null;
-  readonly message: string | null;
-  readonly code: number | null;
-  readonly cause: UpstreamCause | null;
-  readonly timeZone: string;
-  readonly utcOffsetMinutes: number | null;
-  readonly zoneName: string;
+/**
+ * One service of `GET /mcapi/fleet` as the server writes it (null: not known): its facts as
+ * the services list writes them, the caller's role there, and its day.
+ */
+export interface FleetServiceAnswer
+  extends
+    Pick<ServiceAnswer, ServiceFacts | 'role'>,
+    // Optional in the services list (the embedded service leaves them out); always written here.
+    Required<Pick<ServiceAnswer, IndexRound>> {
+  /** The service's own today (yyyymmdd), null while unknown. */
   readonly day: string | null;
   readonly dayState: FleetDayState;
-  readonly indexedAt: string | null;
-  readonly indexError: string | null;
-  readonly indexErrorCode: number | null;
-  readonly indexErrorCause: UpstreamCause | null;
   readonly counts: FleetCounts;
   readonly words: readonly FleetWord[];
   readonly jumps: readonly FleetJump[];
@@ -110,8 +80,29 @@ export interface FleetServiceAnswer {
 
 /** The data of `GET /mcapi/fleet` as the server writes it. */
 export interface FleetAnswer {
+  /** When the answer was made (ISO). */
   readonly generatedAt: string;
   readonly services: readonly FleetServiceAnswer[];
+}
+
+/**
+ * One service of the fleet, as the caller may see it: read as the services list is (texts ''
+ * and numbers undefined when unknown; the index's time '' for the embedded service, always
+ * current), with its day.
+ */
+export interface FleetService
+  extends
+    Pick<ServiceInfo, ServiceFacts | IndexRound>,
+    Pick<FleetServiceAnswer, 'dayState' | 'counts' | 'words' | 'jumps'> {
+  /** The caller's role there (a word this kit does not know passes as it is). */
+  readonly role: string;
+  /** The service's own today (yyyymmdd), '' while unknown. */
+  readonly day: string;
+}
+
+/** The data of `GET /mcapi/fleet` as a client reads it. */
+export interface Fleet extends Omit<FleetAnswer, 'services'> {
+  readonly services: readonly FleetService[];
 }
 
 /** One day of a pipeline's trend. */
@@ -203,13 +194,12 @@ export function trendJumps(points: readonly TrendPoint[]): Pick<Trends, 'baselin
   };
 }
 
+// liberal.ts's readers where they agree; where they do not, the fleet's own: a list that is
+// no list reads as none rather than a ParseError, and a text field holding an object as String().
 const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
-const num = (v: unknown): number | undefined =>
-  typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-const count = (v: unknown): number => num(v) ?? 0;
-const nullableNum = (v: unknown): number | null => num(v) ?? null;
-const obj = <T>(v: unknown): Unread<T> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Unread<T>) : {};
+const count = (v: unknown): number => numberOf(v) ?? 0;
+const nullableNum = (v: unknown): number | null => numberOf(v) ?? null;
+const obj = <T>(v: unknown): Unread<T> => fieldsOf<T>(v) ?? {};
 const list = <T>(v: unknown): Unread<T>[] => (Array.isArray(v) ? v.map((o) => obj<T>(o)) : []);
 const oneOf = <T extends string>(v: unknown, values: readonly T[], fallback: T): T =>
   values.find((value) => value === v) ?? fallback;
@@ -253,16 +243,16 @@ export function decodeFleet(answer: Readonly<Record<string, unknown>>): Fleet {
           reachable: s.reachable !== false,
           since: str(s.since),
           message: str(s.message),
-          code: num(s.code),
+          code: numberOf(s.code),
           cause: decodeUpstreamCause(s.cause),
           timeZone: str(s.timeZone),
-          utcOffsetMinutes: num(s.utcOffsetMinutes),
+          utcOffsetMinutes: numberOf(s.utcOffsetMinutes),
           zoneName: str(s.zoneName),
           day: str(s.day),
           dayState: oneOf(s.dayState, ['complete', 'missed', 'unwatched', 'live'], 'unwatched'),
           indexedAt: str(s.indexedAt),
           indexError: str(s.indexError),
-          indexErrorCode: num(s.indexErrorCode),
+          indexErrorCode: numberOf(s.indexErrorCode),
           indexErrorCause: decodeUpstreamCause(s.indexErrorCause),
           counts: decodeCounts(s.counts),
           words: list<FleetWord>(s.words).map(decodeWord),
@@ -291,7 +281,7 @@ export function decodeTrends(answer: Readonly<Record<string, unknown>>): Trends 
     days: count(data.days),
     today: str(data.today),
     timeZone: str(data.timeZone),
-    utcOffsetMinutes: num(data.utcOffsetMinutes),
+    utcOffsetMinutes: numberOf(data.utcOffsetMinutes),
     zoneName: str(data.zoneName),
     points: list<TrendPoint>(data.points).map((p) => ({
       day: str(p.day),

@@ -59,12 +59,18 @@ export {
 } from './services.ts';
 export {
   CONTRACT_STATUSES,
+  CONTRACT_WORDS,
+  STATUS_CLASSES,
   VENDOR_DEFAULT_STATUSES,
+  VENDOR_DEFAULT_WORDS,
   decodeStatusSemantics,
   type LearnedRefusal,
+  type StatusClass,
+  type StatusClassWords,
   type StatusSemantics,
 } from './status-semantics.ts';
 export {
+  AUDIT_CSV_FIELDS,
   AUDIT_FILTER_PARAMETERS,
   AUDIT_PAGING,
   AuditParameterError,
@@ -76,6 +82,7 @@ export {
   type AuditAnswer,
   type AuditEntry,
   type AuditEntryAnswer,
+  type AuditVia,
   type AuditFilter,
   type AuditPage,
   type AuditPageQuery,

@@ -34,11 +34,8 @@ export interface NotificationTestAnswer {
   readonly results: readonly NotificationTestResult[];
 }
 
-/** Receivers and the notifications sent, as a client reads them. */
-export interface NotificationsState {
-  readonly targets: readonly string[];
-  readonly notifications: readonly NotificationAnswer[];
-}
+/** Receivers and the notifications sent, as a client reads them: the answer's shape, read liberally. */
+export type NotificationsState = NotificationsAnswer;
 
 /**
  * The data of `GET /mcapi/notifications`, read liberally (texts '' when absent, attempts 0).

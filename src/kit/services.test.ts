@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCapabilities, decodeServices } from '../../kit/index.ts';
+import { decodeCapabilities, decodeServices } from './services.ts';
 
 // An answer of GET /mcapi/services as a gateway in front of a whole-day Shift_JIS vendor
 // writes it (contract section 12); the e2e specs read the same through a running gateway.

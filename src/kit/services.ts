@@ -17,8 +17,11 @@ import type { Role } from './wire.ts';
 
 /** How an upstream answers, as the server writes it (null: not learnt yet). */
 export interface CapabilitiesAnswer {
+  /** Whether requestlist holds at most `pagesize` rows. */
   readonly pagesize: Learnt<'honoured' | 'ignored'>;
+  /** Whether `index` skips rows. */
   readonly index: Learnt<'honoured' | 'ignored'>;
+  /** Whether Info's Next is truthful. */
   readonly next: Learnt<'stated' | 'always -1' | 'absent'>;
   readonly total: Learnt<'stated' | 'absent'>;
   readonly cap: number | null;
@@ -28,10 +31,12 @@ export interface CapabilitiesAnswer {
   readonly probeErrorCause: UpstreamCause | null;
   readonly charset: string | null;
   readonly charsetFrom: string | null;
+  /** It sets a SESSIONID (kept on the server, sent back, never passed on). */
   readonly setsSessionId: boolean;
   readonly concurrency: number;
   readonly concurrencyLimit: number | null;
   readonly largestAnswerBytes: number;
+  /** It compressed an answer. */
   readonly compressed: boolean;
   readonly datesZone: string | null;
   readonly zoneFrom: 'configured' | 'dates' | 'none';
@@ -39,7 +44,11 @@ export interface CapabilitiesAnswer {
   readonly lastRoundMs: number | null;
 }
 
-/** One service as the server writes it in `/mcapi/services`. */
+/**
+ * One service as the server writes it in `/mcapi/services`: what the server knows of it,
+ * with the caller's role there. The server keeps its services' state in this shape less the
+ * role (service/gateway/service-state.ts).
+ */
 export interface ServiceAnswer {
   readonly id: string;
   readonly name: string;
@@ -48,19 +57,38 @@ export interface ServiceAnswer {
   readonly embedded: boolean;
   readonly reachable: boolean;
   readonly version: string | null;
+  /** When the last check ended (ISO), null before the first. */
   readonly checkedAt: string | null;
+  /** Since when it has been reachable or not (ISO). */
   readonly since: string | null;
+  /** Why the last check failed: the gateway's English sentence, or the service's own words. */
   readonly message: string | null;
+  /** The Part C code of that failure (5002, 5004…), null while it answers or when none applies. */
   readonly code: number | null;
+  /**
+   * The message's cause in data when the sentence is the gateway's own (upstream-failure.ts);
+   * null when the message is the service's own words (or no failure).
+   */
   readonly cause: UpstreamCause | null;
+  /**
+   * An upstream's request index is as of this time (ISO; null before its first round, and
+   * for the embedded service, whose lists are always current).
+   */
   readonly indexedAt?: string | null;
+  /** Why the index's last round failed. */
   readonly indexError?: string | null;
+  /** Its code and cause, as `code` and `cause` are of `message`. */
   readonly indexErrorCode?: number | null;
   readonly indexErrorCause?: UpstreamCause | null;
+  /** The service's zone as an IANA name, '' when neither the server nor its configuration knows it. */
   readonly timeZone: string;
+  /** Minutes its clock is ahead of UTC now; null while unknown (an upstream not yet heard from). */
   readonly utcOffsetMinutes: number | null;
+  /** The zone abbreviation its own dates carry (e.g. JST), '' while unknown. */
   readonly zoneName: string;
+  /** What the gateway learnt of how an upstream answers (contract section 12). */
   readonly capabilities?: CapabilitiesAnswer;
+  /** What its status words mean, with what the upstream refused (docs/gateway.md "Status words"). */
   readonly statuses: StatusSemantics;
   /** The caller's role on this service (contract section 12). */
   readonly role: Role;
@@ -74,16 +102,12 @@ export interface ServicesAnswer {
 /**
  * How an upstream answers (contract section 12), as `GET /mcapi/services` tells it: paging,
  * charset, session, load, zone and the poller's pace. Absent numbers are undefined and
- * absent texts '' (the server writes null).
+ * absent texts '' (the server writes null); the learnt words and flags read as written.
  */
-export interface Capabilities {
-  /** Whether requestlist holds at most `pagesize` rows. */
-  readonly pagesize: Learnt<'honoured' | 'ignored'>;
-  /** Whether `index` skips rows. */
-  readonly index: Learnt<'honoured' | 'ignored'>;
-  /** Whether Info's Next is truthful. */
-  readonly next: Learnt<'stated' | 'always -1' | 'absent'>;
-  readonly total: Learnt<'stated' | 'absent'>;
+export interface Capabilities extends Pick<
+  CapabilitiesAnswer,
+  'pagesize' | 'index' | 'next' | 'total' | 'setsSessionId' | 'compressed'
+> {
   /** The most rows per answer, once it was seen capping. */
   readonly cap: number | undefined;
   /** When the paging probe last ran (ISO), or ''. */
@@ -96,13 +120,11 @@ export interface Capabilities {
   /** The charset its answers were read in (the decoder's name, e.g. shift_jis), or ''. */
   readonly charset: string;
   readonly charsetFrom: Learnt<'bom' | 'content-type' | 'document' | 'default'>;
-  readonly setsSessionId: boolean;
   /** Calls allowed at once now. */
   readonly concurrency: number | undefined;
   /** The calls at once it took before refusing with 503/429, once it did. */
   readonly concurrencyLimit: number | undefined;
   readonly largestAnswerBytes: number | undefined;
-  readonly compressed: boolean;
   /** The zone its request dates carry (JST, +09:00), or ''. */
   readonly datesZone: string;
   /** Where its zone comes from; 'none': neither configuration nor its dates state one. */
@@ -112,7 +134,10 @@ export interface Capabilities {
   readonly lastRoundMs: number | undefined;
 }
 
-/** One pipeline service the server stands in front of (or its own embedded one). */
+/**
+ * One pipeline service the server stands in front of (or its own embedded one), as a client
+ * reads it: texts the server writes as null read '', numbers undefined.
+ */
 export interface ServiceInfo {
   readonly id: string;
   readonly name: string;

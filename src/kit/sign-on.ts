@@ -19,13 +19,9 @@ export interface OidcSessionAnswer {
   readonly serverId: string;
 }
 
-/** A session a single sign-on opened, as a client keeps it. */
-export interface OidcSession {
-  readonly sessionId: string;
-  readonly userName: string;
+/** A session a single sign-on opened, as a client keeps it: the answer, with one role. */
+export interface OidcSession extends Omit<OidcSessionAnswer, 'role'> {
   readonly role: Role;
-  readonly serverName: string;
-  readonly serverId: string;
 }
 
 /**

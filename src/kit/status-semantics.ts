@@ -4,49 +4,74 @@ import { fieldsOf, objectsOf, wordsOf } from './liberal.ts';
 // our engine's contract words for the embedded service, an upstream's configured words
 // or interfaces.md's defaults, with what an upstream refused.
 
-/** A retry or cancel a service refused in one status, learnt by the gateway. */
+/** A retry or cancel a service refused in one status, learnt by the gateway from its refusal. */
 export interface LearnedRefusal {
   readonly action: 'retry' | 'cancel';
   readonly status: string;
-  /** The service's own words when it refused (untrusted text). */
+  /** The service's own words when it refused (untrusted text; keys already cut out). */
   readonly message: string;
   /** When it refused (ISO). */
   readonly at: string;
 }
 
+/** The classes of a service's status words, in the order the server writes them. */
+export const STATUS_CLASSES = [
+  'failed',
+  'waiting',
+  'running',
+  'final',
+  'retryable',
+  'cancellable',
+] as const;
+export type StatusClass = (typeof STATUS_CLASSES)[number];
+
+/** Every class's words, settled: what the server acts on, and the head of what it tells. */
+export type StatusClassWords = Readonly<Record<StatusClass, readonly string[]>>;
+
 /** The classes of a service's status words, where they come from and what it refused. */
-export interface StatusSemantics {
-  readonly failed: readonly string[];
-  readonly waiting: readonly string[];
-  readonly running: readonly string[];
-  readonly final: readonly string[];
-  readonly retryable: readonly string[];
-  readonly cancellable: readonly string[];
+export interface StatusSemantics extends StatusClassWords {
   /** `contract`: our engine; `configured`/`defaults`: an upstream's words. */
   readonly from: 'contract' | 'configured' | 'defaults';
+  /** What the upstream refused: a status it would not retry or cancel. */
   readonly learned: readonly LearnedRefusal[];
 }
 
-/** Our engine's words (contract section 5). */
-export const CONTRACT_STATUSES: StatusSemantics = {
+/** Our engine's words (contract section 5): known exactly, never learnt. */
+export const CONTRACT_WORDS: StatusClassWords = {
   failed: ['Error'],
   waiting: ['Wait'],
   running: ['Start', 'Process'],
   final: ['Finish', 'Error', 'Stop'],
   retryable: ['Error', 'Stop'],
   cancellable: ['Wait', 'Start', 'Process'],
-  from: 'contract',
-  learned: [],
 };
 
-/** A vendor's words as far as interfaces.md names them, when the server does not say. */
-export const VENDOR_DEFAULT_STATUSES: StatusSemantics = {
+/**
+ * A vendor's words as far as interfaces.md names them: Finish, and Start and Process (its
+ * request logs' states); `Error` for a failure and `Wait` for a queued request, the words
+ * --upstream-failed and a bulk cancel have always assumed. It shows no word for a cancelled
+ * request, so none is assumed: a word in no class is offered both actions and the upstream
+ * decides (a refusal is learnt).
+ */
+export const VENDOR_DEFAULT_WORDS: StatusClassWords = {
   failed: ['Error'],
   waiting: ['Wait'],
   running: ['Start', 'Process'],
   final: ['Finish', 'Error'],
   retryable: ['Error'],
   cancellable: ['Wait', 'Start', 'Process'],
+};
+
+/** Our engine's words (contract section 5), as the services list tells them. */
+export const CONTRACT_STATUSES: StatusSemantics = {
+  ...CONTRACT_WORDS,
+  from: 'contract',
+  learned: [],
+};
+
+/** A vendor's words as far as interfaces.md names them, when the server does not say. */
+export const VENDOR_DEFAULT_STATUSES: StatusSemantics = {
+  ...VENDOR_DEFAULT_WORDS,
   from: 'defaults',
   learned: [],
 };

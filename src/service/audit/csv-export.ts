@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import Papa from 'papaparse';
+import { AUDIT_CSV_FIELDS } from '../../kit/audit.ts';
 import type { Db } from '../db/sqlite.ts';
 import {
   auditBatch,
@@ -8,21 +9,8 @@ import {
   type ReadAuditEntry,
 } from '../db/system/audit.ts';
 
-/** The export's columns, in the order of an entry's fields. */
-export const CSV_COLUMNS = [
-  'time',
-  'userName',
-  'via',
-  'address',
-  'service',
-  'operation',
-  'parameters',
-  'httpStatus',
-  'status',
-  'message',
-  'requestId',
-  'truncated',
-] as const;
+/** The export's columns: the kit's, and whether the stored entry was cut to its bounds. */
+export const CSV_COLUMNS = [...AUDIT_CSV_FIELDS, 'truncated'] as const;
 
 /** Entries read at once: at most 4 KB each, so a batch holds at most about 2 MB. */
 const BATCH = 500;

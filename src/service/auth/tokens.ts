@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { NewToken, PersonalToken } from '../../kit/tokens.ts';
 import {
   ErrorCode,
   ROLE_OPERATIONS,
@@ -40,18 +41,8 @@ export const isPersonalToken = (key: string): boolean => key.startsWith(TOKEN_PR
 const hashOf = (token: string): string =>
   createHash('sha256').update(token, 'utf8').digest('base64url');
 
-/** A token as its owner lists it: never its value. */
-export interface TokenInfo {
-  readonly id: number;
-  readonly name: string;
-  readonly role: Role;
-  readonly service: string | null;
-  readonly createdAt: string;
-  readonly expiresAt: string;
-  readonly lastUsedAt: string | null;
-}
-
-const infoOf = (row: TokenRow): TokenInfo => ({
+/** A token as its owner lists it (never its value), as the kit's answer types have it. */
+const infoOf = (row: TokenRow): PersonalToken => ({
   id: row.ID,
   name: row.NAME,
   role: row.ROLE,
@@ -68,7 +59,7 @@ export function createToken(
   clock: Clock,
   owner: { userId: number },
   fields: { name: string; days: number; role: Role; service: string | null },
-): TokenInfo & { token: string } {
+): NewToken {
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
   const now = clock.now();
   const created = now.toISOString();
@@ -94,7 +85,8 @@ export function createToken(
   };
 }
 
-export const listTokens = (db: Db, userId: number): TokenInfo[] => tokensOf(db, userId).map(infoOf);
+export const listTokens = (db: Db, userId: number): PersonalToken[] =>
+  tokensOf(db, userId).map(infoOf);
 
 export const revokeOwnToken = (db: Db, clock: Clock, userId: number, id: number): boolean =>
   revokeToken(db, userId, id, clock.now().toISOString());

@@ -1,3 +1,13 @@
+import {
+  CONTRACT_WORDS,
+  STATUS_CLASSES,
+  VENDOR_DEFAULT_WORDS,
+  type LearnedRefusal,
+  type StatusClass,
+  type StatusClassWords,
+  type StatusSemantics as StatusesAnswer,
+} from '../../kit/status-semantics.ts';
+
 // What a service's status words mean (docs/gateway.md "Status words"): which say a request failed,
 // waits, runs or has ended, and which a retry or a cancel may start from. Our own engine's
 // words are its contract's (section 5); a vendor's are its own (an open set, interfaces.md
@@ -5,47 +15,21 @@
 // the upstream itself refused. The overview's counts, badges, bulk selections, row actions
 // and the request page's buttons all read them from `GET /mcapi/services`.
 
-export const STATUS_CLASSES = [
-  'failed',
-  'waiting',
-  'running',
-  'final',
-  'retryable',
-  'cancellable',
-] as const;
-export type StatusClass = (typeof STATUS_CLASSES)[number];
+// The classes, the engine's words and interfaces.md's defaults are the kit's, as the services
+// list tells them (kit/status-semantics.ts); this file reads and settles a vendor's words.
+export { STATUS_CLASSES, type StatusClass };
 
 /** Words per class as configured: a class not given takes its default. */
 export type StatusWords = Partial<Record<StatusClass, readonly string[]>>;
 
-/** Every class's words, settled. */
-export type StatusSemantics = Readonly<Record<StatusClass, readonly string[]>>;
+/** Every class's words, settled: what the server acts on. */
+export type StatusSemantics = StatusClassWords;
 
 /** Our engine's words (contract section 5): known exactly, never learnt. */
-export const EMBEDDED_STATUSES: StatusSemantics = {
-  failed: ['Error'],
-  waiting: ['Wait'],
-  running: ['Start', 'Process'],
-  final: ['Finish', 'Error', 'Stop'],
-  retryable: ['Error', 'Stop'],
-  cancellable: ['Wait', 'Start', 'Process'],
-};
+export const EMBEDDED_STATUSES: StatusSemantics = CONTRACT_WORDS;
 
-/**
- * A vendor's words as far as interfaces.md names them: Finish, and Start and Process (its
- * request logs' states); `Error` for a failure and `Wait` for a queued request, the words
- * --upstream-failed and a bulk cancel have always assumed. It shows no word for a cancelled
- * request, so none is assumed: a word in no class is offered both actions and the upstream
- * decides (a refusal is learnt).
- */
-export const VENDOR_STATUSES: StatusSemantics = {
-  failed: ['Error'],
-  waiting: ['Wait'],
-  running: ['Start', 'Process'],
-  final: ['Finish', 'Error'],
-  retryable: ['Error'],
-  cancellable: ['Wait', 'Start', 'Process'],
-};
+/** A vendor's words as far as interfaces.md names them (the kit tells why these). */
+export const VENDOR_STATUSES: StatusSemantics = VENDOR_DEFAULT_WORDS;
 
 const WORD = /^[^\s,;=]{1,32}$/;
 
@@ -139,16 +123,6 @@ export function resolveStatuses(
   return semantics;
 }
 
-/** An upstream's refusal of an action in a status: what the gateway learnt from it. */
-export interface LearnedRefusal {
-  readonly action: 'retry' | 'cancel';
-  readonly status: string;
-  /** The upstream's own words (its refusal message, keys already cut out). */
-  readonly message: string;
-  /** When it refused (ISO). */
-  readonly at: string;
-}
-
 /** Statuses learnt at most per service: a bound on what a misbehaving upstream can grow. */
 const LEARNED_MAX = 64;
 
@@ -190,13 +164,8 @@ export function refusalsOf(upstream: object): LearnedRefusals | undefined {
   return refusalsByUpstream.get(upstream);
 }
 
-/** A service's semantics as `GET /mcapi/services` tells them (`statuses`). */
-export interface StatusesState extends StatusSemantics {
-  /** `contract`: our engine's own words; `configured` or `defaults` for an upstream. */
-  readonly from: 'contract' | 'configured' | 'defaults';
-  /** What the upstream refused: a status it would not retry or cancel. */
-  readonly learned: readonly LearnedRefusal[];
-}
+/** A service's semantics as `GET /mcapi/services` tells them (`statuses`): the kit's answer type. */
+export type StatusesState = StatusesAnswer;
 
 /**
  * The words the server itself acts on: the configured ones less what was learnt. Retry

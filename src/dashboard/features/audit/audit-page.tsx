@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams, Link } from 'react-router';
-import type { AuditEntry } from '../../../kit/index.ts';
+import { AUDIT_CSV_FIELDS, type AuditEntry } from '../../../kit/index.ts';
 import { useAuth } from '../../core/auth.ts';
 import { Button } from '../../components/button.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
@@ -17,7 +17,7 @@ import { downloadCsv } from '../../shared/csv.ts';
 import { useServices } from '../../shared/services.ts';
 import { freshParams, withParams } from '../../shared/url-state.ts';
 import { useAuditDownload } from './export.ts';
-import { CSV_FIELDS, readAuditView, SERVICE_FILTER, viaKey } from './view.ts';
+import { readAuditView, SERVICE_FILTER, viaKey } from './view.ts';
 
 const MONO = 'font-mono text-xs';
 
@@ -238,9 +238,9 @@ export function AuditPage() {
                 onClick={() =>
                   downloadCsv(
                     `audit-${view.index + 1}-${view.index + entries.length}`,
-                    CSV_FIELDS,
+                    AUDIT_CSV_FIELDS,
                     entries.map((e) =>
-                      CSV_FIELDS.map((f) => (e[f] === null ? null : String(e[f]))),
+                      AUDIT_CSV_FIELDS.map((f) => (e[f] === null ? null : String(e[f]))),
                     ),
                   )
                 }

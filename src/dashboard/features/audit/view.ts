@@ -36,18 +36,3 @@ export function readAuditView(search: URLSearchParams): AuditParams {
     size: pageSizeFrom(search.get('size'), 100),
   };
 }
-
-/** The columns of the CSV export, in the order of the entries' fields. */
-export const CSV_FIELDS = [
-  'time',
-  'userName',
-  'via',
-  'address',
-  'service',
-  'operation',
-  'parameters',
-  'httpStatus',
-  'status',
-  'message',
-  'requestId',
-] as const;

@@ -1,3 +1,4 @@
+import type { AttemptChange, AttemptLogLine, RequestAttempt } from '../../../kit/attempts.ts';
 import { prepared, type Db } from '../sqlite.ts';
 
 // Each attempt of an upstream's request as the gateway's pollers saw it (issue 25): its
@@ -21,18 +22,12 @@ const MAX_TRIES = 20;
 const FAILURE_CHARS = 4000;
 
 /** One status change of an attempt, at the time (epoch ms, our clock) it was seen. */
-export interface SeenChange {
-  readonly status: string;
-  readonly stage: string;
+export interface SeenChange extends Omit<AttemptChange, 'at'> {
   readonly atMs: number;
 }
 
-/** A log line kept as the failure's evidence. */
-export interface KeptLogLine {
-  readonly date: string;
-  readonly type: string;
-  readonly message: string;
-}
+/** A log line kept as the failure's evidence, as the attempts answer tells it. */
+export type KeptLogLine = AttemptLogLine;
 
 /** What a requestdetail read at a failure told of it. */
 export interface FailureEvidence {
@@ -43,11 +38,15 @@ export interface FailureEvidence {
   readonly endTime: string;
 }
 
-/** One attempt as kept (gateway or embedded: the same shape, see db/status/attempts.ts). */
-export interface AttemptRecord {
-  readonly attempt: number;
-  readonly status: string;
-  readonly stage: string;
+/**
+ * One attempt as kept (gateway or embedded: the same shape, see db/status/attempts.ts): the
+ * attempts answer's (the kit's RequestAttempt) with our clock's epoch ms for its instants,
+ * and without who retried or cancelled it, which the audit log tells.
+ */
+export interface AttemptRecord extends Omit<
+  RequestAttempt,
+  'startedAt' | 'endedAt' | 'changes' | 'retriedBy' | 'cancelledBy'
+> {
   /**
    * When it was first seen (the gateway) or first changed (embedded), epoch ms; null when
    * not known (a request from before attempts were kept).
@@ -55,15 +54,7 @@ export interface AttemptRecord {
   readonly startedMs: number | null;
   /** When it was seen ended, epoch ms; null while it runs. */
   readonly endedMs: number | null;
-  /** The service's own begin and end of the run (its clock, `YYYY-MM-DD hh:mm:ss`), '' unknown. */
-  readonly beginTime: string;
-  readonly endTime: string;
   readonly changes: readonly SeenChange[];
-  readonly failed: boolean;
-  readonly message: string;
-  readonly log: readonly KeptLogLine[];
-  /** '' (no failure), due (not read yet), kept, or lost (the request moved on first). */
-  readonly evidence: '' | 'due' | 'kept' | 'lost';
 }
 
 interface AttemptRow {

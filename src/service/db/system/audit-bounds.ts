@@ -1,3 +1,4 @@
+import type { AuditEntryAnswer, AuditVia } from '../../../kit/audit.ts';
 import { isSecretName, REDACTED } from '../../secret-names.ts';
 
 /*
@@ -14,24 +15,11 @@ export const ENTRY_BYTES = 4096;
 /** The parameter that says what an entry lost; no parameter a client sends is called this. */
 export const TRUNCATION_NOTE = '…';
 
-/** How the caller was known: a personal token by its name (contract section 12). */
-export type AuditVia = 'session' | 'key' | 'cookie' | 'none' | `token ${string}`;
+/** How the caller was known (the kit's, with the answer it is part of). */
+export type { AuditVia };
 
-/** The fields of an entry as stored and answered, before `truncated`. */
-export interface AuditFields {
-  readonly time: string;
-  readonly day: string;
-  readonly userName: string | null;
-  readonly via: AuditVia;
-  readonly address: string;
-  readonly service: string | null;
-  readonly operation: string;
-  readonly parameters: Readonly<Record<string, string>>;
-  readonly httpStatus: number;
-  readonly status: string;
-  readonly message: string;
-  readonly requestId: string | null;
-}
+/** The fields of an entry as stored and answered, before `truncated`: the kit's answer's. */
+export type AuditFields = Omit<AuditEntryAnswer, 'truncated'>;
 
 interface Shape {
   /** Largest entry in bytes. */

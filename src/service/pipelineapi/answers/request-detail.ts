@@ -1,44 +1,23 @@
+import type { AppLogEntry, RequestDetail, RequestLogEntry } from '../../../kit/records.ts';
 import { CData, type Document, type Tree } from '../../render/document.ts';
 
-/** A line of a request's request log. */
-export interface RequestLogLine {
-  readonly date: string;
-  readonly stage: string;
-  readonly event: string;
-  readonly status: string;
-  readonly actionOrder: number;
-  readonly message: string;
-}
+/** Rows per stage: our own services state them; a vendor service does not, and none is made up. */
+type RowCounts = 'sensorRows' | 'filterKept' | 'jointRows';
 
-/** A line of a request's application log. */
-export interface AppLogLine {
-  readonly index: number;
-  readonly date: string;
-  readonly type: string;
-  readonly message: string;
-}
-
-/** What a RequestDetail says of one request, whichever service ran it. */
-export interface RequestDetailFields {
-  readonly requestId: string;
-  readonly pipelineId: string;
-  readonly name: string;
-  readonly status: string;
-  readonly stage: string;
-  readonly beginTime: string;
-  readonly endTime: string;
-  readonly sensorTime: string;
-  readonly filterTime: string;
-  readonly jointTime: string;
-  readonly sensorFile: string;
-  readonly fileSize: string;
-  /** Rows per stage: our own services state them; a vendor service does not, and none is made up. */
+/**
+ * What a RequestDetail says of one request, whichever service ran it: the kit's decoded
+ * RequestDetail, less the dates it reads out, with a count not stated as null.
+ */
+export interface RequestDetailFields extends Omit<
+  RequestDetail,
+  'begin' | 'end' | RowCounts | 'requestLog' | 'appLog'
+> {
   readonly sensorRows: number | null;
   readonly filterKept: number | null;
   readonly jointRows: number | null;
-  /** Present when asked for (`requestlog`, `applog`). */
-  readonly requestLog?: readonly RequestLogLine[] | undefined;
-  readonly appLog?: readonly AppLogLine[] | undefined;
+  /** Present when asked for (`requestlog`, `applog`); their lines are the kit's. */
+  readonly requestLog?: readonly RequestLogEntry[] | undefined;
+  readonly appLog?: readonly AppLogEntry[] | undefined;
 }
 
 const counted = (name: string, value: number | null): Tree =>
