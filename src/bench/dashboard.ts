@@ -40,27 +40,34 @@ export async function withApiKey(context: BrowserContext, apiKey = BENCH_KEY): P
  * that `seed` fills, and Chromium beside it with a context signed in by the API key. Both
  * end, and the folder goes, whatever `measure` does.
  */
-async function withDashboard<T>(
-  seed: (data: string) => void,
-  measure: (service: { url: string }, context: BrowserContext) => Promise<T>,
+async function withDashboard<Seeded, T>(
+  seed: (data: string) => Seeded,
+  measure: (service: { url: string }, context: BrowserContext, seeded: Seeded) => Promise<T>,
 ): Promise<T> {
   if (!existsSync(join(DIST_DIR, 'index.html')))
     throw new Error('build the dashboard first: npm run build');
   const folder = mkdtempSync(join(tmpdir(), 'bench-dashboard-'));
   const data = join(folder, 'data');
-  seed(data);
+  const seeded = seed(data);
   const child = await startBenchService(data);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await withApiKey(context);
-    return await measure(child, context);
+    return await measure(child, context, seeded);
   } finally {
     await browser.close();
     child.process.kill('SIGTERM');
     await child.exited;
     rmSync(folder, { recursive: true, force: true });
   }
+}
+
+/** Seeds a day of `count` requests of pl_2 whose `errors` oldest failed; returns the day. */
+function seedFailingDay(data: string, count: number, errors: number): string {
+  const { day } = seedRequests(data, count, 'pl_2');
+  failOldest(data, day, errors);
+  return day;
 }
 
 export interface DashboardTimes {
@@ -158,13 +165,9 @@ export async function overviewAtScale(
   errors = 39,
   runs = 3,
 ): Promise<OverviewAtScale> {
-  let day = '';
   return withDashboard(
-    (data) => {
-      day = seedRequests(data, count, 'pl_2').day;
-      failOldest(data, day, errors);
-    },
-    async (child, context) => {
+    (data) => seedFailingDay(data, count, errors),
+    async (child, context, day) => {
       let pagedBytes = 0;
       for (let index = 0; index < 20_000; index += 1000) {
         const response = await fetch(
@@ -220,13 +223,9 @@ export async function requestsPageAtScale(
   count = 100_006,
   refreshes = 4,
 ): Promise<RequestsPageAtScale> {
-  let day = '';
   return withDashboard(
-    (data) => {
-      day = seedRequests(data, count, 'pl_2').day;
-      failOldest(data, day, 39);
-    },
-    async (child, context) => {
+    (data) => seedFailingDay(data, count, 39),
+    async (child, context, day) => {
       // The shortest auto-refresh the dashboard offers, so that the run stays short.
       await context.addInitScript(() =>
         (

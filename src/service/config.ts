@@ -244,35 +244,32 @@ export function readConfig(
   }
   const upstream = values.upstream ?? env.PIPELINE_UPSTREAM_URL;
   const servicesFile = values.services ?? env.PIPELINE_SERVICES;
-  const pollSeconds = values['upstream-poll-s'] ?? env.PIPELINE_UPSTREAM_POLL_S;
-  if (pollSeconds !== undefined && upstream === undefined)
-    throw new Error(
-      '--upstream-poll-s goes with --upstream; in a services file, give pollSeconds per service',
-    );
-  const failedWords = values['upstream-failed'] ?? env.PIPELINE_UPSTREAM_FAILED;
-  if (failedWords !== undefined && upstream === undefined)
-    throw new Error(
-      '--upstream-failed goes with --upstream; in a services file, give failedStatuses per service',
-    );
+  /** A flag of the one upstream: given without --upstream, it belongs in the services file. */
+  const ofUpstream = (
+    flag: `upstream-${'poll-s' | 'failed' | 'statuses' | 'zone' | 'file-names'}`,
+    variable: string,
+    servicesFileField: string,
+  ): string | undefined => {
+    const text = values[flag] ?? env[variable];
+    if (text !== undefined && upstream === undefined)
+      throw new Error(
+        `--${flag} goes with --upstream; in a services file, give ${servicesFileField} per service`,
+      );
+    return text;
+  };
+  const pollSeconds = ofUpstream('upstream-poll-s', 'PIPELINE_UPSTREAM_POLL_S', 'pollSeconds');
+  const failedWords = ofUpstream('upstream-failed', 'PIPELINE_UPSTREAM_FAILED', 'failedStatuses');
   const failedStatuses = failedWords?.split(',').map((word) => word.trim());
   if (failedStatuses?.some((word) => !/^[^\s,]{1,32}$/.test(word)))
     throw new Error('--upstream-failed: status words of 1 to 32 characters, comma-separated');
-  const statusesText = values['upstream-statuses'] ?? env.PIPELINE_UPSTREAM_STATUSES;
-  if (statusesText !== undefined && upstream === undefined)
-    throw new Error(
-      '--upstream-statuses goes with --upstream; in a services file, give statuses per service',
-    );
+  const statusesText = ofUpstream('upstream-statuses', 'PIPELINE_UPSTREAM_STATUSES', 'statuses');
   const statuses = statusesText === undefined ? undefined : parseStatusesFlag(statusesText);
-  const zone = values['upstream-zone'] ?? env.PIPELINE_UPSTREAM_ZONE;
-  if (zone !== undefined && upstream === undefined)
-    throw new Error(
-      '--upstream-zone goes with --upstream; in a services file, give zone per service',
-    );
-  const fileNamesText = values['upstream-file-names'] ?? env.PIPELINE_UPSTREAM_FILE_NAMES;
-  if (fileNamesText !== undefined && upstream === undefined)
-    throw new Error(
-      '--upstream-file-names goes with --upstream; in a services file, give fileNames per service',
-    );
+  const zone = ofUpstream('upstream-zone', 'PIPELINE_UPSTREAM_ZONE', 'zone');
+  const fileNamesText = ofUpstream(
+    'upstream-file-names',
+    'PIPELINE_UPSTREAM_FILE_NAMES',
+    'fileNames',
+  );
   if (fileNamesText !== undefined && fileNamesText !== 'on' && fileNamesText !== 'off')
     throw new Error(`--upstream-file-names: on or off, not ${JSON.stringify(fileNamesText)}`);
   if (upstream !== undefined && servicesFile !== undefined)

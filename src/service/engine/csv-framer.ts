@@ -97,6 +97,10 @@ export class CsvFramer {
     let ends: 0 | typeof FIELD | typeof RECORD = 0;
     let at = 0;
     let next = 0;
+    // What the character after a closing quote (and any white space) ends: the field (a
+    // delimiter), the record (a one-character line end), or neither yet (0).
+    const endedBy = (c: number): typeof ends =>
+      c === delimiterCode ? FIELD : c === newlineCode && !crlf ? RECORD : 0;
 
     while (i < n) {
       switch (state) {
@@ -172,13 +176,6 @@ export class CsvFramer {
           } else i = stop + 1; // a quote inside an unquoted field is content
           break;
         }
-        case UNQUOTED_CR:
-          if (chunk.charCodeAt(i) === LF) {
-            ends = RECORD;
-            at = i - 1;
-            next = i + 1;
-          } else state = UNQUOTED;
-          break;
         case QUOTED: {
           if (nextQuote < i) {
             const found = chunk.indexOf('"', i);
@@ -192,15 +189,13 @@ export class CsvFramer {
           // The usual cases, decided here rather than through QUOTE_SEEN and CLOSING.
           const c = i < n ? chunk.charCodeAt(i) : -1;
           if (c === QUOTE) i++;
-          else if (c === delimiterCode) {
-            ends = FIELD;
-            at = i;
-            next = i + 1;
-          } else if (c === newlineCode && !crlf) {
-            ends = RECORD;
-            at = i;
-            next = i + 1;
-          } else state = QUOTE_SEEN;
+          else {
+            ends = endedBy(c);
+            if (ends) {
+              at = i;
+              next = i + 1;
+            } else state = QUOTE_SEEN;
+          }
           break;
         }
         case QUOTE_SEEN:
@@ -211,12 +206,8 @@ export class CsvFramer {
           break;
         case CLOSING: {
           const c = chunk.charCodeAt(i);
-          if (c === delimiterCode) {
-            ends = FIELD;
-            at = i;
-            next = i + 1;
-          } else if (c === newlineCode && !crlf) {
-            ends = RECORD;
+          ends = endedBy(c);
+          if (ends) {
             at = i;
             next = i + 1;
           } else if (c === CR && crlf) {
@@ -232,12 +223,15 @@ export class CsvFramer {
           else state = QUOTED; // the quote was content; this character is looked at again
           break;
         }
+        case UNQUOTED_CR:
         case CLOSING_CR:
+          // A '\r' ended the last chunk: a '\n' now makes it the line end; anything else goes
+          // back to the state the '\r' was seen in, which looks at this character again.
           if (chunk.charCodeAt(i) === LF) {
             ends = RECORD;
             at = i - 1;
             next = i + 1;
-          } else state = CLOSING;
+          } else state = state === UNQUOTED_CR ? UNQUOTED : CLOSING;
           break;
       }
       if (overflow) break;

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { FS_SESSION_HEADER } from '../../kit/wire.ts';
 import { field, merged, minutes } from '../auth/session-params.ts';
 import { anonymousSubject } from '../audit/audit-log.ts';
+import { refuseSignInWithoutPost, rateLimited, signOutNamed } from '../auth/sign-in-routes.ts';
 import { authenticateUser } from '../auth/users.ts';
 import type { ServiceContext } from '../context.ts';
 import { ApiError, codeForPart, FsCode } from '../errors.ts';
@@ -39,27 +40,12 @@ export function flowService(
 ): Part {
   return { prefixes: [FLOWAPI_PREFIX], renderError: renderPartBError, routes };
   async function routes(app: FastifyInstance): Promise<void> {
-    const limited = {
-      config: { rateLimit: { max: loginLimit.max, timeWindow: loginLimit.timeWindow } },
-    };
-
     const audited = ctx.audit.serverChange.bind(ctx.audit);
 
-    // As Part A's: sign-in and sign-out take POST alone, so that a password or session id
-    // never sits in a URL; another method is 405, before any field is read.
-    for (const [path, message] of [
-      ['login', 'Sign in with POST and a form body: a password never goes in a URL.'],
-      ['logout', 'Sign out with POST and a form body: a session id never goes in a URL.'],
-    ] as const)
-      app.route({
-        method: ['GET', 'PUT', 'DELETE', 'PATCH'],
-        url: `${FLOWAPI_PREFIX}/auth/${path}`,
-        handler: () => {
-          throw new ApiError(405, FsCode.MethodNotAllowed, message, { allow: 'POST' });
-        },
-      });
+    // As Part A's (auth/sign-in-routes.ts): sign-in and sign-out take POST alone.
+    refuseSignInWithoutPost(app, FLOWAPI_PREFIX);
 
-    app.post(`${FLOWAPI_PREFIX}/auth/login`, limited, (request, reply) => {
+    app.post(`${FLOWAPI_PREFIX}/auth/login`, rateLimited(loginLimit), (request, reply) => {
       const subject = anonymousSubject();
       return audited(request, 'fs.login', subject, async () => {
         const params = merged(request.query, request.body);
@@ -88,11 +74,10 @@ export function flowService(
     app.post(`${FLOWAPI_PREFIX}/auth/logout`, (request, reply) => {
       const subject = anonymousSubject();
       return audited(request, 'fs.logout', subject, async () => {
-        const sessionId = field(merged(request.query, request.body), 'sessionId', MISSING, true);
-        const signedOut = ctx.sessions.signOut('fs', sessionId, (userName) =>
-          Object.assign(subject, { userName, via: 'session' }),
-        );
-        if (!signedOut) throw new ApiError(404, FsCode.SessionNotFound, 'No such session.');
+        const sessionId = signOutNamed(ctx.sessions, 'fs', request, subject, {
+          missing: MISSING,
+          sessionNotFound: FsCode.SessionNotFound,
+        });
         return send(reply, { sessionId });
       });
     });

@@ -70,30 +70,37 @@ function httpUrl(text: string): string | undefined {
   }
 }
 
-/** `notify:` of a service: one http(s) URL or a list of them. */
-function receivers(node: unknown, where: string): string[] | undefined {
-  if (node === undefined || node === null) return undefined;
+/**
+ * The texts of a field that holds one scalar or a list of them; one that is no text or
+ * fails `valid` is refused with `refused` (which names the file and line).
+ */
+function scalarTexts(node: unknown, valid: (text: string) => boolean, refused: string): string[] {
   const items = isSeq(node) ? node.items : [node];
   return items.map((item) => {
     const text = (item as { value?: unknown } | null)?.value;
-    if (typeof text !== 'string' || !httpUrl(text))
-      throw new ServicesFileError(`${where}: notify must be http or https URLs`);
+    if (typeof text !== 'string' || !valid(text)) throw new ServicesFileError(refused);
     return text;
   });
+}
+
+/** `notify:` of a service: one http(s) URL or a list of them. */
+function receivers(node: unknown, where: string): string[] | undefined {
+  if (node === undefined || node === null) return undefined;
+  return scalarTexts(
+    node,
+    (text) => Boolean(httpUrl(text)),
+    `${where}: notify must be http or https URLs`,
+  );
 }
 
 /** `failedStatuses:` of a service: one status word or a list of them. */
 function statusWords(node: unknown, where: string): string[] | undefined {
   if (node === undefined || node === null) return undefined;
-  const items = isSeq(node) ? node.items : [node];
-  return items.map((item) => {
-    const text = (item as { value?: unknown } | null)?.value;
-    if (typeof text !== 'string' || !/^[^\s,]{1,32}$/.test(text))
-      throw new ServicesFileError(
-        `${where}: failedStatuses must be status words of 1 to 32 characters without spaces`,
-      );
-    return text;
-  });
+  return scalarTexts(
+    node,
+    (text) => /^[^\s,]{1,32}$/.test(text),
+    `${where}: failedStatuses must be status words of 1 to 32 characters without spaces`,
+  );
 }
 
 /** `statuses:` of a service: a mapping of class to one status word or a list of them. */
@@ -111,13 +118,10 @@ function statusClasses(node: unknown, where: string): StatusWords | undefined {
         `${where}: statuses: ${JSON.stringify(key)} is not a class; the classes are ${STATUS_CLASSES.join(', ')}`,
       );
     const value = pair.value;
-    const items = value === null || value === undefined ? [] : isSeq(value) ? value.items : [value];
-    const list = items.map((item) => {
-      const text = (item as { value?: unknown } | null)?.value;
-      if (typeof text !== 'string')
-        throw new ServicesFileError(`${where}: statuses: ${key} must be status words`);
-      return text;
-    });
+    const list =
+      value === null || value === undefined
+        ? []
+        : scalarTexts(value, () => true, `${where}: statuses: ${key} must be status words`);
     try {
       words[key as StatusClass] = checkWords(list, `statuses: ${key}`);
     } catch (error) {

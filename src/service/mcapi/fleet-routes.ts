@@ -61,22 +61,13 @@ async function fleetService(
       const list = points(pipelineId);
       const { baseline, jumps: jumped } = trendJumps(list);
       const last = list.at(-1);
-      if (jumped.failureRate && baseline.failureRate !== null)
-        jumps.push({
-          pipelineId,
-          name: pipeline.name,
-          kind: 'failureRate',
-          today: last?.failureRate ?? 0,
-          median: baseline.failureRate,
-        });
-      if (jumped.p95 && baseline.p95Ms !== null)
-        jumps.push({
-          pipelineId,
-          name: pipeline.name,
-          kind: 'p95',
-          today: last?.p95Ms ?? 0,
-          median: baseline.p95Ms,
-        });
+      // Each measure that jumped against a known baseline, failure rate first.
+      for (const [kind, jumpedToday, median, today] of [
+        ['failureRate', jumped.failureRate, baseline.failureRate, last?.failureRate],
+        ['p95', jumped.p95, baseline.p95Ms, last?.p95Ms],
+      ] as const)
+        if (jumpedToday && median !== null)
+          jumps.push({ pipelineId, name: pipeline.name, kind, today: today ?? 0, median });
     }
   }
   return {

@@ -5,14 +5,12 @@ import { anonymousSubject, type AuditSubject } from '../audit/audit-log.ts';
 import type { ProviderSignOut } from '../auth/oidc-sign-out.ts';
 import { field, merged, minutes } from '../auth/session-params.ts';
 import { roleOn } from '../auth/service-roles.ts';
+import { refuseSignInWithoutPost, rateLimited, signOutNamed } from '../auth/sign-in-routes.ts';
 import { authenticateUser } from '../auth/users.ts';
 import type { ServiceContext } from '../context.ts';
 import { ApiError, McCode } from '../errors.ts';
 import { externalBase } from '../http/base-path.ts';
 import { MCAPI_PREFIX, MISSING, requireSession, send } from './respond.ts';
-
-/** Methods other than POST, which sign-in and sign-out refuse (405) rather than not know (404). */
-const NOT_POST = ['GET', 'PUT', 'DELETE', 'PATCH'];
 
 /** Sign-in, sign-out and the session of the management console (Part A). */
 export function signInRoutes(
@@ -22,28 +20,12 @@ export function signInRoutes(
   /** Ends a session at the OpenID provider it came from (single sign-on), if configured. */
   providerSignOut: ProviderSignOut | undefined,
 ): void {
-  const limited = {
-    config: { rateLimit: { max: loginLimit.max, timeWindow: loginLimit.timeWindow } },
-  };
-
   /** Runs a state-changing call of this Part and records it in the audit log. */
   const audited = ctx.audit.serverChange.bind(ctx.audit);
 
-  // Sign-in and sign-out take POST alone: a password or session id in a URL ends up in
-  // browser histories and proxies' logs. Another method is 405, before any field is read.
-  for (const [path, message] of [
-    ['login', 'Sign in with POST and a form body: a password never goes in a URL.'],
-    ['logout', 'Sign out with POST and a form body: a session id never goes in a URL.'],
-  ] as const)
-    app.route({
-      method: NOT_POST,
-      url: `${MCAPI_PREFIX}/auth/${path}`,
-      handler: () => {
-        throw new ApiError(405, McCode.MethodNotAllowed, message, { allow: 'POST' });
-      },
-    });
+  refuseSignInWithoutPost(app, MCAPI_PREFIX);
 
-  app.post(`${MCAPI_PREFIX}/auth/login`, limited, (request, reply) => {
+  app.post(`${MCAPI_PREFIX}/auth/login`, rateLimited(loginLimit), (request, reply) => {
     const subject = anonymousSubject();
     return audited(request, 'mc.login', subject, () => login(request, reply, subject));
   });
@@ -94,11 +76,10 @@ export function signInRoutes(
   app.post(`${MCAPI_PREFIX}/auth/logout`, clearsCookie, (request, reply) => {
     const subject = anonymousSubject();
     return audited(request, 'mc.logout', subject, async () => {
-      const sessionId = field(merged(request.query, request.body), 'sessionId', MISSING, true);
-      const signedOut = ctx.sessions.signOut('mc', sessionId, (userName) =>
-        Object.assign(subject, { userName, via: 'session' }),
-      );
-      if (!signedOut) throw new ApiError(404, McCode.SessionNotFound, 'No such session.');
+      const sessionId = signOutNamed(ctx.sessions, 'mc', request, subject, {
+        missing: MISSING,
+        sessionNotFound: McCode.SessionNotFound,
+      });
       // A session from the provider: the browser goes on to end it there too.
       const endSessionUrl = providerSignOut?.endSessionUrl(sessionId, externalBase(request));
       return send<LogoutAnswer>(reply, { sessionId, ...(endSessionUrl ? { endSessionUrl } : {}) });

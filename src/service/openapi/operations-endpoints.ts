@@ -1,61 +1,55 @@
-import { exactly, text } from './schemas.ts';
-import type { Endpoint } from './endpoint.ts';
+import { exactly, text, type Schema } from './schemas.ts';
+import type { Answer, Endpoint } from './endpoint.ts';
 import { readiness } from './service-schemas.ts';
 
+/** An answer whose body is of one media type. */
+const answer = (description: string, mediaType: string, schema: Schema): Answer => ({
+  description,
+  content: { [mediaType]: schema },
+});
+const json = (description: string, schema: Schema) =>
+  answer(description, 'application/json', schema);
+const plain = (description: string) => answer(description, 'text/plain', text);
+
+/** Every operations endpoint is a GET under the Operations tag. */
+const operation = ({ path, ...rest }: Omit<Endpoint, 'method' | 'tag'>): Endpoint => ({
+  method: 'GET',
+  path,
+  tag: 'Operations',
+  ...rest,
+});
+
 export const OPERATIONS_ENDPOINTS: readonly Endpoint[] = [
-  {
-    method: 'GET',
+  operation({
     path: '/healthz',
-    tag: 'Operations',
     summary: 'Answers while the process serves',
-    answers: {
-      '200': {
-        description: 'Serving',
-        content: { 'application/json': exactly({ status: { const: 'ok' } }) },
-      },
-    },
-  },
-  {
-    method: 'GET',
+    answers: { '200': json('Serving', exactly({ status: { const: 'ok' } })) },
+  }),
+  operation({
     path: '/readyz',
-    tag: 'Operations',
     summary: 'Ready when the databases answer and every upstream answered its last check',
     answers: {
-      '200': { description: 'Ready', content: { 'application/json': readiness } },
-      '503': {
-        description: 'Not ready; the failing components named',
-        content: { 'application/json': readiness },
-      },
+      '200': json('Ready', readiness),
+      '503': json('Not ready; the failing components named', readiness),
     },
-  },
-  {
-    method: 'GET',
+  }),
+  operation({
     path: '/metrics',
-    tag: 'Operations',
     summary: 'Prometheus metrics (Bearer key when --metrics-key is set)',
     security: ['metricsKey', 'none'],
     answers: {
-      '200': { description: 'Prometheus text format', content: { 'text/plain': text } },
-      '401': {
-        description: 'The metrics key is missing or wrong',
-        content: { 'text/plain': text },
-      },
+      '200': plain('Prometheus text format'),
+      '401': plain('The metrics key is missing or wrong'),
     },
-  },
-  {
-    method: 'GET',
+  }),
+  operation({
     path: '/openapi.json',
-    tag: 'Operations',
     summary: 'This document',
-    answers: {
-      '200': { description: 'OpenAPI 3.1', content: { 'application/json': { type: 'object' } } },
-    },
-  },
-  {
-    method: 'GET',
+    answers: { '200': json('OpenAPI 3.1', { type: 'object' }) },
+  }),
+  operation({
     path: '/docs',
-    tag: 'Operations',
     summary: 'This document, rendered (Swagger UI, served by this server)',
-    answers: { '200': { description: 'An HTML page', content: { 'text/html': text } } },
-  },
+    answers: { '200': answer('An HTML page', 'text/html', text) },
+  }),
 ];

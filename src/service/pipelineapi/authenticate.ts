@@ -38,19 +38,12 @@ function sentByAnotherOrigin(request: FastifyRequest): boolean {
 
 /**
  * Who calls, and whether they may call this operation on this service (`service`: its id,
- * whose roles decide for a signed-in person; contract section 12).
+ * whose roles decide for a signed-in person; contract section 12). The caller is also noted
+ * for the request's access line (http/access-log.ts).
  */
-export function authenticate(
-  ctx: ServiceContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  operation: OperationName,
-  service: string,
-  extra: ExtraAuthenticator | undefined,
-  identified?: (caller: Caller) => void,
-): Caller {
-  const caller = authenticateCaller(ctx, request, reply, operation, service, extra, identified);
-  // For the request's access line (http/access-log.ts).
+export function authenticate(...args: Parameters<typeof authenticateCaller>): Caller {
+  const caller = authenticateCaller(...args);
+  const [, request] = args;
   noteCaller(request, caller);
   return caller;
 }

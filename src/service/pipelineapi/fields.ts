@@ -62,6 +62,8 @@ export const pattern = (re: RegExp): Schema => ({ type: 'string', pattern: re.so
 export const pipelineIdSchema = pattern(PIPELINE_ID_PATTERN);
 export const requestIdSchema = pattern(REQUEST_ID_PATTERN);
 export const trueOrFalse: Schema = { type: 'string', enum: ['true', 'false'] };
+/** An optional switch of an operation, `true` or `false`. */
+export const switchField = (name: string): Field => ({ name, schema: trueOrFalse });
 export const whole = (minimum: number, maximum: number): Schema => ({
   type: 'string',
   pattern: '^\\d{1,10}$',

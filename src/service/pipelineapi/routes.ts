@@ -34,6 +34,15 @@ function requestIdOf(fields: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
+/** One Part C call whose operation and response type are known. */
+interface KnownCall {
+  readonly route: ServiceRoute;
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly operation: OperationName;
+  readonly type: ResponseType;
+}
+
 /** Writes who the caller is into the audit's subject as soon as they are known. */
 const noteIn =
   (subject: AuditSubject) =>
@@ -173,29 +182,25 @@ export function pipelineApi(
         },
       );
     }
-    if (method !== 'GET') return change(route, request, reply, target.operation, target.type);
-    readAuthenticate(route, request, reply, target.operation);
-    if (route.upstream || target.operation === 'inbox')
-      return passThrough(route, request, reply, target.operation, target.type);
+    const { operation, type } = target;
+    if (method !== 'GET') return change({ route, request, reply, operation, type });
+    readAuthenticate(route, request, reply, operation);
+    if (route.upstream || operation === 'inbox')
+      return passThrough({ route, request, reply, operation, type });
     // Reads are answered from the cache while no database has changed since.
     const key = cacheKey(ctx, request.url, target);
     const version = ctx.dbs.version();
     const hit = answers.get(key);
     if (hit && hit.version === version) {
-      void reply.code(200).header('content-type', CONTENT_TYPES[target.type]).send(hit.body);
+      void reply.code(200).header('content-type', CONTENT_TYPES[type]).send(hit.body);
       return undefined;
     }
-    return fill(request, reply, target.operation, target.type, key, version);
+    return fill(request, reply, operation, type, key, version);
   }
 
   /** A call that changes something: audited, whoever makes it and however it ends. */
-  async function change(
-    route: ServiceRoute,
-    request: FastifyRequest,
-    reply: FastifyReply,
-    operation: OperationName,
-    type: ResponseType,
-  ): Promise<FastifyReply> {
+  async function change(call: KnownCall): Promise<FastifyReply> {
+    const { route, request, reply, operation, type } = call;
     const subject: AuditSubject = { userName: null, via: 'none', requestId: null };
     const parameters = { ...(request.query as object), ...(request.body as object) };
     const doc = await ctx.audit.around(
@@ -232,13 +237,8 @@ export function pipelineApi(
    * An upstream's data changes without this server knowing, and so do the inbox's files
    * (no database changes when one arrives): never from the cache.
    */
-  async function passThrough(
-    route: ServiceRoute,
-    request: FastifyRequest,
-    reply: FastifyReply,
-    operation: OperationName,
-    type: ResponseType,
-  ): Promise<FastifyReply> {
+  async function passThrough(call: KnownCall): Promise<FastifyReply> {
+    const { route, request, reply, operation, type } = call;
     const doc = await run(route, operation, new Params(request.query, request.body));
     void reply
       .code(200)

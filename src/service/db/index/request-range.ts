@@ -99,27 +99,13 @@ export function indexRange(
       state: seen === undefined ? 'unwatched' : seen.complete ? 'complete' : 'missed',
     };
   });
-  const rows = (
-    prepared(
-      index.db,
-      `SELECT request_id, pipeline_id, status, stage, begin_date, day FROM indexed_request
-       WHERE ${condition} ORDER BY day DESC, begin_date DESC, seq DESC LIMIT ? OFFSET ?`,
-    ).all(...values, pageSize, offset) as {
-      request_id: string;
-      pipeline_id: string;
-      status: string;
-      stage: string;
-      begin_date: string;
-      day: string;
-    }[]
-  ).map((r) => ({
-    requestId: r.request_id,
-    pipelineId: r.pipeline_id,
-    status: r.status,
-    stage: r.stage,
-    beginDate: r.begin_date,
-    day: r.day,
-  }));
+  // Named as the answer names them, in its order: each row is a RangeRequest as it stands.
+  const rows = prepared(
+    index.db,
+    `SELECT request_id AS requestId, pipeline_id AS pipelineId, status, stage,
+       begin_date AS beginDate, day FROM indexed_request
+     WHERE ${condition} ORDER BY day DESC, begin_date DESC, seq DESC LIMIT ? OFFSET ?`,
+  ).all(...values, pageSize, offset) as RangeRequest[];
   return {
     total: rangeDays.reduce((sum, d) => sum + d.count, 0),
     exact: rangeDays.every((d) => d.state === 'complete'),

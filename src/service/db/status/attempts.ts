@@ -1,4 +1,5 @@
 import {
+  attemptOf,
   bounded,
   LOG_LINE_CHARS,
   LOG_LINES,
@@ -139,10 +140,16 @@ export function recordAttemptChange(db: Db, requestId: string, change: AttemptCh
 export function listAttempts(db: Db, requestId: string): AttemptRecord[] | undefined {
   const request = getRequest(db, requestId);
   if (!request) return undefined;
+  // Read in the row shape of the gateway's index, so that one attemptOf makes both answers;
+  // a failure's evidence here is kept with the attempt itself.
   const rows = prepared(
     db,
-    'SELECT * FROM REQUEST_ATTEMPT WHERE REQUESTID = ? ORDER BY ATTEMPT',
-  ).all(requestId) as AttemptRow[];
+    `SELECT ATTEMPT AS attempt, STATUS AS status, STAGE AS stage, STARTEDMS AS seen_ms,
+       ENDEDMS AS ended_ms, BEGINTIME AS begin_time, ENDTIME AS end_time, CHANGES AS changes,
+       FAILED AS failed, MESSAGE AS message, LOGLINES AS log,
+       CASE WHEN FAILED = 1 THEN 'kept' ELSE '' END AS evidence
+     FROM REQUEST_ATTEMPT WHERE REQUESTID = ? ORDER BY ATTEMPT`,
+  ).all(requestId) as Parameters<typeof attemptOf>[0][];
   if (rows.length === 0) {
     const failed = request.status === 'Error';
     return [
@@ -162,18 +169,5 @@ export function listAttempts(db: Db, requestId: string): AttemptRecord[] | undef
       },
     ];
   }
-  return rows.map((r) => ({
-    attempt: r.ATTEMPT,
-    status: r.STATUS,
-    stage: r.STAGE,
-    startedMs: r.STARTEDMS,
-    endedMs: r.ENDEDMS,
-    beginTime: r.BEGINTIME,
-    endTime: r.ENDTIME,
-    changes: JSON.parse(r.CHANGES) as SeenChange[],
-    failed: r.FAILED === 1,
-    message: r.MESSAGE,
-    log: JSON.parse(r.LOGLINES) as KeptLogLine[],
-    evidence: r.FAILED === 1 ? 'kept' : '',
-  }));
+  return rows.map(attemptOf);
 }

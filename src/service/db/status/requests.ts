@@ -253,26 +253,12 @@ export function appendRequestLog(db: Db, requestId: string, entry: RequestLogEnt
 }
 
 export function readRequestLog(db: Db, requestId: string): RequestLogEntry[] {
-  return (
-    prepared(
-      db,
-      'SELECT DATE, STAGE, EVENT, STATUS, ACTIONORDER, MESSAGE FROM REQUEST_LOG WHERE REQUESTID = ? ORDER BY SEQ',
-    ).all(requestId) as {
-      DATE: string;
-      STAGE: string;
-      EVENT: RequestLogEntry['event'];
-      STATUS: RequestLogEntry['status'];
-      ACTIONORDER: number;
-      MESSAGE: string;
-    }[]
-  ).map((r) => ({
-    date: r.DATE,
-    stage: r.STAGE,
-    event: r.EVENT,
-    status: r.STATUS,
-    actionOrder: r.ACTIONORDER,
-    message: r.MESSAGE,
-  }));
+  return prepared(
+    db,
+    `SELECT DATE AS date, STAGE AS stage, EVENT AS event, STATUS AS status,
+       ACTIONORDER AS actionOrder, MESSAGE AS message
+     FROM REQUEST_LOG WHERE REQUESTID = ? ORDER BY SEQ`,
+  ).all(requestId) as RequestLogEntry[];
 }
 
 export type AppLogType = 'INFO' | 'WARN' | 'ERROR';

@@ -93,23 +93,9 @@ function job(raw: RawJob): BulkJobRow {
   };
 }
 
-interface RawItem {
-  SEQ: number;
-  REQUESTID: string;
-  OUTCOME: ItemOutcome;
-  MESSAGE: string;
-  TIME: string | null;
-}
-
-function item(r: RawItem): BulkItemRow {
-  return {
-    seq: r.SEQ,
-    requestId: r.REQUESTID,
-    outcome: r.OUTCOME,
-    message: r.MESSAGE,
-    time: r.TIME,
-  };
-}
+/** An item's columns named as BulkItemRow names them, in its order. */
+const ITEM_COLUMNS =
+  'SEQ AS seq, REQUESTID AS requestId, OUTCOME AS outcome, MESSAGE AS message, TIME AS time';
 
 /** Records a job and its requests, all pending, in one transaction; returns its id. */
 export function createBulkJob(
@@ -182,13 +168,10 @@ export function nextBulkItems(
   outcome: 'pending' | 'started',
   limit: number,
 ): BulkItemRow[] {
-  return (
-    prepared(
-      db,
-      `SELECT SEQ, REQUESTID, OUTCOME, MESSAGE, TIME FROM BULK_ITEM
-       WHERE JOBID = ? AND OUTCOME = ? ORDER BY SEQ LIMIT ?`,
-    ).all(id, outcome, limit) as RawItem[]
-  ).map(item);
+  return prepared(
+    db,
+    `SELECT ${ITEM_COLUMNS} FROM BULK_ITEM WHERE JOBID = ? AND OUTCOME = ? ORDER BY SEQ LIMIT ?`,
+  ).all(id, outcome, limit) as BulkItemRow[];
 }
 
 export function markStarted(db: Db, id: number, seq: number, time: string): void {
@@ -244,7 +227,6 @@ export function bulkItemsPage(
   index: number,
   pageSize: number,
 ): { items: BulkItemRow[]; total: number } {
-  const columns = 'SEQ, REQUESTID, OUTCOME, MESSAGE, TIME';
   if (outcome === undefined) {
     const total = (
       prepared(db, 'SELECT TOTAL FROM BULK_JOB WHERE ID = ?').get(id) as
@@ -252,9 +234,9 @@ export function bulkItemsPage(
     )?.TOTAL;
     const items = prepared(
       db,
-      `SELECT ${columns} FROM BULK_ITEM WHERE JOBID = ? ORDER BY SEQ LIMIT ? OFFSET ?`,
-    ).all(id, pageSize, index) as RawItem[];
-    return { items: items.map(item), total: total ?? 0 };
+      `SELECT ${ITEM_COLUMNS} FROM BULK_ITEM WHERE JOBID = ? ORDER BY SEQ LIMIT ? OFFSET ?`,
+    ).all(id, pageSize, index) as BulkItemRow[];
+    return { items, total: total ?? 0 };
   }
   const total = (
     prepared(db, 'SELECT COUNT(*) AS n FROM BULK_ITEM WHERE JOBID = ? AND OUTCOME = ?').get(
@@ -264,9 +246,9 @@ export function bulkItemsPage(
   ).n;
   const items = prepared(
     db,
-    `SELECT ${columns} FROM BULK_ITEM WHERE JOBID = ? AND OUTCOME = ? ORDER BY SEQ LIMIT ? OFFSET ?`,
-  ).all(id, outcome, pageSize, index) as RawItem[];
-  return { items: items.map(item), total };
+    `SELECT ${ITEM_COLUMNS} FROM BULK_ITEM WHERE JOBID = ? AND OUTCOME = ? ORDER BY SEQ LIMIT ? OFFSET ?`,
+  ).all(id, outcome, pageSize, index) as BulkItemRow[];
+  return { items, total };
 }
 
 /** The requests of a job whose call the service accepted, in the job's order. */

@@ -38,26 +38,10 @@ export function recordAttempt(
 }
 
 export function listNotifications(db: Db, limit: number): NotificationRow[] {
-  return (
-    prepared(
-      db,
-      'SELECT TIME, TARGET, REQUESTID, STATUS, ATTEMPTS, OUTCOME, MESSAGE FROM NOTIFICATION ORDER BY SEQ DESC LIMIT ?',
-    ).all(limit) as {
-      TIME: string;
-      TARGET: string;
-      REQUESTID: string;
-      STATUS: string;
-      ATTEMPTS: number;
-      OUTCOME: NotificationRow['outcome'];
-      MESSAGE: string;
-    }[]
-  ).map((r) => ({
-    time: r.TIME,
-    target: r.TARGET,
-    requestId: r.REQUESTID,
-    status: r.STATUS,
-    attempts: r.ATTEMPTS,
-    outcome: r.OUTCOME,
-    message: r.MESSAGE,
-  }));
+  return prepared(
+    db,
+    `SELECT TIME AS time, TARGET AS target, REQUESTID AS requestId, STATUS AS status,
+       ATTEMPTS AS attempts, OUTCOME AS outcome, MESSAGE AS message
+     FROM NOTIFICATION ORDER BY SEQ DESC LIMIT ?`,
+  ).all(limit) as NotificationRow[];
 }

@@ -3,7 +3,7 @@ import type { StageName } from '../../db/system/pipelines.ts';
 import { ApiError } from '../../errors.ts';
 import { executeResponse } from '../answers/execute-response.ts';
 import { upstreamChange } from '../families/upstream-change.ts';
-import { knownPipeline, PIPELINE_ID_FIELD, pipelineIdParam, trueOrFalse } from '../fields.ts';
+import { knownPipeline, PIPELINE_ID_FIELD, pipelineIdParam, switchField } from '../fields.ts';
 import type { OperationModule } from '../operation.ts';
 import type { Params } from '../params.ts';
 
@@ -48,12 +48,7 @@ export const pipelinecache: OperationModule = {
   }),
   openapi: {
     summary: 'Clear a pipeline’s cached stage outputs',
-    fields: [
-      PIPELINE_ID_FIELD,
-      { name: 'sensor', schema: trueOrFalse },
-      { name: 'filter', schema: trueOrFalse },
-      { name: 'joint', schema: trueOrFalse },
-    ],
+    fields: [PIPELINE_ID_FIELD, switchField('sensor'), switchField('filter'), switchField('joint')],
     root: 'ExecuteResponse',
   },
 };

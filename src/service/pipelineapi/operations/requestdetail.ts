@@ -7,7 +7,7 @@ import { ApiError } from '../../errors.ts';
 import { element, elements, text } from '../../gateway/extensions.ts';
 import { normalDate } from '../../gateway/zone.ts';
 import { requestDetailDocument } from '../answers/request-detail.ts';
-import { REQUEST_ID_FIELD, requestIdParam, trueOrFalse } from '../fields.ts';
+import { REQUEST_ID_FIELD, requestIdParam, switchField } from '../fields.ts';
 import type { OperationModule } from '../operation.ts';
 import type { Params } from '../params.ts';
 
@@ -129,11 +129,7 @@ export const requestdetail: OperationModule = {
 
   openapi: {
     summary: 'One request, with its request log and application log on demand',
-    fields: [
-      REQUEST_ID_FIELD,
-      { name: 'requestlog', schema: trueOrFalse },
-      { name: 'applog', schema: trueOrFalse },
-    ],
+    fields: [REQUEST_ID_FIELD, switchField('requestlog'), switchField('applog')],
     root: 'RequestDetail',
   },
 };

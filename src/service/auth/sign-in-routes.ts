@@ -1,0 +1,52 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuditSubject } from '../audit/audit-log.ts';
+import { ApiError, CommonCode } from '../errors.ts';
+import { field, merged } from './session-params.ts';
+import type { SessionKind, SessionStore } from './sessions.ts';
+
+// What sign-in and sign-out share between Part A (mcapi) and Part B (flowapi): each Part
+// keeps its own fields, codes and answers.
+
+/** The route options that hold sign-in to `limit` tries per address and time window. */
+export const rateLimited = (limit: { max: number; timeWindow: number }) => ({
+  config: { rateLimit: { max: limit.max, timeWindow: limit.timeWindow } },
+});
+
+/**
+ * Sign-in and sign-out take POST alone: a password or session id in a URL ends up in
+ * browser histories and proxies' logs. Another method on `<prefix>/auth/login` or
+ * `<prefix>/auth/logout` is 405, before any field is read.
+ */
+export function refuseSignInWithoutPost(app: FastifyInstance, prefix: string): void {
+  for (const [path, message] of [
+    ['login', 'Sign in with POST and a form body: a password never goes in a URL.'],
+    ['logout', 'Sign out with POST and a form body: a session id never goes in a URL.'],
+  ] as const)
+    app.route({
+      method: ['GET', 'PUT', 'DELETE', 'PATCH'],
+      url: `${prefix}/auth/${path}`,
+      handler: () => {
+        throw new ApiError(405, CommonCode.MethodNotAllowed, message, { allow: 'POST' });
+      },
+    });
+}
+
+/**
+ * Ends the session a sign-out's `sessionId` field names, writing whose it was into the
+ * audit's subject; `codes` are the Part's (a missing field, no such session: 404).
+ * Returns the session id.
+ */
+export function signOutNamed(
+  sessions: SessionStore,
+  kind: SessionKind,
+  request: FastifyRequest,
+  subject: AuditSubject,
+  codes: { missing: { status: number; missing: number }; sessionNotFound: number },
+): string {
+  const sessionId = field(merged(request.query, request.body), 'sessionId', codes.missing, true);
+  const signedOut = sessions.signOut(kind, sessionId, (userName) =>
+    Object.assign(subject, { userName, via: 'session' }),
+  );
+  if (!signedOut) throw new ApiError(404, codes.sessionNotFound, 'No such session.');
+  return sessionId;
+}
