@@ -1,15 +1,14 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+import type uPlot from 'uplot';
+import {
+  axisColors,
+  CHART_FONT_FAMILY,
+  CHART_FONT_PX,
+  mountChart,
+} from '../../components/chart.ts';
 
-// uPlot, as the overview's hourly chart draws (features/overview/hourly-chart.tsx; a feature
-// may not import another's, so the few lines of set-up are repeated here): a canvas that
-// follows its box's width and the theme, hidden from screen readers, who read the table
-// the page shows beside it.
-
-const HEIGHT = 220;
-const FONT = '12px system-ui, -apple-system, "Segoe UI", sans-serif';
+const FONT = `${CHART_FONT_PX}px ${CHART_FONT_FAMILY}`;
 
 export interface TrendSeries {
   readonly label: string;
@@ -41,30 +40,25 @@ export function TrendsChart({
   useEffect(() => {
     const element = target.current;
     if (!element) return;
-    const axisColor = dark ? '#cbd5e1' : '#334155';
-    const grid = { stroke: dark ? '#1e293b' : '#e2e8f0' };
+    const axis = axisColors(dark);
     const xs = days.map((_, i) => i);
     const top = Math.max(1, ...series.flatMap((s) => s.values.map((v) => v ?? 0)));
-    const plot = new uPlot(
+    return mountChart(
+      element,
       {
-        width: element.clientWidth || 600,
-        height: HEIGHT,
-        legend: { show: false },
-        cursor: { drag: { x: false, y: false } },
         scales: {
           x: { time: false, range: [-0.5, days.length - 0.5] },
           y: { range: [0, top * 1.1] },
         },
         axes: [
           {
-            stroke: axisColor,
-            grid,
+            ...axis,
             font: FONT,
             label: dayAxis,
             labelFont: FONT,
             values: (_u, values) => values.map((v) => (Number.isInteger(v) ? (days[v] ?? '') : '')),
           },
-          { stroke: axisColor, grid, font: FONT, label: yLabel, labelFont: FONT },
+          { ...axis, font: FONT, label: yLabel, labelFont: FONT },
         ],
         series: [
           {},
@@ -78,16 +72,7 @@ export function TrendsChart({
         ],
       },
       [xs, ...series.map((s) => s.values.map((v) => v))] as uPlot.AlignedData,
-      element,
     );
-    const resize = new ResizeObserver(() =>
-      plot.setSize({ width: element.clientWidth, height: HEIGHT }),
-    );
-    resize.observe(element);
-    return () => {
-      resize.disconnect();
-      plot.destroy();
-    };
   }, [days, series, yLabel, dark, dayAxis]);
   return (
     <figure className="min-w-0">

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { JUMP_RULES, type Trends } from '../../../kit/index.ts';
@@ -74,6 +74,28 @@ function JumpSummary({ trends }: { trends: Trends }) {
   );
 }
 
+const SECTION =
+  'min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900';
+
+/** A chart in its box, its title above and a note on how to read it below. */
+function ChartSection({
+  title,
+  note,
+  children,
+}: {
+  title: string;
+  note: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className={SECTION}>
+      <h2 className="mb-3 text-sm font-semibold">{title}</h2>
+      {children}
+      <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">{note}</p>
+    </section>
+  );
+}
+
 function TrendsBody({ trends, dark }: { trends: Trends; dark: boolean }) {
   const { t, i18n } = useTranslation('fleet');
   const format = useZonedFormat();
@@ -135,14 +157,24 @@ function TrendsBody({ trends, dark }: { trends: Trends; dark: boolean }) {
   );
   const known = trends.points.reduce((sum, p) => sum + p.durations, 0);
   const ended = trends.points.reduce((sum, p) => sum + p.counts.failed + p.counts.done, 0);
-  const section =
-    'min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900';
+  // The table's columns after the day's; the last one has no gap on its right.
+  const columns: { header: string; cell: (p: Trends['points'][number]) => string }[] = [
+    { header: t('trends.requestsColumn'), cell: (p) => number.format(p.counts.total) },
+    { header: t('trends.failedColumn'), cell: (p) => number.format(p.counts.failed) },
+    {
+      header: t('trends.rateColumn'),
+      cell: (p) => (p.failureRate === null ? none : percent.format(p.failureRate)),
+    },
+    { header: t('trends.p50'), cell: (p) => seconds(p.p50Ms) },
+    { header: t('trends.p95'), cell: (p) => seconds(p.p95Ms) },
+  ];
+  const valueClass = (i: number, more?: string) =>
+    ['py-1', i < columns.length - 1 && 'pr-2', 'text-right', more].filter(Boolean).join(' ');
   return (
     <div className="flex flex-col gap-5">
       <JumpSummary trends={trends} />
       <div className="grid gap-5 xl:grid-cols-2">
-        <section className={section}>
-          <h2 className="mb-3 text-sm font-semibold">{t('trends.outcomes')}</h2>
+        <ChartSection title={t('trends.outcomes')} note={t('trends.rateDefinition')}>
           <TrendsChart
             days={labels}
             series={outcomes}
@@ -150,12 +182,11 @@ function TrendsBody({ trends, dark }: { trends: Trends; dark: boolean }) {
             dark={dark}
             testId="trends-outcomes"
           />
-          <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
-            {t('trends.rateDefinition')}
-          </p>
-        </section>
-        <section className={section}>
-          <h2 className="mb-3 text-sm font-semibold">{t('trends.durations')}</h2>
+        </ChartSection>
+        <ChartSection
+          title={t('trends.durations')}
+          note={t('trends.durationNote', { known, total: ended })}
+        >
           <TrendsChart
             days={labels}
             series={durations}
@@ -163,12 +194,9 @@ function TrendsBody({ trends, dark }: { trends: Trends; dark: boolean }) {
             dark={dark}
             testId="trends-durations"
           />
-          <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
-            {t('trends.durationNote', { known, total: ended })}
-          </p>
-        </section>
+        </ChartSection>
       </div>
-      <section className={section}>
+      <section className={SECTION}>
         <h2 className="mb-2 text-sm font-semibold" id="trends-table">
           {t('trends.table')}
         </h2>
@@ -183,21 +211,11 @@ function TrendsBody({ trends, dark }: { trends: Trends; dark: boolean }) {
                 <th scope="col" className="py-1 pr-2 font-semibold">
                   {t('trends.dayColumn')}
                 </th>
-                <th scope="col" className="py-1 pr-2 text-right font-semibold">
-                  {t('trends.requestsColumn')}
-                </th>
-                <th scope="col" className="py-1 pr-2 text-right font-semibold">
-                  {t('trends.failedColumn')}
-                </th>
-                <th scope="col" className="py-1 pr-2 text-right font-semibold">
-                  {t('trends.rateColumn')}
-                </th>
-                <th scope="col" className="py-1 pr-2 text-right font-semibold">
-                  {t('trends.p50')}
-                </th>
-                <th scope="col" className="py-1 text-right font-semibold">
-                  {t('trends.p95')}
-                </th>
+                {columns.map((column, i) => (
+                  <th key={column.header} scope="col" className={valueClass(i, 'font-semibold')}>
+                    {column.header}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
@@ -211,17 +229,16 @@ function TrendsBody({ trends, dark }: { trends: Trends; dark: boolean }) {
                     {format.shortDay(p.day)}
                   </th>
                   {p.watched ? (
-                    <>
-                      <td className="py-1 pr-2 text-right">{number.format(p.counts.total)}</td>
-                      <td className="py-1 pr-2 text-right">{number.format(p.counts.failed)}</td>
-                      <td className="py-1 pr-2 text-right">
-                        {p.failureRate === null ? none : percent.format(p.failureRate)}
+                    columns.map((column, i) => (
+                      <td key={column.header} className={valueClass(i)}>
+                        {column.cell(p)}
                       </td>
-                      <td className="py-1 pr-2 text-right">{seconds(p.p50Ms)}</td>
-                      <td className="py-1 text-right">{seconds(p.p95Ms)}</td>
-                    </>
+                    ))
                   ) : (
-                    <td colSpan={5} className="py-1 text-right text-slate-600 dark:text-slate-400">
+                    <td
+                      colSpan={columns.length}
+                      className="py-1 text-right text-slate-600 dark:text-slate-400"
+                    >
                       {t('trends.unwatched')}
                     </td>
                   )}

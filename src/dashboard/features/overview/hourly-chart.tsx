@@ -1,14 +1,16 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+import {
+  axisColors,
+  CHART_FONT_FAMILY as FONT_FAMILY,
+  CHART_FONT_PX as FONT_PX,
+  mountChart,
+} from '../../components/chart.ts';
 import { countTicks } from './ticks.ts';
 
-const HEIGHT = 220;
 // The tick marks (10 px) and their gap (5 px) beside the widest value, with a little air.
 const TICK_ROOM = 18;
-const FONT_PX = 12;
-const FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", sans-serif';
 
 /** Requests per hour as bars; uPlot draws on a canvas, so a table follows for screen readers. */
 export function HourlyChart({ counts, dark }: { counts: readonly number[]; dark: boolean }) {
@@ -21,32 +23,26 @@ export function HourlyChart({ counts, dark }: { counts: readonly number[]; dark:
   useEffect(() => {
     const element = target.current;
     if (!element) return;
-    const axisColor = dark ? '#cbd5e1' : '#334155';
-    const grid = { stroke: dark ? '#1e293b' : '#e2e8f0' };
+    const axis = axisColors(dark);
     const hours = Array.from({ length: 24 }, (_, h) => h);
     const number = new Intl.NumberFormat(language);
     const labels = ticks.map((tick) => number.format(tick));
-    const plot = new uPlot(
+    return mountChart(
+      element,
       {
-        width: element.clientWidth || 600,
-        height: HEIGHT,
-        legend: { show: false },
-        cursor: { drag: { x: false, y: false } },
         scales: {
           x: { time: false, range: [-0.5, 23.5] },
           y: { range: () => [0, ticks.at(-1) ?? 1] },
         },
         axes: [
           {
-            stroke: axisColor,
-            grid,
+            ...axis,
             label: hourAxis,
             values: (_u, values) =>
               values.map((v) => (Number.isInteger(v) ? String(v).padStart(2, '0') : '')),
           },
           {
-            stroke: axisColor,
-            grid,
+            ...axis,
             label: countAxis,
             font: `${FONT_PX}px ${FONT_FAMILY}`,
             splits: () => ticks,
@@ -73,16 +69,7 @@ export function HourlyChart({ counts, dark }: { counts: readonly number[]; dark:
         ],
       },
       [hours, [...counts]],
-      element,
     );
-    const resize = new ResizeObserver(() =>
-      plot.setSize({ width: element.clientWidth, height: HEIGHT }),
-    );
-    resize.observe(element);
-    return () => {
-      resize.disconnect();
-      plot.destroy();
-    };
     // ticks follow counts, which are a dependency.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [counts, dark, hourAxis, countAxis, language]);

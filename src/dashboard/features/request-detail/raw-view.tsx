@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth, useClients } from '../../core/auth.ts';
 import { notify } from '../../core/notices.ts';
@@ -53,30 +53,51 @@ export function RawView({ requestId }: { requestId: string }) {
           </Button>
         ) : null}
       </div>
-      <pre
-        data-testid="curl"
-        // Scroll regions take focus so keyboard users can scroll them (WCAG 2.1.1).
-        tabIndex={0}
-        role="region"
-        aria-label={t('raw.curlRegion')}
+      <ScrollRegion
+        testId="curl"
+        label={t('raw.curlRegion')}
         className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100"
       >
         {curl}
-      </pre>
+      </ScrollRegion>
       {raw.error ? <ErrorView error={raw.error} /> : null}
       {raw.isPending ? (
         <Spinner />
       ) : (
-        <pre
-          data-testid="raw"
-          tabIndex={0}
-          role="region"
-          aria-label={t('raw.region')}
+        <ScrollRegion
+          testId="raw"
+          label={t('raw.region')}
           className="max-h-[32rem] overflow-auto rounded-md border border-slate-200 bg-white p-3 text-xs whitespace-pre-wrap dark:border-slate-800 dark:bg-slate-900"
         >
           {format === 'json' && raw.data ? JSON.stringify(JSON.parse(raw.data), null, 2) : raw.data}
-        </pre>
+        </ScrollRegion>
       )}
     </div>
+  );
+}
+
+/** Text that may overflow its box, named for screen readers. */
+function ScrollRegion({
+  testId,
+  label,
+  className,
+  children,
+}: {
+  testId: string;
+  label: string;
+  className: string;
+  children: ReactNode;
+}) {
+  return (
+    <pre
+      data-testid={testId}
+      // Scroll regions take focus so keyboard users can scroll them (WCAG 2.1.1).
+      tabIndex={0}
+      role="region"
+      aria-label={label}
+      className={className}
+    >
+      {children}
+    </pre>
   );
 }

@@ -1,14 +1,11 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import type { RequestSummary } from '../../../kit/index.ts';
-import { StageBadge, StatusBadge } from '../../components/badge.tsx';
 import { Button } from '../../components/button.tsx';
 import type { ColumnDef } from '../../components/data-table.tsx';
-import { paths } from '../../paths.ts';
-import { ServiceTime } from '../../components/time.tsx';
 import { useActionReasons } from '../../shared/request-actions.ts';
 import { useServiceDown } from '../../shared/service-down.ts';
+import { requestCellColumns } from './request-cells.tsx';
 
 /** The requests table's columns; selection and actions come from the page. */
 export function requestColumns({
@@ -26,6 +23,7 @@ export function requestColumns({
   onSelect: (requestId: string, checked: boolean) => void;
   onAction: (action: 'retry' | 'cancel', ids: string[]) => void;
 }): ColumnDef<RequestSummary>[] {
+  const shared = requestCellColumns<RequestSummary>(t, 'py-0');
   return [
     {
       id: 'select',
@@ -48,20 +46,7 @@ export function requestColumns({
         />
       ),
     },
-    {
-      id: 'id',
-      header: t('columns.id'),
-      // Wrapped on a phone, so that the status and actions stay on screen.
-      cellClassName: 'py-0 font-mono text-xs break-all sm:break-normal sm:whitespace-nowrap',
-      cell: (row) => (
-        <Link
-          to={paths.request(row.requestId)}
-          className="text-teal-700 hover:underline focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-teal-400"
-        >
-          {row.requestId}
-        </Link>
-      ),
-    },
+    shared.id,
     {
       id: 'pipeline',
       header: t('columns.pipeline'),
@@ -77,26 +62,9 @@ export function requestColumns({
         </>
       ),
     },
-    {
-      id: 'status',
-      header: t('columns.status'),
-      cellClassName: 'py-0',
-      cell: (row) => <StatusBadge status={row.status} />,
-    },
-    {
-      id: 'stage',
-      header: t('columns.stage'),
-      cellClassName: 'py-0',
-      priority: 'low',
-      cell: (row) => <StageBadge stage={row.stage} />,
-    },
-    {
-      id: 'begin',
-      header: t('columns.begin'),
-      cellClassName: 'py-0 text-xs whitespace-nowrap text-slate-600 dark:text-slate-400',
-      priority: 'low',
-      cell: (row) => <ServiceTime stamp={row.beginDate} />,
-    },
+    shared.status,
+    shared.stage,
+    shared.begin,
     {
       id: 'actions',
       header: t('columns.actions'),

@@ -1,13 +1,11 @@
 import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import type { RangeRequest, RequestRange } from '../../../kit/index.ts';
-import { StageBadge, StatusBadge } from '../../components/badge.tsx';
+import { StatusBadge } from '../../components/badge.tsx';
 import { Button } from '../../components/button.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Field, TextInput } from '../../components/fields.tsx';
-import { ServiceTime } from '../../components/time.tsx';
-import { isoToYmd, paths, shiftDay, ymdToIso } from '../../paths.ts';
+import { isoToYmd, shiftDay, ymdToIso } from '../../paths.ts';
 import {
   closeRange,
   openRange,
@@ -16,6 +14,7 @@ import {
   type RangeProblem,
   type RequestsView,
 } from './view.ts';
+import { requestCellColumns } from './request-cells.tsx';
 
 type Changes = Record<string, string | number | undefined>;
 
@@ -206,20 +205,9 @@ export function RangeSummary({ range }: { range: RequestRange }) {
 /** The range's requests, each with its day; a link to its detail, which reads any day. */
 export function RangeTable({ rows, empty }: { rows: readonly RangeRequest[]; empty: string }) {
   const { t } = useTranslation('requests');
+  const shared = requestCellColumns<RangeRequest>(t);
   const columns: ColumnDef<RangeRequest>[] = [
-    {
-      id: 'id',
-      header: t('columns.id'),
-      cellClassName: 'font-mono text-xs break-all sm:break-normal sm:whitespace-nowrap',
-      cell: (row) => (
-        <Link
-          to={paths.request(row.requestId)}
-          className="text-teal-700 hover:underline focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-teal-400"
-        >
-          {row.requestId}
-        </Link>
-      ),
-    },
+    shared.id,
     {
       id: 'day',
       header: t('columns.day'),
@@ -235,24 +223,9 @@ export function RangeTable({ rows, empty }: { rows: readonly RangeRequest[]; emp
       priority: 'medium',
       cell: (row) => row.pipelineId,
     },
-    {
-      id: 'status',
-      header: t('columns.status'),
-      cell: (row) => <StatusBadge status={row.status} />,
-    },
-    {
-      id: 'stage',
-      header: t('columns.stage'),
-      priority: 'low',
-      cell: (row) => <StageBadge stage={row.stage} />,
-    },
-    {
-      id: 'begin',
-      header: t('columns.begin'),
-      cellClassName: 'text-xs whitespace-nowrap text-slate-600 dark:text-slate-400',
-      priority: 'low',
-      cell: (row) => <ServiceTime stamp={row.beginDate} />,
-    },
+    shared.status,
+    shared.stage,
+    shared.begin,
   ];
   return (
     <div className="overflow-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">

@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ServiceInfo } from '../../../kit/index.ts';
@@ -162,34 +163,54 @@ export function ServicesPage() {
         />
       </div>
       {upstreams.length > 0 ? (
-        <section aria-labelledby="capabilities-title" className="mt-6 flex flex-col gap-3">
-          <h2 id="capabilities-title" className="text-lg font-semibold">
-            {t('capabilities.title')}
-          </h2>
-          <p className="text-sm text-slate-600 dark:text-slate-300">{t('capabilities.intro')}</p>
-          <div className="grid gap-3 xl:grid-cols-2">
-            {upstreams.map(([s, capabilities]) => (
-              <CapabilitiesCard
-                key={s.id}
-                service={s}
-                capabilities={capabilities}
-                instant={time.instant}
-              />
-            ))}
-          </div>
-        </section>
-      ) : null}
-      <section aria-labelledby="status-words-title" className="mt-6 flex flex-col gap-3">
-        <h2 id="status-words-title" className="text-lg font-semibold">
-          {t('statusWords.title')}
-        </h2>
-        <p className="text-sm text-slate-600 dark:text-slate-300">{t('statusWords.intro')}</p>
-        <div className="grid gap-3 xl:grid-cols-2">
-          {services.map((s) => (
-            <StatusWordsCard key={s.id} service={s} instant={time.instant} />
+        <CardsSection
+          id="capabilities-title"
+          title={t('capabilities.title')}
+          intro={t('capabilities.intro')}
+        >
+          {upstreams.map(([s, capabilities]) => (
+            <CapabilitiesCard
+              key={s.id}
+              service={s}
+              capabilities={capabilities}
+              instant={time.instant}
+            />
           ))}
-        </div>
-      </section>
+        </CardsSection>
+      ) : null}
+      <CardsSection
+        id="status-words-title"
+        title={t('statusWords.title')}
+        intro={t('statusWords.intro')}
+      >
+        {services.map((s) => (
+          <StatusWordsCard key={s.id} service={s} instant={time.instant} />
+        ))}
+      </CardsSection>
     </>
+  );
+}
+
+/** A titled section of one card per service, two abreast on a wide screen. */
+function CardsSection({
+  id,
+  title,
+  intro,
+  children,
+}: {
+  /** The heading's id, which names the section. */
+  id: string;
+  title: string;
+  intro: string;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id} className="mt-6 flex flex-col gap-3">
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      <p className="text-sm text-slate-600 dark:text-slate-300">{intro}</p>
+      <div className="grid gap-3 xl:grid-cols-2">{children}</div>
+    </section>
   );
 }

@@ -6,6 +6,7 @@ import { ErrorView } from '../../components/error-view.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { Instant } from '../../components/time.tsx';
 import { useNotifications, useSendTestNotification } from './queries.ts';
+import { SettingsTable } from './settings-table.tsx';
 
 const RECENT = 10;
 
@@ -119,38 +120,31 @@ export function NotificationsSection() {
         />
       ) : null}
       {notifications.length > 0 ? (
-        <div className="overflow-x-auto">
-          <table className="w-full text-left text-xs">
-            <caption className="py-1 text-left font-medium text-slate-600 dark:text-slate-300">
-              {t('notify.recent')}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('notify.time')}</th>
-                <th scope="col">{t('notify.request')}</th>
-                <th scope="col">{t('notify.receiver')}</th>
-                <th scope="col">{t('notify.result')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {notifications.slice(0, RECENT).map((n) => (
-                <tr key={`${n.requestId}|${n.status}|${n.target}`}>
-                  <td>
-                    <Instant iso={n.time} />
-                  </td>
-                  <td className="font-mono">
-                    {n.requestId} {n.status}
-                  </td>
-                  <td className="font-mono break-all">{n.target}</td>
-                  <td>
-                    {outcome(n.outcome)} ({t('notify.attempts', { count: n.attempts })})
-                    {n.message ? ` ${n.message}` : ''}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <SettingsTable
+          caption={t('notify.recent')}
+          headers={[
+            t('notify.time'),
+            t('notify.request'),
+            t('notify.receiver'),
+            t('notify.result'),
+          ]}
+        >
+          {notifications.slice(0, RECENT).map((n) => (
+            <tr key={`${n.requestId}|${n.status}|${n.target}`}>
+              <td>
+                <Instant iso={n.time} />
+              </td>
+              <td className="font-mono">
+                {n.requestId} {n.status}
+              </td>
+              <td className="font-mono break-all">{n.target}</td>
+              <td>
+                {outcome(n.outcome)} ({t('notify.attempts', { count: n.attempts })})
+                {n.message ? ` ${n.message}` : ''}
+              </td>
+            </tr>
+          ))}
+        </SettingsTable>
       ) : null}
     </div>
   );

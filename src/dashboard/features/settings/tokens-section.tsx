@@ -19,6 +19,7 @@ import { Spinner } from '../../components/spinner.tsx';
 import { Instant } from '../../components/time.tsx';
 import { useServices } from '../../shared/services.ts';
 import { useCreateToken, usePersonalTokens, useRevokeToken } from './queries.ts';
+import { SettingsTable } from './settings-table.tsx';
 
 const MAX_DAYS = 365;
 
@@ -167,86 +168,81 @@ function TokenList({ tokens }: { tokens: readonly PersonalToken[] }) {
   const [confirm, setConfirm] = useState<PersonalToken | null>(null);
   if (tokens.length === 0)
     return <p className="text-slate-600 dark:text-slate-300">{t('tokens.none')}</p>;
+  // Inside the table's box, where it has always been in the page.
+  const revokeDialog = (
+    <Dialog
+      open={confirm !== null}
+      about="server"
+      title={t('tokens.revokeTitle', { name: confirm?.name ?? '' })}
+      onClose={() => setConfirm(null)}
+      footer={
+        <>
+          <Button onClick={() => setConfirm(null)}>{t('tokens.revokeKeep')}</Button>
+          <Button
+            variant="danger"
+            disabled={revoke.isPending}
+            onClick={() =>
+              confirm &&
+              revoke.mutate(confirm.id, {
+                onSuccess: () => {
+                  setConfirm(null);
+                  notify({ kind: 'success', text: t('tokens.revoked', { name: confirm.name }) });
+                },
+              })
+            }
+          >
+            {t('tokens.revokeGo')}
+          </Button>
+        </>
+      }
+    >
+      <p>{t('tokens.revokeText')}</p>
+      {revoke.error ? <ErrorView error={revoke.error} /> : null}
+    </Dialog>
+  );
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-xs">
-        <caption className="py-1 text-left font-medium text-slate-600 dark:text-slate-300">
-          {t('tokens.yours')}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('tokens.name')}</th>
-            <th scope="col">{t('tokens.role')}</th>
-            <th scope="col">{t('tokens.service')}</th>
-            <th scope="col">{t('tokens.created')}</th>
-            <th scope="col">{t('tokens.expires')}</th>
-            <th scope="col">{t('tokens.lastUsed')}</th>
-            <th scope="col">
-              <span className="sr-only">{t('tokens.actions')}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {tokens.map((token) => (
-            <tr key={token.id} className="border-t border-slate-100 dark:border-slate-800">
-              <th scope="row" className="py-1 pr-2 font-medium">
-                {token.name}
-              </th>
-              <td className="pr-2">{t(`common:roles.${token.role}`)}</td>
-              <td className="pr-2">{token.service ?? t('tokens.everyService')}</td>
-              <td className="pr-2">
-                <Instant iso={token.createdAt} />
-              </td>
-              <td className="pr-2">
-                <Instant iso={token.expiresAt} />
-              </td>
-              <td className="pr-2">
-                {token.lastUsedAt ? <Instant iso={token.lastUsedAt} /> : t('tokens.never')}
-              </td>
-              <td>
-                <Button
-                  size="sm"
-                  variant="danger"
-                  aria-label={t('tokens.revokeNamed', { name: token.name })}
-                  onClick={() => setConfirm(token)}
-                >
-                  {t('tokens.revoke')}
-                </Button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <Dialog
-        open={confirm !== null}
-        about="server"
-        title={t('tokens.revokeTitle', { name: confirm?.name ?? '' })}
-        onClose={() => setConfirm(null)}
-        footer={
-          <>
-            <Button onClick={() => setConfirm(null)}>{t('tokens.revokeKeep')}</Button>
+    <SettingsTable
+      caption={t('tokens.yours')}
+      headers={[
+        t('tokens.name'),
+        t('tokens.role'),
+        t('tokens.service'),
+        t('tokens.created'),
+        t('tokens.expires'),
+        t('tokens.lastUsed'),
+        <span className="sr-only">{t('tokens.actions')}</span>,
+      ]}
+      after={revokeDialog}
+    >
+      {tokens.map((token) => (
+        <tr key={token.id} className="border-t border-slate-100 dark:border-slate-800">
+          <th scope="row" className="py-1 pr-2 font-medium">
+            {token.name}
+          </th>
+          <td className="pr-2">{t(`common:roles.${token.role}`)}</td>
+          <td className="pr-2">{token.service ?? t('tokens.everyService')}</td>
+          <td className="pr-2">
+            <Instant iso={token.createdAt} />
+          </td>
+          <td className="pr-2">
+            <Instant iso={token.expiresAt} />
+          </td>
+          <td className="pr-2">
+            {token.lastUsedAt ? <Instant iso={token.lastUsedAt} /> : t('tokens.never')}
+          </td>
+          <td>
             <Button
+              size="sm"
               variant="danger"
-              disabled={revoke.isPending}
-              onClick={() =>
-                confirm &&
-                revoke.mutate(confirm.id, {
-                  onSuccess: () => {
-                    setConfirm(null);
-                    notify({ kind: 'success', text: t('tokens.revoked', { name: confirm.name }) });
-                  },
-                })
-              }
+              aria-label={t('tokens.revokeNamed', { name: token.name })}
+              onClick={() => setConfirm(token)}
             >
-              {t('tokens.revokeGo')}
+              {t('tokens.revoke')}
             </Button>
-          </>
-        }
-      >
-        <p>{t('tokens.revokeText')}</p>
-        {revoke.error ? <ErrorView error={revoke.error} /> : null}
-      </Dialog>
-    </div>
+          </td>
+        </tr>
+      ))}
+    </SettingsTable>
   );
 }
 
