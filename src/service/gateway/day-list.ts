@@ -1,6 +1,6 @@
 import type { TreeObject } from '../../kit/index.ts';
 import type { ListedRequest } from '../db/index/ingest.ts';
-import { element, text } from './extensions.ts';
+import { elementOf, leafText } from '../../kit/index.ts';
 import { readAll } from './paging.ts';
 import type { Upstream } from './upstream.ts';
 import { normalDate } from './zone.ts';
@@ -54,7 +54,7 @@ export function listedRequest(
 
 /** The day a list answer says it lists, or the day its first request's id names. */
 export function listedDay(tree: TreeObject, first: ListedRequest | undefined): string {
-  const stated = text(element(element(tree.RequestList).Info).Date);
+  const stated = leafText(elementOf(elementOf(tree.RequestList).Info).Date);
   const fromId = /-(\d{8})_\d{2}-\d+$/.exec(first?.requestId ?? '')?.[1];
   return /^\d{8}$/.test(stated) ? stated : (fromId ?? '');
 }
@@ -91,7 +91,7 @@ export async function readDay(
 
 /** The pipeline ids of a list answer. */
 export function listedPipelines(tree: TreeObject): string[] {
-  const raw = element(tree.PipelineList).PipeLine;
+  const raw = elementOf(tree.PipelineList).PipeLine;
   const items = raw === undefined || raw === '' ? [] : Array.isArray(raw) ? raw : [raw];
-  return items.map((p) => text(element(p).Id)).filter((id) => id !== '');
+  return items.map((p) => leafText(elementOf(p).Id)).filter((id) => id !== '');
 }

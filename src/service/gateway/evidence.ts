@@ -3,7 +3,7 @@ import type { FailureEvidence, KeptLogLine } from '../db/index/attempts.ts';
 import { LOG_LINES } from '../db/index/attempts.ts';
 import type { RequestIndex } from '../db/index/request-index.ts';
 import { ApiError } from '../errors.ts';
-import { element, elements, text } from './extensions.ts';
+import { elementOf, elementsOf, leafText } from '../../kit/index.ts';
 import type { Upstream } from './upstream.ts';
 import { normalDate } from './zone.ts';
 
@@ -34,30 +34,34 @@ export interface EvidenceBudget {
 
 /** What a requestdetail with both logs says of a failure: its words and the last lines. */
 export function evidenceOf(detail: TreeObject): FailureEvidence & { status: string } {
-  const d = element(detail.RequestDetail);
-  const requestLog = elements(element(d.RequestLog).Log);
-  const appLog = elements(element(d.AppLog).Log);
+  const d = elementOf(detail.RequestDetail);
+  const requestLog = elementsOf(elementOf(d.RequestLog).Log);
+  const appLog = elementsOf(elementOf(d.AppLog).Log);
   const log: KeptLogLine[] = (
     appLog.length > 0
-      ? appLog.map((l) => ({ date: text(l.Date), type: text(l.Type), message: text(l.Message) }))
+      ? appLog.map((l) => ({
+          date: leafText(l.Date),
+          type: leafText(l.Type),
+          message: leafText(l.Message),
+        }))
       : // A service without an application log: its request log's lines stand in for it.
         requestLog.map((l) => ({
-          date: text(l.Date),
-          type: text(l.Status),
-          message: text(l.Message),
+          date: leafText(l.Date),
+          type: leafText(l.Status),
+          message: leafText(l.Message),
         }))
   ).slice(-LOG_LINES);
   // The service's own words: the request log's last message (the failing stage's end),
   // else the application log's last line.
-  const said = [...requestLog].reverse().find((l) => text(l.Message).trim() !== '');
-  const message = said ? text(said.Message) : (log.at(-1)?.message ?? '');
+  const said = [...requestLog].reverse().find((l) => leafText(l.Message).trim() !== '');
+  const message = said ? leafText(said.Message) : (log.at(-1)?.message ?? '');
   return {
-    status: text(d.Status),
+    status: leafText(d.Status),
     message,
     log,
-    sensorFile: text(d.SensorFile),
-    beginTime: normalDate(text(d.BeginTime)).date,
-    endTime: normalDate(text(d.EndTime)).date,
+    sensorFile: leafText(d.SensorFile),
+    beginTime: normalDate(leafText(d.BeginTime)).date,
+    endTime: normalDate(leafText(d.EndTime)).date,
   };
 }
 
@@ -112,7 +116,7 @@ export class EvidenceReader {
       this.index.attempts.noteFile(
         this.service,
         requestId,
-        text(element(tree.RequestDetail).SensorFile),
+        leafText(elementOf(tree.RequestDetail).SensorFile),
       );
     } catch (error) {
       // Gone: asked no more (as a file of none). Anything else: asked again later.

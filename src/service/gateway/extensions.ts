@@ -13,9 +13,6 @@ import type { Document, Tree } from '../render/document.ts';
 // behind the gateway: the inbox list, an Arg's rules, the rows per stage. Each is passed on
 // only when the upstream states it (our own services do; a vendor service does not).
 
-/** The kit's lenient readers, under the names the gateway's readers of a tree use. */
-export { elementOf as element, elementsOf as elements, leafText as text };
-
 /** An Arg as the upstream lists it, with the rules it declares (our own services do). */
 export function argItem(a: TreeObject): Tree {
   const choices = a.Choice === undefined ? undefined : elementsText(a.Choice);

@@ -3,7 +3,7 @@ import type { FailedRequest, IndexState, RequestIndex } from '../db/index/reques
 import { ApiError } from '../errors.ts';
 import { listedPipelines, readDay } from './day-list.ts';
 import { EvidenceReader, type EvidenceBudget } from './evidence.ts';
-import { element, elements, text } from './extensions.ts';
+import { elementOf, elementsOf, leafText } from '../../kit/index.ts';
 import { FIRST_PAGE, PROBE_EVERY_MS, probePaging } from './paging.ts';
 import { upstreamFailureOf, type Upstream } from './upstream.ts';
 import { offsetFrom } from './zone.ts';
@@ -113,12 +113,13 @@ export class IndexRound {
       paging.pagesize === 'ignored';
     if (told) return;
     const day = await upstream.call('requestlist', { pagesize: String(FIRST_PAGE) });
-    const listed = elements(element(day.RequestList).Request).length;
+    const listed = elementsOf(elementOf(day.RequestList).Request).length;
     if (listed === 0 || listed >= FIRST_PAGE) return;
     const seen = new Set<string>();
     for (const id of listedPipelines(await this.host.sharedCall('list'))) {
       const tree = await upstream.call('requestlist', { id, pagesize: String(FIRST_PAGE) });
-      for (const r of elements(element(tree.RequestList).Request)) seen.add(text(r.RequestId));
+      for (const r of elementsOf(elementOf(tree.RequestList).Request))
+        seen.add(leafText(r.RequestId));
       if (seen.size > listed) {
         upstream.learnPaging({ cap: listed });
         return;
@@ -190,12 +191,17 @@ export class IndexRound {
       }
       throw error;
     }
-    const d = element(tree.RequestDetail);
-    const status = text(d.Status);
+    const d = elementOf(tree.RequestDetail);
+    const status = leafText(d.Status);
     const changed = index.settle(
       this.service,
       requestId,
-      { status, stage: text(d.Stage), endTime: text(d.EndTime), sensorFile: text(d.SensorFile) },
+      {
+        status,
+        stage: leafText(d.Stage),
+        endTime: leafText(d.EndTime),
+        sensorFile: leafText(d.SensorFile),
+      },
       nowMs,
     );
     if (changed) this.host.tellStatus(changed.pipelineId, status);

@@ -1,5 +1,5 @@
 import type { CapabilitiesAnswer, OperationName, TreeObject, TreeValue } from '../../kit/index.ts';
-import { element, text } from './extensions.ts';
+import { elementOf, leafText } from '../../kit/index.ts';
 import type { RecordStream } from './xml-stream.ts';
 
 // How an upstream pages its lists is learnt, not assumed (contract section 12): interfaces.md
@@ -62,13 +62,13 @@ export const FIRST_PAGE = 1000;
 export const PROBE_EVERY_MS = 60 * 60_000;
 
 function integer(value: TreeValue | undefined): number | undefined {
-  const t = text(value);
+  const t = leafText(value);
   return /^-?\d+$/.test(t) ? Number(t) : undefined;
 }
 
 /** What one answer's Info states of paging. */
 function infoOf(tree: TreeObject, root: string) {
-  const info = element(element(tree[root]).Info);
+  const info = elementOf(elementOf(tree[root]).Info);
   return { next: integer(info.Next), total: integer(info.Total), hasNext: 'Next' in info };
 }
 

@@ -1,13 +1,13 @@
 import type { TreeObject } from '../../kit/index.ts';
-import { element, elements, text } from './extensions.ts';
+import { elementOf, elementsOf, leafText } from '../../kit/index.ts';
 
 // What an upstream's own answers tell of its time zone (interfaces.md names none): the
 // offset from a request that began a moment ago, the abbreviation from its pipeline dates.
 
 /** The zone abbreviation of a list answer's first pipeline date (`YYYY-MM-DDThh:mm:ss.mmm JST`). */
 export function zoneNameOf(tree: TreeObject): string | undefined {
-  for (const p of elements(element(tree.PipelineList).PipeLine)) {
-    for (const date of [text(p.Createdate), text(p.Updatedate)]) {
+  for (const p of elementsOf(elementOf(tree.PipelineList).PipeLine)) {
+    for (const date of [leafText(p.Createdate), leafText(p.Updatedate)]) {
       const zone = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?\s+(\S{1,16})$/.exec(date)?.[1];
       if (zone) return zone;
     }

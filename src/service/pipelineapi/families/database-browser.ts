@@ -2,7 +2,7 @@ import { ErrorCode, type DatabaseName } from '../../../kit/wire.ts';
 import type { ServiceContext } from '../../context.ts';
 import { PageTooLargeError, readTablePage } from '../../db/catalogue.ts';
 import { ApiError, badParameter } from '../../errors.ts';
-import { element, elements, text } from '../../gateway/extensions.ts';
+import { elementOf, elementsOf, leafText } from '../../../kit/index.ts';
 import { readAll } from '../../gateway/paging.ts';
 import { formatBytes } from '../../limits.ts';
 import type { Leaf } from '../../render/document.ts';
@@ -107,15 +107,15 @@ export const databaseBrowser = (database: DatabaseName): OperationModule => ({
       TABLE_BOUND,
     );
     const page = items.slice(index, index + pageSize);
-    const header = element(element(tree.Result).Header);
+    const header = elementOf(elementOf(tree.Result).Header);
     return resultDocument(
       pageInfo(index, pageSize, page.length, items.length),
       table === undefined
         ? undefined
-        : elements(header.Item).map((c) => ({
-            name: text(c.Name),
-            type: text(c.Type),
-            key: text(c.Key) || 'false',
+        : elementsOf(header.Item).map((c) => ({
+            name: leafText(c.Name),
+            type: leafText(c.Type),
+            key: leafText(c.Key) || 'false',
           })),
       page,
       // Only what was read is counted: past the bound, no Total is said, and Bound tells

@@ -1,6 +1,6 @@
 import type { OperationName } from '../../../kit/wire.ts';
 import { ApiError } from '../../errors.ts';
-import { element, text } from '../../gateway/extensions.ts';
+import { elementOf, leafText } from '../../../kit/index.ts';
 import { refusalsOf } from '../../gateway/status-semantics.ts';
 import type { Upstream } from '../../gateway/upstream.ts';
 import { executeResponse } from '../answers/execute-response.ts';
@@ -16,8 +16,10 @@ export const upstreamChange =
     const tree = await upstream.call(operation, sent);
     // The index learns of a change made here at once, not a whole interval later.
     upstream.poller?.nudge(sent.requestid);
-    const rowCount = element(tree.ExecuteResponse).RowCount;
-    return executeResponse(rowCount === undefined ? {} : { RowCount: Number(text(rowCount)) || 0 });
+    const rowCount = elementOf(tree.ExecuteResponse).RowCount;
+    return executeResponse(
+      rowCount === undefined ? {} : { RowCount: Number(leafText(rowCount)) || 0 },
+    );
   };
 
 /**
@@ -27,7 +29,7 @@ export const upstreamChange =
 async function statusNow(upstream: Upstream, id: string): Promise<string | undefined> {
   try {
     const tree = await upstream.call('requestdetail', { requestid: id });
-    const status = text(element(tree.RequestDetail).Status);
+    const status = leafText(elementOf(tree.RequestDetail).Status);
     if (status) return status;
   } catch {
     // Not knowing the status only means nothing is learnt; the refusal is answered as it came.

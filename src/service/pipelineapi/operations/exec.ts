@@ -1,6 +1,6 @@
 import { createRequest } from '../../db/status/requests.ts';
 import { badParameter } from '../../errors.ts';
-import { element, text } from '../../gateway/extensions.ts';
+import { elementOf, leafText } from '../../../kit/index.ts';
 import { readDay } from '../../gateway/day-list.ts';
 import type { Upstream } from '../../gateway/upstream.ts';
 import { argProblem } from '../../pipelines/arg-rules.ts';
@@ -64,7 +64,7 @@ export const exec: OperationModule = {
     }
     const before = await requestIds(upstream, pipelineId);
     const tree = await upstream.call('exec', fields);
-    const stated = text(element(tree.ExecuteResponse).RequestId);
+    const stated = leafText(elementOf(tree.ExecuteResponse).RequestId);
     upstream.poller?.nudge();
     if (stated) return executeResponse({ RequestId: stated });
     // interfaces.md shows no RequestId in exec's answer: the new one is the request of

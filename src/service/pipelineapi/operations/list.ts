@@ -1,5 +1,6 @@
 import { listPipelines } from '../../db/system/pipelines.ts';
-import { argItem, element, elements, text } from '../../gateway/extensions.ts';
+import { argItem } from '../../gateway/extensions.ts';
+import { elementOf, elementsOf, leafText } from '../../../kit/index.ts';
 import { pipelineListDocument } from '../answers/pipeline-list.ts';
 import type { OperationModule, UpstreamAnswer } from '../operation.ts';
 
@@ -9,14 +10,14 @@ import type { OperationModule, UpstreamAnswer } from '../operation.ts';
 export const upstreamList: UpstreamAnswer = async (upstream) => {
   const tree = await (upstream.poller?.sharedCall('list') ?? upstream.call('list', {}));
   return pipelineListDocument(
-    elements(element(tree.PipelineList).PipeLine).map((p) => ({
-      id: text(p.Id),
-      name: text(p.Name),
-      runmode: text(p.Runmode),
-      createdate: text(p.Createdate),
-      updatedate: text(p.Updatedate),
-      description: text(p.Description),
-      args: elements(element(p.Args).Item).map(argItem),
+    elementsOf(elementOf(tree.PipelineList).PipeLine).map((p) => ({
+      id: leafText(p.Id),
+      name: leafText(p.Name),
+      runmode: leafText(p.Runmode),
+      createdate: leafText(p.Createdate),
+      updatedate: leafText(p.Updatedate),
+      description: leafText(p.Description),
+      args: elementsOf(elementOf(p.Args).Item).map(argItem),
     })),
   );
 };

@@ -4,7 +4,7 @@ import { formatDuration, toSeconds } from '../../clock.ts';
 import { getRequest, readAppLog, readRequestLog } from '../../db/status/requests.ts';
 import { getPipeline } from '../../db/system/pipelines.ts';
 import { ApiError } from '../../errors.ts';
-import { element, elements, text } from '../../gateway/extensions.ts';
+import { elementOf, elementsOf, leafText } from '../../../kit/index.ts';
 import { normalDate } from '../../gateway/zone.ts';
 import { requestDetailDocument } from '../answers/request-detail.ts';
 import { REQUEST_ID_FIELD, requestIdParam, switchField } from '../fields.ts';
@@ -36,16 +36,16 @@ export function formatFileSize(bytes: number | null): string {
 }
 
 /** A vendor's date in our one form (its own clock), text that is no date as it came. */
-const vendorDate = (value: TreeValue | undefined): string => normalDate(text(value)).date;
+const vendorDate = (value: TreeValue | undefined): string => normalDate(leafText(value)).date;
 
 /** A count the upstream stated in digits; null when it stated none. */
 function statedCount(value: TreeValue | undefined): number | null {
-  const digits = text(value);
+  const digits = leafText(value);
   return /^\d{1,15}$/.test(digits) ? Number(digits) : null;
 }
 
 /** The Log lines of an upstream's log element, as text. */
-const logLines = (value: TreeValue | undefined) => elements(element(value).Log);
+const logLines = (value: TreeValue | undefined) => elementsOf(elementOf(value).Log);
 
 export const requestdetail: OperationModule = {
   embedded: (ctx, params) => {
@@ -81,47 +81,47 @@ export const requestdetail: OperationModule = {
       requestlog: String(withRequestLog),
       applog: String(withAppLog),
     });
-    const d = element(tree.RequestDetail);
-    if (text(d.RequestId))
-      upstream.poller?.observed(text(d.RequestId), {
-        status: text(d.Status),
-        stage: text(d.Stage),
+    const d = elementOf(tree.RequestDetail);
+    if (leafText(d.RequestId))
+      upstream.poller?.observed(leafText(d.RequestId), {
+        status: leafText(d.Status),
+        stage: leafText(d.Stage),
         endTime: vendorDate(d.EndTime),
         // Its file, for `q` (issue 25): any detail read through here tells it for free.
-        sensorFile: text(d.SensorFile),
+        sensorFile: leafText(d.SensorFile),
       });
     return requestDetailDocument({
-      requestId: text(d.RequestId),
-      pipelineId: text(d.PipelineId),
-      name: text(d.Name),
-      status: text(d.Status),
-      stage: text(d.Stage),
+      requestId: leafText(d.RequestId),
+      pipelineId: leafText(d.PipelineId),
+      name: leafText(d.Name),
+      status: leafText(d.Status),
+      stage: leafText(d.Stage),
       beginTime: vendorDate(d.BeginTime),
       endTime: vendorDate(d.EndTime),
-      sensorTime: text(d.SensorTime),
-      filterTime: text(d.FilterTime),
-      jointTime: text(d.JointTime),
-      sensorFile: text(d.SensorFile),
-      fileSize: text(d.FileSize),
+      sensorTime: leafText(d.SensorTime),
+      filterTime: leafText(d.FilterTime),
+      jointTime: leafText(d.JointTime),
+      sensorFile: leafText(d.SensorFile),
+      fileSize: leafText(d.FileSize),
       sensorRows: statedCount(d.SensorRows),
       filterKept: statedCount(d.FilterKept),
       jointRows: statedCount(d.JointRows),
       requestLog: withRequestLog
         ? logLines(d.RequestLog).map((l) => ({
-            date: text(l.Date),
-            stage: text(l.Stage),
-            event: text(l.Event),
-            status: text(l.Status),
-            actionOrder: Number(text(l.ActionOrder)) || 0,
-            message: text(l.Message),
+            date: leafText(l.Date),
+            stage: leafText(l.Stage),
+            event: leafText(l.Event),
+            status: leafText(l.Status),
+            actionOrder: Number(leafText(l.ActionOrder)) || 0,
+            message: leafText(l.Message),
           }))
         : undefined,
       appLog: withAppLog
         ? logLines(d.AppLog).map((l) => ({
-            index: Number(text(l.Index)) || 0,
-            date: text(l.Date),
-            type: text(l.Type),
-            message: text(l.Message),
+            index: Number(leafText(l.Index)) || 0,
+            date: leafText(l.Date),
+            type: leafText(l.Type),
+            message: leafText(l.Message),
           }))
         : undefined,
     });
