@@ -131,13 +131,25 @@ const num = (o: Json, name: string): number => {
   return value;
 };
 
+/** A list of objects; `what` names one of them in a ParseError. */
+const objects = (value: unknown, name: string, what: string): Json[] =>
+  array(value, name).map((item) => object(item, what));
+
+/** Fields read alike, each under its own name: `alike(o, str, 'status', 'stage')`. */
+function alike<N extends string, T>(
+  o: Json,
+  read: (o: Json, name: N) => T,
+  ...names: N[]
+): Record<N, T> {
+  return Object.fromEntries(names.map((name) => [name, read(o, name)])) as Record<N, T>;
+}
+
 function actorOf(value: unknown): AttemptActor | null {
   if (value === null || value === undefined) return null;
   const o = object(value, 'an actor');
   return {
     userName: strOrNull(o, 'userName'),
-    via: str(o, 'via'),
-    at: str(o, 'at'),
+    ...alike(o, str, 'via', 'at'),
     bulkJob: o.bulkJob === null || o.bulkJob === undefined ? null : num(o, 'bulkJob'),
     reason: strOrNull(o, 'reason'),
   };
@@ -149,37 +161,23 @@ const EVIDENCE: readonly AttemptEvidence[] = ['', 'due', 'kept', 'lost'];
 export function decodeAttempts(data: unknown): RequestAttempts {
   const root = object(data, 'the attempts answer');
   return {
-    service: str(root, 'service'),
-    requestId: str(root, 'requestId'),
-    attempts: array(root.attempts, 'attempts').map((value) => {
-      const a = object(value, 'an attempt');
+    ...alike(root, str, 'service', 'requestId'),
+    attempts: objects(root.attempts, 'attempts', 'an attempt').map((a) => {
       const evidence = str(a, 'evidence');
       return {
         attempt: num(a, 'attempt'),
-        status: str(a, 'status'),
-        stage: str(a, 'stage'),
-        startedAt: strOrNull(a, 'startedAt'),
-        endedAt: strOrNull(a, 'endedAt'),
-        beginTime: str(a, 'beginTime'),
-        endTime: str(a, 'endTime'),
-        changes: array(a.changes, 'changes').map((c) => {
-          const change = object(c, 'a change');
-          return {
-            status: str(change, 'status'),
-            stage: str(change, 'stage'),
-            at: strOrNull(change, 'at'),
-          };
-        }),
+        ...alike(a, str, 'status', 'stage'),
+        ...alike(a, strOrNull, 'startedAt', 'endedAt'),
+        ...alike(a, str, 'beginTime', 'endTime'),
+        changes: objects(a.changes, 'changes', 'a change').map((c) => ({
+          ...alike(c, str, 'status', 'stage'),
+          at: strOrNull(c, 'at'),
+        })),
         failed: a.failed === true,
         message: str(a, 'message'),
-        log: array(a.log, 'log').map((l) => {
-          const line = object(l, 'a log line');
-          return {
-            date: str(line, 'date'),
-            type: str(line, 'type'),
-            message: str(line, 'message'),
-          };
-        }),
+        log: objects(a.log, 'log', 'a log line').map((l) =>
+          alike(l, str, 'date', 'type', 'message'),
+        ),
         evidence: (EVIDENCE as readonly string[]).includes(evidence)
           ? (evidence as AttemptEvidence)
           : '',
@@ -187,8 +185,7 @@ export function decodeAttempts(data: unknown): RequestAttempts {
         cancelledBy: actorOf(a.cancelledBy),
       };
     }),
-    actions: array(root.actions, 'actions').flatMap((value): AttemptAction[] => {
-      const o = object(value, 'an action');
+    actions: objects(root.actions, 'actions', 'an action').flatMap((o): AttemptAction[] => {
       const action = str(o, 'action');
       const actor = actorOf(o);
       // An action this kit does not know is left out rather than told as another.
@@ -201,32 +198,21 @@ export function decodeAttempts(data: unknown): RequestAttempts {
 export function decodeRequestRange(data: unknown): RequestRange {
   const root = object(data, 'the range answer');
   return {
-    service: str(root, 'service'),
-    from: str(root, 'from'),
-    to: str(root, 'to'),
+    ...alike(root, str, 'service', 'from', 'to'),
     total: num(root, 'total'),
     exact: root.exact === true,
-    days: array(root.days, 'days').map((value) => {
-      const d = object(value, 'a day');
-      return { day: str(d, 'day'), count: num(d, 'count'), state: str(d, 'state') };
-    }),
-    statuses: array(root.statuses, 'statuses').map((value) => {
-      const s = object(value, 'a status count');
-      return { status: str(s, 'status'), count: num(s, 'count') };
-    }),
-    index: num(root, 'index'),
-    pageSize: num(root, 'pageSize'),
-    next: num(root, 'next'),
-    requests: array(root.requests, 'requests').map((value) => {
-      const r = object(value, 'a request');
-      return {
-        requestId: str(r, 'requestId'),
-        pipelineId: str(r, 'pipelineId'),
-        status: str(r, 'status'),
-        stage: str(r, 'stage'),
-        beginDate: str(r, 'beginDate'),
-        day: str(r, 'day'),
-      };
-    }),
+    days: objects(root.days, 'days', 'a day').map((d) => ({
+      day: str(d, 'day'),
+      count: num(d, 'count'),
+      state: str(d, 'state'),
+    })),
+    statuses: objects(root.statuses, 'statuses', 'a status count').map((s) => ({
+      status: str(s, 'status'),
+      count: num(s, 'count'),
+    })),
+    ...alike(root, num, 'index', 'pageSize', 'next'),
+    requests: objects(root.requests, 'requests', 'a request').map((r) =>
+      alike(r, str, 'requestId', 'pipelineId', 'status', 'stage', 'beginDate', 'day'),
+    ),
   };
 }

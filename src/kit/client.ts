@@ -36,11 +36,20 @@ export type { ClientOptions, Credentials, DatabaseName, FetchLike, Format, Reque
 export type { CallOptions } from './transport.ts';
 export { PipelineResult, ResultFormat, ResultStatus } from './result.ts';
 
+/**
+ * What every typed call takes last: the answer's format (default `json`, which the decoders
+ * read alike with xml and html) and what the caller adds, such as a `signal`.
+ */
+export type FormatAndOptions = [format?: Format, options?: CallOptions];
+
 /** A page of a list of tables or of a table's rows. */
 export interface TablePaging {
   index?: number;
   pageSize?: number;
 }
+
+/** What systemDb, statusDb and actionDb take: a table's name for a page of it, else none. */
+export type TablesOrTableArgs = [tableName?: string, page?: TablePaging, ...tail: FormatAndOptions];
 
 /** The filters of a request list (the spec's, and our server's section 8 ones). */
 export interface RequestListQuery {
@@ -51,6 +60,22 @@ export interface RequestListQuery {
   status?: readonly string[] | undefined;
   q?: string | undefined;
   since?: string | undefined;
+}
+
+/**
+ * The filters a day's list and a range of days share, as the wire names them: statuses
+ * comma-separated, an empty search left out.
+ */
+export function requestFilterFields(
+  query: Pick<RequestListQuery, 'id' | 'index' | 'pageSize' | 'status' | 'q'>,
+): RequestData {
+  return {
+    id: query.id,
+    index: query.index,
+    pagesize: query.pageSize,
+    status: query.status && query.status.length > 0 ? query.status.join(',') : undefined,
+    q: query.q || undefined,
+  };
 }
 
 /**
@@ -72,18 +97,18 @@ export class PipelineClient extends PipelineCalls {
   /** One typed call; the method is the operation's own, from OPERATIONS. */
   private async call<T>(
     api: OperationName,
-    format: Format,
     data: RequestData | undefined,
     decode: (tree: TreeObject) => T,
-    options: CallOptions,
+    format: Format = 'json',
+    options: CallOptions = {},
   ): Promise<T> {
     const result = await this.request(OPERATIONS[api], `/${api}/${format}`, data, {}, options);
     return decodeOk(result, decode);
   }
 
   /** @example const pipelines = await client.listPipelines(); */
-  listPipelines(format: Format = 'json', options: CallOptions = {}): Promise<Pipeline[]> {
-    return this.call('list', format, undefined, decodePipelineList, options);
+  listPipelines(...tail: FormatAndOptions): Promise<Pipeline[]> {
+    return this.call('list', undefined, decodePipelineList, ...tail);
   }
 
   /** Starts a request; `args` override the pipeline's Args defaults. @example await client.exec('pl_1', 'orders.csv') */
@@ -91,11 +116,10 @@ export class PipelineClient extends PipelineCalls {
     pipelineId: string,
     filename: string,
     args: Readonly<Record<string, string>> = {},
-    format: Format = 'json',
-    options: CallOptions = {},
+    ...tail: FormatAndOptions
   ): Promise<ExecuteResult> {
     const data = { ...args, pipelineid: pipelineId, filename };
-    return this.call('exec', format, data, decodeExecuteResponse, options);
+    return this.call('exec', data, decodeExecuteResponse, ...tail);
   }
 
   /**
@@ -126,21 +150,9 @@ export class PipelineClient extends PipelineCalls {
    * service ignores or refuses them).
    * @example await client.requestList({ date: '20261121', id: 'pl_1', status: ['Error'], pageSize: 100 })
    */
-  requestList(
-    query: RequestListQuery = {},
-    format: Format = 'json',
-    options: CallOptions = {},
-  ): Promise<RequestList> {
-    const data = {
-      date: query.date,
-      id: query.id,
-      index: query.index,
-      pagesize: query.pageSize,
-      status: query.status && query.status.length > 0 ? query.status.join(',') : undefined,
-      q: query.q || undefined,
-      since: query.since,
-    };
-    return this.call('requestlist', format, data, decodeRequestList, options);
+  requestList(query: RequestListQuery = {}, ...tail: FormatAndOptions): Promise<RequestList> {
+    const data = { date: query.date, ...requestFilterFields(query), since: query.since };
+    return this.call('requestlist', data, decodeRequestList, ...tail);
   }
 
   /**
@@ -149,11 +161,10 @@ export class PipelineClient extends PipelineCalls {
    */
   requestStats(
     query: { date?: string; id?: string } = {},
-    format: Format = 'json',
-    options: CallOptions = {},
+    ...tail: FormatAndOptions
   ): Promise<RequestStats> {
     const data = { date: query.date, id: query.id };
-    return this.call('requeststats', format, data, decodeRequestStats, options);
+    return this.call('requeststats', data, decodeRequestStats, ...tail);
   }
 
   /** Bulk retry and cancel by filter (an extension of our server). @example await client.bulk.preview({ action: 'retry', date }) */
@@ -164,52 +175,31 @@ export class PipelineClient extends PipelineCalls {
   /** @example await client.requestDetail(id, { requestLog: true, appLog: true }) */
   requestDetail(
     requestId: string,
-    logs: { requestLog?: boolean; appLog?: boolean } = {},
-    format: Format = 'json',
-    options: CallOptions = {},
+    { requestLog = false, appLog = false }: { requestLog?: boolean; appLog?: boolean } = {},
+    ...tail: FormatAndOptions
   ): Promise<RequestDetail> {
-    const data = {
-      requestid: requestId,
-      requestlog: logs.requestLog ?? false,
-      applog: logs.appLog ?? false,
-    };
-    return this.call('requestdetail', format, data, decodeRequestDetail, options);
+    const data = { requestid: requestId, requestlog: requestLog, applog: appLog };
+    return this.call('requestdetail', data, decodeRequestDetail, ...tail);
   }
 
   /** @example await client.retry(requestId) */
-  retry(
-    requestId: string,
-    format: Format = 'json',
-    options: CallOptions = {},
-  ): Promise<ExecuteResult> {
-    return this.change('requestretry', { requestid: requestId }, format, options);
+  retry(requestId: string, ...tail: FormatAndOptions): Promise<ExecuteResult> {
+    return this.change('requestretry', { requestid: requestId }, ...tail);
   }
 
   /** @example await client.cancel(requestId) */
-  cancel(
-    requestId: string,
-    format: Format = 'json',
-    options: CallOptions = {},
-  ): Promise<ExecuteResult> {
-    return this.change('requestcancel', { requestid: requestId }, format, options);
+  cancel(requestId: string, ...tail: FormatAndOptions): Promise<ExecuteResult> {
+    return this.change('requestcancel', { requestid: requestId }, ...tail);
   }
 
   /** @example await client.resume('pl_1') */
-  resume(
-    pipelineId: string,
-    format: Format = 'json',
-    options: CallOptions = {},
-  ): Promise<ExecuteResult> {
-    return this.change('resume', { pipelineid: pipelineId }, format, options);
+  resume(pipelineId: string, ...tail: FormatAndOptions): Promise<ExecuteResult> {
+    return this.change('resume', { pipelineid: pipelineId }, ...tail);
   }
 
   /** @example await client.suspend('pl_1') */
-  suspend(
-    pipelineId: string,
-    format: Format = 'json',
-    options: CallOptions = {},
-  ): Promise<ExecuteResult> {
-    return this.change('suspend', { pipelineid: pipelineId }, format, options);
+  suspend(pipelineId: string, ...tail: FormatAndOptions): Promise<ExecuteResult> {
+    return this.change('suspend', { pipelineid: pipelineId }, ...tail);
   }
 
   /**
@@ -217,24 +207,23 @@ export class PipelineClient extends PipelineCalls {
    * service behind a gateway without such a list answers 404 (code 1204).
    * @example (await client.inbox()).map((f) => f.name)
    */
-  inbox(format: Format = 'json', options: CallOptions = {}): Promise<InboxFile[]> {
-    return this.call('inbox', format, undefined, decodeInbox, options);
+  inbox(...tail: FormatAndOptions): Promise<InboxFile[]> {
+    return this.call('inbox', undefined, decodeInbox, ...tail);
   }
 
   /** @example const version = await client.version(); */
-  version(format: Format = 'json', options: CallOptions = {}): Promise<string> {
-    return this.call('version', format, undefined, decodeVersion, options);
+  version(...tail: FormatAndOptions): Promise<string> {
+    return this.call('version', undefined, decodeVersion, ...tail);
   }
 
   /** Tables of a database. @example await client.tables('status') */
   tables(
     database: DatabaseName,
     page: TablePaging = {},
-    format: Format = 'json',
-    options: CallOptions = {},
+    ...tail: FormatAndOptions
   ): Promise<TableList> {
     const data = { index: page.index, pagesize: page.pageSize };
-    return this.call(databaseOperation(database), format, data, decodeTableList, options);
+    return this.call(databaseOperation(database), data, decodeTableList, ...tail);
   }
 
   /** A page of a table. @example await client.table('action', 'ORDERS', { pageSize: 50 }) */
@@ -242,97 +231,67 @@ export class PipelineClient extends PipelineCalls {
     database: DatabaseName,
     tableName: string,
     page: TablePaging = {},
-    format: Format = 'json',
-    options: CallOptions = {},
+    ...tail: FormatAndOptions
   ): Promise<TablePage> {
     const data = { tablename: tableName, index: page.index, pagesize: page.pageSize };
-    return this.call(databaseOperation(database), format, data, decodeTablePage, options);
+    return this.call(databaseOperation(database), data, decodeTablePage, ...tail);
   }
 
   /** A database's tables without a table name, else a page of that table. */
   private tablesOrTable(
     database: DatabaseName,
-    tableName: string | undefined,
-    page: TablePaging,
-    format: Format,
-    options: CallOptions,
+    ...[tableName, page = {}, ...tail]: TablesOrTableArgs
   ): Promise<TableList | TablePage> {
     return tableName === undefined
-      ? this.tables(database, page, format, options)
-      : this.table(database, tableName, page, format, options);
+      ? this.tables(database, page, ...tail)
+      : this.table(database, tableName, page, ...tail);
   }
 
   /** @example await client.systemDb('PIPELINE') */
-  systemDb(
-    tableName?: string,
-    page: TablePaging = {},
-    format: Format = 'json',
-    options: CallOptions = {},
-  ): Promise<TableList | TablePage> {
-    return this.tablesOrTable('system', tableName, page, format, options);
+  systemDb(...call: TablesOrTableArgs): Promise<TableList | TablePage> {
+    return this.tablesOrTable('system', ...call);
   }
 
   /** @example await client.statusDb('STATUS20261121') */
-  statusDb(
-    tableName?: string,
-    page: TablePaging = {},
-    format: Format = 'json',
-    options: CallOptions = {},
-  ): Promise<TableList | TablePage> {
-    return this.tablesOrTable('status', tableName, page, format, options);
+  statusDb(...call: TablesOrTableArgs): Promise<TableList | TablePage> {
+    return this.tablesOrTable('status', ...call);
   }
 
   /** @example await client.actionDb('ORDERS') */
-  actionDb(
-    tableName?: string,
-    page: TablePaging = {},
-    format: Format = 'json',
-    options: CallOptions = {},
-  ): Promise<TableList | TablePage> {
-    return this.tablesOrTable('action', tableName, page, format, options);
+  actionDb(...call: TablesOrTableArgs): Promise<TableList | TablePage> {
+    return this.tablesOrTable('action', ...call);
   }
 
   /** @example await client.clearCache('pl_1', { sensor: true, filter: true }) */
   clearCache(
     pipelineId: string,
-    stages: { sensor?: boolean; filter?: boolean; joint?: boolean },
-    format: Format = 'json',
-    options: CallOptions = {},
+    {
+      sensor = false,
+      filter = false,
+      joint = false,
+    }: { sensor?: boolean; filter?: boolean; joint?: boolean },
+    ...tail: FormatAndOptions
   ): Promise<ExecuteResult> {
-    const data = {
-      pipelineid: pipelineId,
-      sensor: stages.sensor ?? false,
-      filter: stages.filter ?? false,
-      joint: stages.joint ?? false,
-    };
-    return this.change('pipelinecache', data, format, options);
+    const data = { pipelineid: pipelineId, sensor, filter, joint };
+    return this.change('pipelinecache', data, ...tail);
   }
 
   /** Deletes every row of an action table. @example (await client.deleteTable('ORDERS')).rowCount */
-  deleteTable(
-    table: string,
-    format: Format = 'json',
-    options: CallOptions = {},
-  ): Promise<ExecuteResult> {
-    return this.change('deletetable', { table }, format, options);
+  deleteTable(table: string, ...tail: FormatAndOptions): Promise<ExecuteResult> {
+    return this.change('deletetable', { table }, ...tail);
   }
 
   /** Drops an action table. @example await client.dropTable('ORDERS') */
-  dropTable(
-    table: string,
-    format: Format = 'json',
-    options: CallOptions = {},
-  ): Promise<ExecuteResult> {
-    return this.change('droptable', { table }, format, options);
+  dropTable(table: string, ...tail: FormatAndOptions): Promise<ExecuteResult> {
+    return this.change('droptable', { table }, ...tail);
   }
 
   /** An operation that answers an ExecuteResponse. */
   private change(
     api: OperationName,
     data: RequestData,
-    format: Format,
-    options: CallOptions,
+    ...tail: FormatAndOptions
   ): Promise<ExecuteResult> {
-    return this.call(api, format, data, decodeExecuteResponse, options);
+    return this.call(api, data, decodeExecuteResponse, ...tail);
   }
 }

@@ -19,9 +19,11 @@ export {
   type Credentials,
   type FetchLike,
   type Format,
+  type FormatAndOptions,
   type RequestData,
   type RequestListQuery,
   type TablePaging,
+  type TablesOrTableArgs,
 } from './client.ts';
 export { PipelineCalls } from './pipeline-calls.ts';
 export { decodeOk } from './result.ts';
@@ -42,6 +44,7 @@ export { type SessionClientOptions } from './session-client.ts';
 export {
   Transport,
   encodeForm,
+  type CallArgs,
   type CallOptions,
   type Method,
   type RawResponse,

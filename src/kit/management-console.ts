@@ -5,7 +5,7 @@ import {
   type RequestRange,
 } from './attempts.ts';
 import { auditPageData, decodeAudit, type AuditPage, type AuditPageQuery } from './audit.ts';
-import { PipelineClient } from './client.ts';
+import { PipelineClient, requestFilterFields } from './client.ts';
 import { ParseError } from './errors.ts';
 import { decodeFleet, decodeTrends, type Fleet, type Trends } from './fleet.ts';
 import {
@@ -323,16 +323,8 @@ export class ManagementConsoleClient extends SessionClient {
 
   /** A page of the requests of several days, with exact counts. @example await mc.requestRange({ from, to }) */
   async requestRange(query: RequestRangeQuery, options: CallOptions = {}): Promise<RequestRange> {
-    const fields = {
-      service: query.service,
-      from: query.from,
-      to: query.to,
-      id: query.id,
-      status: query.status && query.status.length > 0 ? query.status.join(',') : undefined,
-      q: query.q,
-      index: query.index,
-      pagesize: query.pageSize,
-    };
+    const { service, from, to } = query;
+    const fields = { service, from, to, ...requestFilterFields(query) };
     return decodeRequestRange(await this.read('/requests/range', fields, options));
   }
 

@@ -1,7 +1,7 @@
 import { PipelineResult } from './result.ts';
 import {
   Transport,
-  type CallOptions,
+  type CallArgs,
   type Method,
   type RequestData,
   type TransportOptions,
@@ -78,55 +78,27 @@ export class PipelineCalls {
   /** Sends one call; `path` is `/<api>/<type>` as in the spec. @example await client.request('GET', '/list/xml') */
   async request(
     method: Method,
-    path: string,
-    data?: RequestData,
-    headers?: Readonly<Record<string, string>>,
-    options: CallOptions = {},
+    ...[path, data, headers, options]: CallArgs
   ): Promise<PipelineResult> {
-    const raw = await this.transport.send(
-      method,
-      apiPath(path),
-      data,
-      { ...this.authHeaders(), ...headers },
-      options,
-    );
+    const auth = { ...this.authHeaders(), ...headers };
+    const raw = await this.transport.send(method, apiPath(path), data, auth, options);
     return new PipelineResult(raw.status, raw.contentType, raw.body, raw.method, raw.url);
   }
 
   /** @example await client.get('/requestlist/json', { date: '20261121' }) */
-  get(
-    path: string,
-    data?: RequestData,
-    headers?: Readonly<Record<string, string>>,
-    options?: CallOptions,
-  ): Promise<PipelineResult> {
-    return this.request('GET', path, data, headers, options);
+  get(...call: CallArgs): Promise<PipelineResult> {
+    return this.request('GET', ...call);
   }
   /** @example await client.post('/exec/xml', { pipelineid: 'pl_1', filename: 'orders.csv' }) */
-  post(
-    path: string,
-    data?: RequestData,
-    headers?: Readonly<Record<string, string>>,
-    options?: CallOptions,
-  ): Promise<PipelineResult> {
-    return this.request('POST', path, data, headers, options);
+  post(...call: CallArgs): Promise<PipelineResult> {
+    return this.request('POST', ...call);
   }
   /** @example await client.put('/resume/xml', { pipelineid: 'pl_1' }) */
-  put(
-    path: string,
-    data?: RequestData,
-    headers?: Readonly<Record<string, string>>,
-    options?: CallOptions,
-  ): Promise<PipelineResult> {
-    return this.request('PUT', path, data, headers, options);
+  put(...call: CallArgs): Promise<PipelineResult> {
+    return this.request('PUT', ...call);
   }
   /** @example await client.delete('/requestcancel/xml', { requestid: 'pl_1-20261121_09-000001' }) */
-  delete(
-    path: string,
-    data?: RequestData,
-    headers?: Readonly<Record<string, string>>,
-    options?: CallOptions,
-  ): Promise<PipelineResult> {
-    return this.request('DELETE', path, data, headers, options);
+  delete(...call: CallArgs): Promise<PipelineResult> {
+    return this.request('DELETE', ...call);
   }
 }

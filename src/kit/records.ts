@@ -4,7 +4,9 @@
 import type { TreeObject } from './tree.ts';
 import {
   decodePageInfo,
+  elements,
   list,
+  named,
   number,
   object,
   optionalNumber,
@@ -110,24 +112,17 @@ export interface Pipeline {
 
 export function decodePipelineList(tree: TreeObject): Pipeline[] {
   const root = rootOf(tree, 'PipelineList');
-  return list(root.PipeLine).map((value) => {
-    const p = object(value, 'PipeLine');
-    const args = p.Args === undefined ? [] : list(object(p.Args, 'Args').Item);
+  return elements(root, 'PipeLine').map((p) => {
+    const args = p.Args === undefined ? [] : elements(object(p.Args, 'Args'), 'Item');
     return {
-      id: text(p, 'Id'),
-      name: text(p, 'Name'),
-      runmode: text(p, 'Runmode'),
-      createdate: text(p, 'Createdate'),
-      updatedate: text(p, 'Updatedate'),
+      ...named(p, text, 'Id', 'Name', 'Runmode', 'Createdate', 'Updatedate'),
       created: parseServiceDate(text(p, 'Createdate')),
       updated: parseServiceDate(text(p, 'Updatedate')),
       description: text(p, 'Description'),
-      args: args.map((a) => {
-        const item = object(a, 'Item');
+      args: args.map((item) => {
         const choices = list(item.Choice).map((c) => (typeof c === 'string' ? c : String(c)));
         return {
-          name: text(item, 'Name'),
-          value: text(item, 'Value'),
+          ...named(item, text, 'Name', 'Value'),
           ...(item.Type !== undefined ? { type: text(item, 'Type') } : {}),
           ...(item.Required !== undefined
             ? { required: item.Required === true || item.Required === 'true' }
@@ -165,23 +160,14 @@ export function decodeRequestList(tree: TreeObject): RequestList {
   const root = rootOf(tree, 'RequestList');
   const info = object(root.Info, 'Info');
   return {
-    requests: list(root.Request).map((value) => {
-      const r = object(value, 'Request');
-      return {
-        requestId: text(r, 'RequestId'),
-        pipelineId: text(r, 'PipelineId'),
-        name: text(r, 'Name'),
-        status: text(r, 'Status'),
-        stage: text(r, 'Stage'),
-        beginDate: text(r, 'BeginDate'),
-        begin: parseServiceDate(text(r, 'BeginDate')),
-      };
-    }),
+    requests: elements(root, 'Request').map((r) => ({
+      ...named(r, text, 'RequestId', 'PipelineId', 'Name', 'Status', 'Stage', 'BeginDate'),
+      begin: parseServiceDate(text(r, 'BeginDate')),
+    })),
     info: {
       ...decodePageInfo(info),
       error: info.Error === true || info.Error === 'true',
-      date: text(info, 'Date'),
-      id: text(info, 'Id'),
+      ...named(info, text, 'Date', 'Id'),
     },
   };
 }
@@ -230,38 +216,21 @@ export interface RequestDetail {
 export function decodeRequestDetail(tree: TreeObject): RequestDetail {
   const d = rootOf(tree, 'RequestDetail');
   const logs = (name: string): TreeObject[] | undefined =>
-    d[name] === undefined
-      ? undefined
-      : list(object(d[name], name).Log).map((l) => object(l, 'Log'));
+    d[name] === undefined ? undefined : elements(object(d[name], name), 'Log');
   return {
-    requestId: text(d, 'RequestId'),
-    pipelineId: text(d, 'PipelineId'),
-    name: text(d, 'Name'),
-    status: text(d, 'Status'),
-    stage: text(d, 'Stage'),
-    beginTime: text(d, 'BeginTime'),
-    endTime: text(d, 'EndTime'),
+    ...named(d, text, 'RequestId', 'PipelineId', 'Name', 'Status', 'Stage', 'BeginTime', 'EndTime'),
     begin: parseServiceDate(text(d, 'BeginTime')),
     end: parseServiceDate(text(d, 'EndTime')),
-    sensorTime: text(d, 'SensorTime'),
-    filterTime: text(d, 'FilterTime'),
-    jointTime: text(d, 'JointTime'),
-    sensorFile: text(d, 'SensorFile'),
-    fileSize: text(d, 'FileSize'),
+    ...named(d, text, 'SensorTime', 'FilterTime', 'JointTime', 'SensorFile', 'FileSize'),
     ...rowCounts(d),
     requestLog: logs('RequestLog')?.map((l) => ({
-      date: text(l, 'Date'),
-      stage: text(l, 'Stage'),
-      event: text(l, 'Event'),
-      status: text(l, 'Status'),
+      ...named(l, text, 'Date', 'Stage', 'Event', 'Status'),
       actionOrder: number(l, 'ActionOrder'),
       message: text(l, 'Message'),
     })),
     appLog: logs('AppLog')?.map((l) => ({
       index: number(l, 'Index'),
-      date: text(l, 'Date'),
-      type: text(l, 'Type'),
-      message: text(l, 'Message'),
+      ...named(l, text, 'Date', 'Type', 'Message'),
     })),
   };
 }
@@ -279,8 +248,7 @@ export interface ExecuteResult {
 export function decodeExecuteResponse(tree: TreeObject): ExecuteResult {
   const r = rootOf(tree, 'ExecuteResponse');
   return {
-    status: text(r, 'Status'),
-    message: text(r, 'Message'),
+    ...named(r, text, 'Status', 'Message'),
     requestId: r.RequestId === undefined ? undefined : text(r, 'RequestId'),
     rowCount: optionalNumber(r, 'RowCount'),
     code: optionalNumber(r, 'Code'),
@@ -297,10 +265,11 @@ export interface InboxFile {
 }
 
 export function decodeInbox(tree: TreeObject): InboxFile[] {
-  return list(rootOf(tree, 'Inbox').File).map((value) => {
-    const f = object(value, 'File');
-    return { name: text(f, 'Name'), size: number(f, 'Size'), modified: text(f, 'Modified') };
-  });
+  return elements(rootOf(tree, 'Inbox'), 'File').map((f) => ({
+    ...named(f, text, 'Name'),
+    size: number(f, 'Size'),
+    modified: text(f, 'Modified'),
+  }));
 }
 
 export function decodeVersion(tree: TreeObject): string {

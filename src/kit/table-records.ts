@@ -1,7 +1,9 @@
 import type { TreeObject, TreeValue } from './tree.ts';
 import {
   decodePageInfo,
+  elements,
   list,
+  named,
   object,
   optionalNumber,
   rootOf,
@@ -49,7 +51,7 @@ function resultParts(tree: TreeObject): {
   return {
     info: { ...decodePageInfo(r.Info), bound: optionalNumber(object(r.Info, 'Info'), 'Bound') },
     header: list(object(r.Header, 'Header').Item),
-    records: list(r.Record).map((rec) => list(object(rec, 'Record').Item)),
+    records: elements(r, 'Record').map((record) => list(record.Item)),
   };
 }
 
@@ -62,13 +64,10 @@ export function decodeTablePage(tree: TreeObject): TablePage {
   const { info, header, records } = resultParts(tree);
   return {
     info,
-    columns: header.map((h) => {
-      const column = object(h, 'Item');
-      return {
-        name: text(column, 'Name'),
-        type: text(column, 'Type'),
-        key: text(column, 'Key') === 'true',
-      };
+    // Only a table page's header items are columns; a list of tables' are left unread.
+    columns: header.map((item) => {
+      const column = object(item, 'Item');
+      return { ...named(column, text, 'Name', 'Type'), key: text(column, 'Key') === 'true' };
     }),
     rows: records.map((items) =>
       items.map((cell) => (cell === null ? null : typeof cell === 'object' ? '' : String(cell))),

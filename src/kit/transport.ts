@@ -48,6 +48,17 @@ export interface OpenOptions extends CallOptions {
   readonly redirect?: 'follow' | 'manual' | 'error';
 }
 
+/**
+ * What every call takes after its method: the path, the fields (a query for GET and DELETE,
+ * a form body for POST and PUT), headers of its own, and what the caller adds.
+ */
+export type CallArgs<Options extends CallOptions = CallOptions> = [
+  path: string,
+  data?: RequestData,
+  headers?: Readonly<Record<string, string>>,
+  options?: Options,
+];
+
 export interface RawResponse {
   readonly status: number;
   readonly contentType: string;
@@ -97,14 +108,8 @@ export class Transport {
    * Sends one call. A caller's `signal` cancels it, beside the timeout.
    * @example await transport.send('GET', '/mcapi/services', undefined, headers, { signal })
    */
-  send(
-    method: Method,
-    path: string,
-    data?: RequestData,
-    headers?: Readonly<Record<string, string>>,
-    options: CallOptions = {},
-  ): Promise<RawResponse> {
-    return this.call(method, path, data, headers, options, async (response, url) => {
+  send(method: Method, ...call: CallArgs): Promise<RawResponse> {
+    return this.call(method, call, async (response, url) => {
       const contentType = response.headers.get('content-type') ?? '';
       // Not response.text(): that is UTF-8 whatever the answer says, and a Japanese
       // product's Shift_JIS or EUC-JP refusal would reach the user as mojibake.
@@ -119,23 +124,14 @@ export class Transport {
    * reads a large body as a stream. The timeout bounds the wait for the answer's head; the
    * caller's `signal` bounds the body as well.
    */
-  open(
-    method: Method,
-    path: string,
-    data?: RequestData,
-    headers?: Readonly<Record<string, string>>,
-    options: OpenOptions = {},
-  ): Promise<Response> {
-    return this.call(method, path, data, headers, options, (response) => Promise.resolve(response));
+  open(method: Method, ...call: CallArgs<OpenOptions>): Promise<Response> {
+    return this.call(method, call, (response) => Promise.resolve(response));
   }
 
   /** One fetch with the kit's URL, form, headers, timeout and errors; `read` takes its answer. */
   private async call<T>(
     method: Method,
-    path: string,
-    data: RequestData | undefined,
-    headers: Readonly<Record<string, string>> | undefined,
-    options: OpenOptions,
+    [path, data, headers, options = {}]: CallArgs<OpenOptions>,
     read: (response: Response, url: string) => Promise<T>,
   ): Promise<T> {
     const url = this.urlOf(path, data, method);

@@ -41,6 +41,27 @@ export function optionalNumber(record: TreeObject, name: string): number | undef
   return record[name] === undefined || record[name] === '' ? undefined : number(record, name);
 }
 
+/** The elements `name` under `parent`, none when it has none. */
+export function elements(parent: TreeObject, name: string): TreeObject[] {
+  return list(parent[name]).map((value) => object(value, name));
+}
+
+/**
+ * Elements read alike, each into the field of its name with the first letter lower-cased:
+ * `named(r, text, 'RequestId', 'Name')` is `{ requestId: text(r, 'RequestId'), name: … }`.
+ */
+export function named<N extends string, T>(
+  record: TreeObject,
+  read: (record: TreeObject, name: N) => T,
+  ...names: N[]
+): Record<Uncapitalize<N>, T> {
+  const fields = names.map((name) => [
+    name.charAt(0).toLowerCase() + name.slice(1),
+    read(record, name),
+  ]);
+  return Object.fromEntries(fields) as Record<Uncapitalize<N>, T>;
+}
+
 export function rootOf(tree: TreeObject, root: string): TreeObject {
   if (!(root in tree)) fail(`expected ${root}, got ${Object.keys(tree).join(', ') || 'nothing'}`);
   return object(tree[root], root);
@@ -63,10 +84,7 @@ export interface PageInfo {
 export function decodePageInfo(value: TreeValue | undefined): PageInfo {
   const info = object(value, 'Info');
   return {
-    index: number(info, 'Index'),
-    prev: number(info, 'Prev'),
-    next: number(info, 'Next'),
-    count: number(info, 'Count'),
+    ...named(info, number, 'Index', 'Prev', 'Next', 'Count'),
     total: optionalNumber(info, 'Total'),
     ...(text(info, 'AsOf') ? { asOf: text(info, 'AsOf') } : {}),
   };

@@ -114,6 +114,15 @@ const int = (v: unknown): number | undefined =>
 const positive = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 
+/** A cause whose every field was read, or undefined when one could not be. */
+function whole<const C extends Readonly<Record<string, unknown>>>(
+  cause: C,
+): { readonly [K in keyof C]: Exclude<C[K], undefined> } | undefined {
+  return Object.values(cause).includes(undefined)
+    ? undefined
+    : (cause as { readonly [K in keyof C]: Exclude<C[K], undefined> });
+}
+
 /**
  * A `cause` as the server wrote it, decoded strictly: undefined for anything not whole (a
  * kind this kit does not know, a number missing), so that a client shows the message as it
@@ -123,48 +132,41 @@ export function decodeUpstreamCause(value: unknown): UpstreamCause | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const c = value as Loose;
   const status = int(c.httpStatus);
+  // A status the server wrote as null (a refusal or failure within an answer) is whole.
+  const statusOrNull = c.httpStatus === null ? null : status;
   switch (c.kind) {
     case 'unreachable':
       return typeof c.error === 'string' ? { kind: 'unreachable', error: c.error } : undefined;
-    case 'timeout': {
-      const seconds = positive(c.seconds);
-      return seconds === undefined ? undefined : { kind: 'timeout', seconds };
-    }
+    case 'timeout':
+      return whole({ kind: 'timeout', seconds: positive(c.seconds) });
     case 'midway':
       return { kind: 'midway' };
     case 'failed':
-      return status === undefined && c.httpStatus !== null
-        ? undefined
-        : { kind: 'failed', httpStatus: status ?? null, words: text(c.words) };
+      return whole({ kind: 'failed', httpStatus: statusOrNull, words: text(c.words) });
     case 'keyRefused':
-      return status === undefined
-        ? undefined
-        : { kind: 'keyRefused', httpStatus: status, words: text(c.words) };
-    case 'busy': {
-      const attempts = int(c.attempts);
-      return status === undefined || attempts === undefined
-        ? undefined
-        : { kind: 'busy', httpStatus: status, attempts, words: text(c.words) };
-    }
+      return whole({ kind: 'keyRefused', httpStatus: status, words: text(c.words) });
+    case 'busy':
+      return whole({
+        kind: 'busy',
+        httpStatus: status,
+        attempts: int(c.attempts),
+        words: text(c.words),
+      });
     case 'redirect':
-      return status === undefined
-        ? undefined
-        : { kind: 'redirect', httpStatus: status, location: text(c.location) };
-    case 'tooLarge': {
-      const mebibytes = positive(c.mebibytes);
-      const bound = positive(c.boundMebibytes);
-      return mebibytes === undefined || bound === undefined
-        ? undefined
-        : { kind: 'tooLarge', mebibytes, declared: c.declared === true, boundMebibytes: bound };
-    }
+      return whole({ kind: 'redirect', httpStatus: status, location: text(c.location) });
+    case 'tooLarge':
+      return whole({
+        kind: 'tooLarge',
+        mebibytes: positive(c.mebibytes),
+        declared: c.declared === true,
+        boundMebibytes: positive(c.boundMebibytes),
+      });
     case 'unreadableXml':
       return { kind: 'unreadableXml', detail: text(c.detail) };
     case 'notXml':
       return { kind: 'notXml', start: text(c.start) };
     case 'refused':
-      return status === undefined && c.httpStatus !== null
-        ? undefined
-        : { kind: 'refused', httpStatus: status ?? null };
+      return whole({ kind: 'refused', httpStatus: statusOrNull });
     default:
       return undefined;
   }

@@ -12,26 +12,28 @@ import { useVersion } from '../shared/queries.ts';
 const PICKER =
   'rounded border border-slate-600 bg-slate-800 px-1 py-0.5 text-xs text-slate-100 focus-visible:outline-2 focus-visible:outline-teal-400';
 
-/** A labelled select of the header; the label is read aloud always, shown from sm up. */
+/**
+ * A labelled select of the header, named by its words in the common catalogue
+ * (`<name>.label`); the label is read aloud always, shown from sm up.
+ */
 function HeaderPicker<T extends string>({
-  label,
+  name,
   value,
   options,
   onChange,
-  testId,
 }: {
-  label: string;
+  name: 'language' | 'zone' | 'theme';
   value: T;
   options: readonly { value: T; label: string; lang?: string }[];
   onChange: (value: T) => void;
-  testId: string;
 }) {
+  const { t } = useTranslation();
   return (
     <label className="flex items-center gap-1 text-xs text-slate-300">
-      <span className="sr-only sm:not-sr-only">{label}</span>
+      <span className="sr-only sm:not-sr-only">{t(`${name}.label`)}</span>
       <select
         value={value}
-        data-testid={testId}
+        data-testid={`${name}-picker`}
         onChange={(event) => onChange(event.target.value as T)}
         className={PICKER}
       >
@@ -45,6 +47,9 @@ function HeaderPicker<T extends string>({
   );
 }
 
+const ZONES = ['service', 'browser', 'utc'] as const satisfies readonly ZoneChoice[];
+const THEMES = ['system', 'light', 'dark'] as const satisfies readonly Theme[];
+
 function ViewPickers() {
   const { t, i18n } = useTranslation();
   const [theme, setTheme] = usePreference('theme');
@@ -55,31 +60,22 @@ function ViewPickers() {
   return (
     <>
       <HeaderPicker<Language>
-        label={t('language.label')}
+        name="language"
         value={language}
-        testId="language-picker"
         // Each language named in itself, so that whoever cannot read the current one finds theirs.
         options={LANGUAGES.map((l) => ({ value: l, label: t(`language.${l}`), lang: l }))}
         onChange={(l) => void i18n.changeLanguage(l)}
       />
       <HeaderPicker<ZoneChoice>
-        label={t('zone.label')}
+        name="zone"
         value={zone}
-        testId="zone-picker"
-        options={(['service', 'browser', 'utc'] as const).map((z) => ({
-          value: z,
-          label: t(`zone.${z}`),
-        }))}
+        options={ZONES.map((z) => ({ value: z, label: t(`zone.${z}`) }))}
         onChange={setZone}
       />
       <HeaderPicker<Theme>
-        label={t('theme.label')}
+        name="theme"
         value={theme}
-        testId="theme-picker"
-        options={(['system', 'light', 'dark'] as const).map((v) => ({
-          value: v,
-          label: t(`theme.${v}`),
-        }))}
+        options={THEMES.map((v) => ({ value: v, label: t(`theme.${v}`) }))}
         onChange={setTheme}
       />
     </>

@@ -39,13 +39,19 @@ export interface NavLink {
   readonly match?: string;
 }
 
+/** A page loaded when first opened: its module, and the name it exports the page by. */
+function lazyPage<M extends Record<K, ComponentType>, K extends string>(
+  load: () => Promise<M>,
+  name: K,
+): PageRoute['page'] {
+  return { lazy: () => load().then((module) => module[name]) };
+}
+
 export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     // Every service's today first, where there are several (issue 25).
     path: 'fleet',
-    page: {
-      lazy: () => import('../features/fleet/fleet-page.tsx').then((m) => m.FleetPage),
-    },
+    page: lazyPage(() => import('../features/fleet/fleet-page.tsx'), 'FleetPage'),
     nav: { label: 'fleet:nav', to: () => paths.fleet() },
     shownTo: 'several services',
     title: 'pageTitle.fleet',
@@ -75,25 +81,19 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   },
   {
     path: 'pipelines/:pipelineId/trends',
-    page: {
-      lazy: () => import('../features/fleet/trends-page.tsx').then((m) => m.TrendsPage),
-    },
+    page: lazyPage(() => import('../features/fleet/trends-page.tsx'), 'TrendsPage'),
   },
   {
     path: 'requests',
-    page: {
-      lazy: () => import('../features/requests/requests-page.tsx').then((m) => m.RequestsPage),
-    },
+    page: lazyPage(() => import('../features/requests/requests-page.tsx'), 'RequestsPage'),
     nav: { label: 'nav.requests', to: () => paths.requests() },
   },
   {
     path: 'requests/:requestId',
-    page: {
-      lazy: () =>
-        import('../features/request-detail/request-detail-page.tsx').then(
-          (m) => m.RequestDetailPage,
-        ),
-    },
+    page: lazyPage(
+      () => import('../features/request-detail/request-detail-page.tsx'),
+      'RequestDetailPage',
+    ),
   },
   {
     path: 'databases',
@@ -102,29 +102,21 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   },
   {
     path: 'databases/:database',
-    page: {
-      lazy: () => import('../features/databases/databases-page.tsx').then((m) => m.DatabasesPage),
-    },
+    page: lazyPage(() => import('../features/databases/databases-page.tsx'), 'DatabasesPage'),
   },
   {
     path: 'settings',
-    page: {
-      lazy: () => import('../features/settings/settings-page.tsx').then((m) => m.SettingsPage),
-    },
+    page: lazyPage(() => import('../features/settings/settings-page.tsx'), 'SettingsPage'),
     nav: { label: 'nav.settings', to: () => paths.settings() },
   },
   {
     path: 'service-list',
-    page: {
-      lazy: () => import('../features/services/services-page.tsx').then((m) => m.ServicesPage),
-    },
+    page: lazyPage(() => import('../features/services/services-page.tsx'), 'ServicesPage'),
     nav: { label: 'nav.services', to: () => paths.services() },
   },
   {
     path: 'audit',
-    page: {
-      lazy: () => import('../features/audit/audit-page.tsx').then((m) => m.AuditPage),
-    },
+    page: lazyPage(() => import('../features/audit/audit-page.tsx'), 'AuditPage'),
     // Only administrators may read the audit log, so only they see its link.
     nav: { label: 'nav.audit', to: () => paths.audit() },
     shownTo: 'administrator',

@@ -11,6 +11,35 @@ export function Select(props: SelectHTMLAttributes<HTMLSelectElement>) {
   return <select {...props} className={`${CONTROL} ${props.className ?? ''}`} />;
 }
 
+/** A select's options, each value shown as `label` words it (as it is, unless told). */
+export function Options<T extends string | number>({
+  values,
+  label = (value) => String(value),
+}: {
+  values: readonly T[];
+  label?: (value: T) => string;
+}) {
+  return values.map((value) => (
+    <option key={value} value={value}>
+      {label(value)}
+    </option>
+  ));
+}
+
+/** A labelled search box: the label above it, or beside it where a header has the room. */
+export function SearchField({
+  label,
+  beside = false,
+  ...input
+}: { label: string; beside?: boolean } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <label className={`flex ${beside ? 'items-center gap-2' : 'flex-col gap-1'} text-sm`}>
+      <span className="font-medium">{label}</span>
+      <TextInput type="search" {...input} />
+    </label>
+  );
+}
+
 export function Field({
   label,
   children,

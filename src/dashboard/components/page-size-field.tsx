@@ -1,5 +1,5 @@
 import { PAGE_SIZES } from '../shared/url-state.ts';
-import { Field, Select } from './fields.tsx';
+import { Field, Options, Select } from './fields.tsx';
 
 /** The page-size choice every paged view offers, from the one list of sizes. */
 export function PageSizeField({
@@ -14,11 +14,7 @@ export function PageSizeField({
   return (
     <Field label={label}>
       <Select value={value} onChange={(e) => onChange(Number(e.target.value))}>
-        {PAGE_SIZES.map((n) => (
-          <option key={n} value={n}>
-            {n}
-          </option>
-        ))}
+        <Options values={PAGE_SIZES} />
       </Select>
     </Field>
   );

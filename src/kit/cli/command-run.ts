@@ -30,3 +30,11 @@ export interface CommandRun {
 
 /** A command: its exit status (EXIT). */
 export type Command = (run: CommandRun) => Promise<number>;
+
+/** A change of one request (retry, cancel) or one pipeline (resume, suspend), named by its id. */
+export const changeOne =
+  (change: 'retry' | 'cancel' | 'resume' | 'suspend', what: string): Command =>
+  async ({ client, target, wire, done, need }) => {
+    done(await client[change](need(target, what), wire));
+    return 0;
+  };

@@ -1,4 +1,4 @@
-import type { Command } from './command-run.ts';
+import { changeOne, type Command } from './command-run.ts';
 import { followLogs } from './follow-logs.ts';
 import { bulkSummary, startedLine, stateOf, table } from './output.ts';
 import { EXIT, UsageError, wholeNumber } from './usage.ts';
@@ -156,14 +156,8 @@ export const REQUEST_COMMANDS: Readonly<Record<string, Command>> = {
     });
     return 0;
   },
-  retry: async ({ client, target, wire, done, need }) => {
-    done(await client.retry(need(target, 'a request id'), wire));
-    return 0;
-  },
-  cancel: async ({ client, target, wire, done, need }) => {
-    done(await client.cancel(need(target, 'a request id'), wire));
-    return 0;
-  },
+  retry: changeOne('retry', 'a request id'),
+  cancel: changeOne('cancel', 'a request id'),
   bulk: async ({ client, target, values, out, need }) => {
     if (target !== 'retry' && target !== 'cancel')
       throw new UsageError('bulk takes retry or cancel');

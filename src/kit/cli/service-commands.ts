@@ -1,5 +1,5 @@
 import { DATABASE_NAMES, type DatabaseName } from '../index.ts';
-import type { Command } from './command-run.ts';
+import { changeOne, type Command } from './command-run.ts';
 import { table } from './output.ts';
 import { UsageError } from './usage.ts';
 
@@ -7,14 +7,8 @@ import { UsageError } from './usage.ts';
 // inbox and version, its databases and action tables.
 
 export const SERVICE_COMMANDS: Readonly<Record<string, Command>> = {
-  resume: async ({ client, target, wire, done, need }) => {
-    done(await client.resume(need(target, 'a pipeline id'), wire));
-    return 0;
-  },
-  suspend: async ({ client, target, wire, done, need }) => {
-    done(await client.suspend(need(target, 'a pipeline id'), wire));
-    return 0;
-  },
+  resume: changeOne('resume', 'a pipeline id'),
+  suspend: changeOne('suspend', 'a pipeline id'),
   inbox: async ({ client, wire, out }) => {
     const files = await client.inbox(wire);
     out(files, () =>

@@ -45,21 +45,17 @@ export function CellValue({
   if (value.trim() === '') {
     return <span className="text-amber-700 dark:text-amber-400">{visibleBlanks(value)}</span>;
   }
-  if (column === 'REQUESTID' && dayOfRequest(value)) {
+  // A request's or a pipeline's id leads to its page; the click is not the row's.
+  const to =
+    column === 'REQUESTID' && dayOfRequest(value)
+      ? paths.request(value)
+      : column === 'PIPELINEID' && PIPELINE_ID_PATTERN.test(value)
+        ? paths.pipelines(value)
+        : undefined;
+  if (to !== undefined) {
     return (
       <Link
-        to={paths.request(value)}
-        onClick={(e) => e.stopPropagation()}
-        className="text-teal-700 hover:underline dark:text-teal-400"
-      >
-        {value}
-      </Link>
-    );
-  }
-  if (column === 'PIPELINEID' && PIPELINE_ID_PATTERN.test(value)) {
-    return (
-      <Link
-        to={paths.pipelines(value)}
+        to={to}
         onClick={(e) => e.stopPropagation()}
         className="text-teal-700 hover:underline dark:text-teal-400"
       >

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { PageHeader, TextInput } from '../../components/fields.tsx';
+import { PageHeader, SearchField } from '../../components/fields.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { paths, type TableListQuery } from '../../paths.ts';
@@ -54,14 +54,11 @@ export function DatabasesPage() {
       </PageHeader>
       <div className="grid gap-4 lg:grid-cols-[18rem_minmax(0,1fr)]">
         <aside aria-label={t('tables')} className="flex flex-col gap-2">
-          <label className="flex flex-col gap-1 text-sm">
-            <span className="font-medium">{t('filterTables')}</span>
-            <TextInput
-              type="search"
-              value={view.filter}
-              onChange={(e) => setList({ filter: e.target.value })}
-            />
-          </label>
+          <SearchField
+            label={t('filterTables')}
+            value={view.filter}
+            onChange={(e) => setList({ filter: e.target.value })}
+          />
           {tables.error ? <ErrorView error={tables.error} /> : null}
           {tables.isPending ? (
             <Spinner />

@@ -7,16 +7,22 @@ import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { Field, Select, TextInput } from '../../components/fields.tsx';
+import { Field, Options, Select, TextInput } from '../../components/fields.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { paths } from '../../paths.ts';
-import { exportCsv, exportJson } from './export.ts';
+import { EXPORTS } from './export.ts';
 import { rowCountOf, useTablePage } from './queries.ts';
 import { rowColumns } from './columns.tsx';
 import { arrangeRows, sortParam, type Sort } from './rows.ts';
 import { TABLE_PAGE_SIZES, type RowsViewChange } from './view.ts';
 import { TableChangeDialog } from './table-change-dialog.tsx';
+
+/** An action table's changes: the operation a role may be refused, the button's words. */
+const TABLE_CHANGES = [
+  { change: 'delete', operation: 'deletetable', label: 'deleteRows' },
+  { change: 'drop', operation: 'droptable', label: 'dropTable' },
+] as const;
 
 const ROW_HEIGHT = 30;
 const SCROLLER =
@@ -47,8 +53,6 @@ export function TableView({
   const page = useTablePage(database, table, index, size);
   const [full, setFull] = useState<{ column: string; value: string }>();
   const [change, setChange] = useState<'delete' | 'drop'>();
-  const deleteRefused = forbidden('deletetable');
-  const dropRefused = forbidden('droptable');
   const data = page.data;
   const rows = useMemo(() => (data ? arrangeRows(data, filter, sort) : []), [data, filter, sort]);
 
@@ -109,42 +113,30 @@ export function TableView({
           ) : null}
         </div>
         <div className="flex flex-wrap items-end gap-2">
-          <Button
-            size="sm"
-            onClick={() =>
-              exportCsv(`${table}-${info.index + 1}-${info.index + info.count}`, data, rows)
-            }
-          >
-            {t('exportCsv')}
-          </Button>
-          <Button
-            size="sm"
-            onClick={() =>
-              exportJson(`${table}-${info.index + 1}-${info.index + info.count}`, data, rows)
-            }
-          >
-            {t('exportJson')}
-          </Button>
-          {database === 'action' ? (
-            <>
-              <Button
-                size="sm"
-                variant="danger"
-                disabledReason={deleteRefused}
-                onClick={() => setChange('delete')}
-              >
-                {t('deleteRows')}
-              </Button>
-              <Button
-                size="sm"
-                variant="danger"
-                disabledReason={dropRefused}
-                onClick={() => setChange('drop')}
-              >
-                {t('dropTable')}
-              </Button>
-            </>
-          ) : null}
+          {EXPORTS.map(({ label, save }) => (
+            <Button
+              key={label}
+              size="sm"
+              onClick={() =>
+                save(`${table}-${info.index + 1}-${info.index + info.count}`, data, rows)
+              }
+            >
+              {t(label)}
+            </Button>
+          ))}
+          {database === 'action'
+            ? TABLE_CHANGES.map(({ change, operation, label }) => (
+                <Button
+                  key={change}
+                  size="sm"
+                  variant="danger"
+                  disabledReason={forbidden(operation)}
+                  onClick={() => setChange(change)}
+                >
+                  {t(label)}
+                </Button>
+              ))
+            : null}
         </div>
       </div>
       <div className="flex flex-wrap items-end justify-between gap-2">
@@ -164,11 +156,7 @@ export function TableView({
               value={size}
               onChange={(e) => onView({ index: 0, size: Number(e.target.value) })}
             >
-              {TABLE_PAGE_SIZES.map((n) => (
-                <option key={n} value={n}>
-                  {t('count', { n })}
-                </option>
-              ))}
+              <Options values={TABLE_PAGE_SIZES} label={(n) => t('count', { n })} />
             </Select>
           </Field>
           <Pager

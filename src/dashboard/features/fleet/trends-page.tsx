@@ -4,7 +4,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { JUMP_RULES, type Trends } from '../../../kit/index.ts';
 import { useDarkClass } from '../../core/theme.ts';
 import { ErrorView } from '../../components/error-view.tsx';
-import { Field, PageHeader, Select } from '../../components/fields.tsx';
+import { Field, Options, PageHeader, Select } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { paths } from '../../paths.ts';
 import { useCurrentService } from '../../shared/services.ts';
@@ -168,33 +168,39 @@ function TrendsBody({ trends, dark }: { trends: Trends; dark: boolean }) {
     { header: t('trends.p50'), cell: (p) => seconds(p.p50Ms) },
     { header: t('trends.p95'), cell: (p) => seconds(p.p95Ms) },
   ];
+  const charts = [
+    {
+      title: t('trends.outcomes'),
+      note: t('trends.rateDefinition'),
+      series: outcomes,
+      yLabel: t('trends.countAxis'),
+      testId: 'trends-outcomes',
+    },
+    {
+      title: t('trends.durations'),
+      note: t('trends.durationNote', { known, total: ended }),
+      series: durations,
+      yLabel: t('trends.secondsAxis'),
+      testId: 'trends-durations',
+    },
+  ];
   const valueClass = (i: number, more?: string) =>
     ['py-1', i < columns.length - 1 && 'pr-2', 'text-right', more].filter(Boolean).join(' ');
   return (
     <div className="flex flex-col gap-5">
       <JumpSummary trends={trends} />
       <div className="grid gap-5 xl:grid-cols-2">
-        <ChartSection title={t('trends.outcomes')} note={t('trends.rateDefinition')}>
-          <TrendsChart
-            days={labels}
-            series={outcomes}
-            yLabel={t('trends.countAxis')}
-            dark={dark}
-            testId="trends-outcomes"
-          />
-        </ChartSection>
-        <ChartSection
-          title={t('trends.durations')}
-          note={t('trends.durationNote', { known, total: ended })}
-        >
-          <TrendsChart
-            days={labels}
-            series={durations}
-            yLabel={t('trends.secondsAxis')}
-            dark={dark}
-            testId="trends-durations"
-          />
-        </ChartSection>
+        {charts.map((chart) => (
+          <ChartSection key={chart.testId} title={chart.title} note={chart.note}>
+            <TrendsChart
+              days={labels}
+              series={chart.series}
+              yLabel={chart.yLabel}
+              dark={dark}
+              testId={chart.testId}
+            />
+          </ChartSection>
+        ))}
       </div>
       <section className={SECTION}>
         <h2 className="mb-2 text-sm font-semibold" id="trends-table">
@@ -283,11 +289,7 @@ export function TrendsPage() {
             data-testid="trends-days"
             onChange={(e) => setSearch(freshParams(search, { days: e.target.value }))}
           >
-            {PERIODS.map((n) => (
-              <option key={n} value={n}>
-                {t('trends.lastDays', { count: n })}
-              </option>
-            ))}
+            <Options values={PERIODS} label={(n) => t('trends.lastDays', { count: n })} />
           </Select>
         </Field>
       </PageHeader>

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PipelineArg } from '../../../kit/index.ts';
-import { Select, TextInput } from '../../components/fields.tsx';
+import { Options, Select, TextInput } from '../../components/fields.tsx';
 
 const TYPES = ['string', 'integer', 'number', 'boolean', 'date'] as const;
 type KnownType = (typeof TYPES)[number];
@@ -58,13 +58,9 @@ export function ArgField({
       {options ? (
         <Select {...common} onChange={(e) => onChange(e.target.value)}>
           {unset || value === '' ? <option value="">{t('exec.unset')}</option> : null}
-          {[...(value === '' || options.includes(value) ? [] : [value]), ...options].map(
-            (option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ),
-          )}
+          <Options
+            values={[...(value === '' || options.includes(value) ? [] : [value]), ...options]}
+          />
         </Select>
       ) : (
         <TextInput

@@ -4,6 +4,7 @@ import type { Pipeline } from '../../../kit/index.ts';
 import { notify } from '../../core/notices.ts';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
+import { AnsweredFooter } from './answered-footer.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { useClearCache } from './queries.ts';
 import { useServiceDown } from '../../shared/service-down.ts';
@@ -34,34 +35,27 @@ export function CacheDialog({ pipeline, onClose }: { pipeline: Pipeline; onClose
       title={t('cache.title', { name: pipeline.name })}
       onClose={onClose}
       footer={
-        clear.data ? (
-          <Button onClick={onClose} autoFocus>
-            {t('close')}
+        <AnsweredFooter answered={clear.data !== undefined} onClose={onClose}>
+          <Button
+            variant="danger"
+            disabled={clear.isPending}
+            disabledReason={down?.reason ?? (chosen ? undefined : t('cache.pickOne'))}
+            onClick={() =>
+              clear.mutate(
+                { id: pipeline.id, stages },
+                {
+                  onSuccess: () =>
+                    notify({
+                      kind: 'success',
+                      text: t('cache.cleared', { name: pipeline.name }),
+                    }),
+                },
+              )
+            }
+          >
+            {clear.isPending ? t('cache.submitting') : t('cache.submit')}
           </Button>
-        ) : (
-          <>
-            <Button onClick={onClose}>{t('cancel')}</Button>
-            <Button
-              variant="danger"
-              disabled={clear.isPending}
-              disabledReason={down?.reason ?? (chosen ? undefined : t('cache.pickOne'))}
-              onClick={() =>
-                clear.mutate(
-                  { id: pipeline.id, stages },
-                  {
-                    onSuccess: () =>
-                      notify({
-                        kind: 'success',
-                        text: t('cache.cleared', { name: pipeline.name }),
-                      }),
-                  },
-                )
-              }
-            >
-              {clear.isPending ? t('cache.submitting') : t('cache.submit')}
-            </Button>
-          </>
-        )
+        </AnsweredFooter>
       }
     >
       {clear.data ? (

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Pipeline } from '../../../kit/index.ts';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
+import { AnsweredFooter } from './answered-footer.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { ArgField } from './arg-field.tsx';
 import { argProblem, argsToSend } from './args.ts';
@@ -47,24 +48,17 @@ export function ExecDialog({ pipeline, onClose }: { pipeline: Pipeline; onClose:
       title={t('exec.title', { name: pipeline.name })}
       onClose={onClose}
       footer={
-        result ? (
-          <Button onClick={onClose} autoFocus>
-            {t('close')}
+        <AnsweredFooter answered={result !== undefined} onClose={onClose}>
+          <Button
+            type="submit"
+            form="exec-form"
+            variant="primary"
+            disabled={exec.isPending}
+            disabledReason={down?.reason}
+          >
+            {exec.isPending ? t('exec.submitting') : t('exec.submit')}
           </Button>
-        ) : (
-          <>
-            <Button onClick={onClose}>{t('cancel')}</Button>
-            <Button
-              type="submit"
-              form="exec-form"
-              variant="primary"
-              disabled={exec.isPending}
-              disabledReason={down?.reason}
-            >
-              {exec.isPending ? t('exec.submitting') : t('exec.submit')}
-            </Button>
-          </>
-        )
+        </AnsweredFooter>
       }
     >
       {result?.requestId !== undefined ? (

@@ -6,7 +6,7 @@ import type { Pipeline } from '../../../kit/index.ts';
 import { useForbidden } from '../../core/auth.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { PageHeader, TextInput } from '../../components/fields.tsx';
+import { PageHeader, SearchField } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { usePipelines } from '../../shared/queries.ts';
 import { useServiceDown } from '../../shared/service-down.ts';
@@ -41,18 +41,14 @@ export function PipelinesPage() {
   return (
     <>
       <PageHeader title={t('title')}>
-        <label className="flex items-center gap-2 text-sm">
-          <span className="font-medium">{t('filter')}</span>
-          <TextInput
-            type="search"
-            value={filter}
-            placeholder={t('filterPlaceholder')}
-            onChange={(e) =>
-              setSearch(freshParams(search, { q: e.target.value }), { replace: true })
-            }
-            className="w-64"
-          />
-        </label>
+        <SearchField
+          beside
+          label={t('filter')}
+          value={filter}
+          placeholder={t('filterPlaceholder')}
+          onChange={(e) => setSearch(freshParams(search, { q: e.target.value }), { replace: true })}
+          className="w-64"
+        />
       </PageHeader>
       {pipelines.data ? <AsOf updatedAt={pipelines.dataUpdatedAt} /> : null}
       {pipelines.error ? (

@@ -5,7 +5,7 @@ import { notify } from '../../core/notices.ts';
 import { usePreference } from '../../core/preferences.ts';
 import { Button } from '../../components/button.tsx';
 import { downloadText } from '../../shared/download.ts';
-import { Select, TextInput } from '../../components/fields.tsx';
+import { Options, SearchField, Select } from '../../components/fields.tsx';
 import { ServiceTime } from '../../components/time.tsx';
 import { useTimeFormat } from '../../shared/use-time.ts';
 
@@ -186,31 +186,24 @@ export function LogView({
           <span className="font-medium">{groupLabel}</span>
           <Select value={group} onChange={(e) => onView({ group: e.target.value })}>
             <option value="">{t('log.all')}</option>
-            {groups.map((g) => (
-              <option key={g} value={g}>
-                {g}
-              </option>
-            ))}
+            <Options values={groups} />
           </Select>
         </label>
-        <label className="flex flex-col gap-1 text-sm">
-          <span className="font-medium">{t('log.search')}</span>
-          <TextInput
-            type="search"
-            value={query}
-            placeholder={t('log.searchPlaceholder')}
-            onChange={(e) => {
-              onView({ find: e.target.value });
-              setMatchAt(0);
-            }}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') {
-                e.preventDefault();
-                step(e.shiftKey ? -1 : 1);
-              }
-            }}
-          />
-        </label>
+        <SearchField
+          label={t('log.search')}
+          value={query}
+          placeholder={t('log.searchPlaceholder')}
+          onChange={(e) => {
+            onView({ find: e.target.value });
+            setMatchAt(0);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              step(e.shiftKey ? -1 : 1);
+            }
+          }}
+        />
         <span
           className="pb-2 text-xs text-slate-500 dark:text-slate-400"
           aria-live="polite"

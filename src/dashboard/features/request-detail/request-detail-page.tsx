@@ -3,13 +3,16 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { HttpError } from '../../../kit/index.ts';
 import { useAuth } from '../../core/auth.ts';
-import { Button } from '../../components/button.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { describeError } from '../../shared/describe-error.ts';
 import { Spinner } from '../../components/spinner.tsx';
 import { Instant } from '../../components/time.tsx';
 import { dayOfRequest, paths, ymdToIso } from '../../paths.ts';
 import { ActionDialog } from '../../components/action-dialog.tsx';
+import {
+  RequestActionButtons,
+  type RequestAction,
+} from '../../components/request-action-buttons.tsx';
 import { useActionReasons } from '../../shared/request-actions.ts';
 import { useServiceDown } from '../../shared/service-down.ts';
 import { AsOf } from '../../shared/service-down-banner.tsx';
@@ -132,6 +135,21 @@ export function RequestDetailPage() {
     { value: 'app', label: t('tabs.app', { count: appLines.length }) },
     { value: 'raw', label: t('tabs.raw') },
   ];
+  // The two logs' tabs: one view, each with its lines, columns and file name.
+  const logViews = {
+    request: {
+      groupLabel: t('log.filterStage'),
+      fileName: `${data.requestId}-request-log.txt`,
+      lines: requestLines,
+      columns: REQUEST_COLUMNS.map((c) => ({ ...c, label: t(`log.requestColumns.${c.key}`) })),
+    },
+    app: {
+      groupLabel: t('log.filterType'),
+      fileName: `${data.requestId}-application-log.txt`,
+      lines: appLines,
+      columns: APP_COLUMNS.map((c) => ({ ...c, label: t(`log.appColumns.${c.key}`) })),
+    },
+  };
 
   return (
     <div className="flex min-w-0 flex-col gap-5">
@@ -188,36 +206,18 @@ export function RequestDetailPage() {
             </button>
           ))}
         </div>
-        {tab === 'request' ? (
+        {tab === 'raw' ? (
+          <RawView requestId={data.requestId} />
+        ) : (
           <LogView
-            key="request"
+            key={tab}
+            {...logViews[tab]}
             live={live}
-            groupLabel={t('log.filterStage')}
-            fileName={`${data.requestId}-request-log.txt`}
-            lines={requestLines}
             group={search.get('group') ?? ''}
             query={search.get('find') ?? ''}
             onView={onLogView}
-            columns={REQUEST_COLUMNS.map((c) => ({
-              ...c,
-              label: t(`log.requestColumns.${c.key}`),
-            }))}
           />
-        ) : null}
-        {tab === 'app' ? (
-          <LogView
-            key="app"
-            live={live}
-            groupLabel={t('log.filterType')}
-            fileName={`${data.requestId}-application-log.txt`}
-            lines={appLines}
-            group={search.get('group') ?? ''}
-            query={search.get('find') ?? ''}
-            onView={onLogView}
-            columns={APP_COLUMNS.map((c) => ({ ...c, label: t(`log.appColumns.${c.key}`) }))}
-          />
-        ) : null}
-        {tab === 'raw' ? <RawView requestId={data.requestId} /> : null}
+        )}
       </section>
       {action ? (
         <ActionDialog
@@ -230,12 +230,15 @@ export function RequestDetailPage() {
   );
 }
 
+/** The variant of an action the service's words say will be taken. */
+const TAKEN = { retry: 'primary', cancel: 'danger' } as const;
+
 function ActionButtons({
   status,
   onAction,
 }: {
   status: string;
-  onAction: (action: 'retry' | 'cancel') => void;
+  onAction: (action: RequestAction) => void;
 }) {
   const { t } = useTranslation('actions');
   const { retry, cancel, retryAllowed, cancelAllowed } = useActionReasons(status);
@@ -244,23 +247,16 @@ function ActionButtons({
   // cancel); one they do not decide is a plain button, the service deciding; one that
   // cannot succeed stays in its place, disabled with the reason (focus returns to it).
   const undecided = retryAllowed === 'unknown' || cancelAllowed === 'unknown';
+  const allowed = { retry: retryAllowed, cancel: cancelAllowed };
   return (
     <div className="flex max-w-md flex-col items-end gap-1">
       <div className="flex gap-2">
-        <Button
-          variant={retryAllowed === 'yes' ? 'primary' : 'secondary'}
-          disabledReason={retry ?? down?.reason}
-          onClick={() => onAction('retry')}
-        >
-          {t('retry')}
-        </Button>
-        <Button
-          variant={cancelAllowed === 'yes' ? 'danger' : 'secondary'}
-          disabledReason={cancel ?? down?.reason}
-          onClick={() => onAction('cancel')}
-        >
-          {t('cancel')}
-        </Button>
+        <RequestActionButtons
+          reasons={{ retry: retry ?? down?.reason, cancel: cancel ?? down?.reason }}
+          variant={(action) => (allowed[action] === 'yes' ? TAKEN[action] : 'secondary')}
+          words={(action) => t(action)}
+          onAction={onAction}
+        />
       </div>
       {undecided ? (
         <p

@@ -4,7 +4,7 @@ import type { BulkOutcome, BulkSelection } from '../../../kit/index.ts';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { describeError } from '../../shared/describe-error.ts';
-import { Select } from '../../components/fields.tsx';
+import { Options, Select } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import {
   bulkStillRunning,
@@ -211,11 +211,7 @@ export function BulkDialog({
               onChange={(e) => setOutcome((e.target.value || undefined) as BulkOutcome)}
             >
               <option value="">{t('bulk.all')}</option>
-              {SHOWN_OUTCOMES.map((o) => (
-                <option key={o} value={o}>
-                  {t(`bulk.outcome.${o}`)}
-                </option>
-              ))}
+              <Options values={SHOWN_OUTCOMES} label={(o) => t(`bulk.outcome.${o}`)} />
             </Select>
           </label>
           <ul className="flex flex-col gap-0.5 text-xs" data-testid="bulk-items">

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { RequestSummary } from '../../../kit/index.ts';
-import { Button } from '../../components/button.tsx';
+import { RequestActionButtons } from '../../components/request-action-buttons.tsx';
 import type { ColumnDef } from '../../components/data-table.tsx';
 import { useActionReasons } from '../../shared/request-actions.ts';
 import { useServiceDown } from '../../shared/service-down.ts';
@@ -88,22 +88,13 @@ function RowActions({
   return (
     // Wraps when the words are long (Japanese on a phone), so the table stays in its box.
     <div className="flex flex-wrap gap-1 py-1">
-      <Button
+      <RequestActionButtons
         size="sm"
-        disabledReason={retryReason ?? down?.reason}
-        onClick={() => onAction('retry', [row.requestId])}
-        aria-label={t('retryOne', { id: row.requestId })}
-      >
-        {t('retry')}
-      </Button>
-      <Button
-        size="sm"
-        disabledReason={cancelReason ?? down?.reason}
-        onClick={() => onAction('cancel', [row.requestId])}
-        aria-label={t('cancelOne', { id: row.requestId })}
-      >
-        {t('cancel')}
-      </Button>
+        reasons={{ retry: retryReason ?? down?.reason, cancel: cancelReason ?? down?.reason }}
+        words={(action) => t(action)}
+        label={(action) => t(`${action}One`, { id: row.requestId })}
+        onAction={(action) => onAction(action, [row.requestId])}
+      />
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { Field, Select } from '../../components/fields.tsx';
+import { Field, Options, Select } from '../../components/fields.tsx';
 import { PageSizeField } from '../../components/page-size-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { ymdToIso } from '../../paths.ts';
@@ -33,6 +33,7 @@ import { BulkBar } from './bulk-bar.tsx';
 import { useServiceToday } from '../../shared/services.ts';
 import { useServiceDown } from '../../shared/service-down.ts';
 import { AsOf } from '../../shared/service-down-banner.tsx';
+import { RequestActionButtons } from '../../components/request-action-buttons.tsx';
 
 const ROW_HEIGHT = 41;
 const SCROLLER =
@@ -239,11 +240,10 @@ export function RequestsPage() {
               value={refreshSeconds}
               onChange={(e) => setRefreshSeconds(Number(e.target.value) as RefreshSeconds)}
             >
-              {REFRESH_CHOICES.map((n) => (
-                <option key={n} value={n}>
-                  {n === 0 ? t('refreshOff') : t('refreshEvery', { seconds: n })}
-                </option>
-              ))}
+              <Options
+                values={REFRESH_CHOICES}
+                label={(n) => (n === 0 ? t('refreshOff') : t('refreshEvery', { seconds: n }))}
+              />
             </Select>
           </Field>
           <Button
@@ -316,20 +316,16 @@ export function RequestsPage() {
               ) : null}
               {selectedIds.length > 0 ? (
                 <>
-                  <Button
+                  <RequestActionButtons
                     size="sm"
-                    disabledReason={retryRefusal}
-                    onClick={() => setAction({ kind: 'retry', ids: selectedIds })}
-                  >
-                    {t('bulkRetry', { count: selectedIds.length })}
-                  </Button>
-                  <Button
-                    size="sm"
-                    disabledReason={cancelRefusal}
-                    onClick={() => setAction({ kind: 'cancel', ids: selectedIds })}
-                  >
-                    {t('bulkCancel', { count: selectedIds.length })}
-                  </Button>
+                    reasons={{ retry: retryRefusal, cancel: cancelRefusal }}
+                    words={(action) =>
+                      t(action === 'retry' ? 'bulkRetry' : 'bulkCancel', {
+                        count: selectedIds.length,
+                      })
+                    }
+                    onAction={(kind) => setAction({ kind, ids: selectedIds })}
+                  />
                   <Button size="sm" variant="ghost" onClick={() => setSelected(new Set())}>
                     {t('clearSelection')}
                   </Button>

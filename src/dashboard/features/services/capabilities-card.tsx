@@ -13,18 +13,73 @@ export const DOWN_MARK = '↓';
 /** The id of a service's card, which the table's link leads to. */
 export const capabilitiesId = (service: string) => `capabilities-${service}`;
 
-/** One fact: its name, and what the gateway learnt of it. */
-function Fact({ term, testId, children }: { term: string; testId: string; children: ReactNode }) {
+type FactName =
+  | 'paging'
+  | 'index'
+  | 'next'
+  | 'total'
+  | 'charset'
+  | 'session'
+  | 'concurrency'
+  | 'largest'
+  | 'compression'
+  | 'zone'
+  | 'poll'
+  | 'probed'
+  | 'probeError';
+
+/** One fact: its name (the catalogue's `capabilities.<name>`), and what the gateway learnt of it. */
+function Fact({
+  name,
+  testId = name,
+  children,
+}: {
+  name: FactName;
+  testId?: string;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation('services');
   return (
     <div
       className="grid grid-cols-1 gap-x-4 border-b border-slate-100 py-1.5 last:border-0 sm:grid-cols-[11rem_minmax(0,1fr)] dark:border-slate-800"
       data-fact={testId}
     >
       <dt className="text-xs font-semibold text-slate-600 sm:text-sm dark:text-slate-300">
-        {term}
+        {t(`capabilities.${name}`)}
       </dt>
       <dd className="min-w-0 break-words">{children}</dd>
     </div>
+  );
+}
+
+/** The catalogue's word (`capabilities.<word>`) for each answer the gateway may learn of these facts. */
+const LEARNT_WORDS = {
+  index: { honoured: 'indexHonoured', ignored: 'indexIgnored' },
+  next: { stated: 'nextStated', 'always -1': 'nextAlways', absent: 'nextAbsent' },
+  total: { stated: 'totalStated', absent: 'totalAbsent' },
+} as const satisfies {
+  readonly [F in 'index' | 'next' | 'total']: Readonly<
+    Record<Exclude<Capabilities[F], 'unknown'>, string>
+  >;
+};
+type LearntWord = {
+  [F in keyof typeof LEARNT_WORDS]: (typeof LEARNT_WORDS)[F][keyof (typeof LEARNT_WORDS)[F]];
+}[keyof typeof LEARNT_WORDS];
+
+/** A fact the gateway learns as one of a few answers (LEARNT_WORDS), or not yet. */
+function LearntFact({
+  name,
+  capabilities,
+}: {
+  name: keyof typeof LEARNT_WORDS;
+  capabilities: Capabilities;
+}) {
+  const { t } = useTranslation('services');
+  const value = capabilities[name];
+  const words: Readonly<Record<string, LearntWord>> = LEARNT_WORDS[name];
+  const word = value === 'unknown' ? undefined : words[value];
+  return (
+    <Fact name={name}>{word === undefined ? <Unknown t={t} /> : t(`capabilities.${word}`)}</Fact>
   );
 }
 
@@ -101,8 +156,6 @@ export function CapabilitiesCard({
 }) {
   const { t } = useTranslation('services');
   const headingId = `${capabilitiesId(service.id)}-heading`;
-  const learnt = <T extends string>(value: T | 'unknown', words: Record<T, string>): ReactNode =>
-    value === 'unknown' ? <Unknown t={t} /> : words[value];
   return (
     <section
       id={capabilitiesId(service.id)}
@@ -130,39 +183,21 @@ export function CapabilitiesCard({
         </p>
       ) : null}
       <dl>
-        <Fact term={t('capabilities.paging')} testId="paging">
-          {paging(t, c)}
-        </Fact>
-        <Fact term={t('capabilities.index')} testId="index">
-          {learnt(c.index, {
-            honoured: t('capabilities.indexHonoured'),
-            ignored: t('capabilities.indexIgnored'),
-          })}
-        </Fact>
-        <Fact term={t('capabilities.next')} testId="next">
-          {learnt(c.next, {
-            stated: t('capabilities.nextStated'),
-            'always -1': t('capabilities.nextAlways'),
-            absent: t('capabilities.nextAbsent'),
-          })}
-        </Fact>
-        <Fact term={t('capabilities.total')} testId="total">
-          {learnt(c.total, {
-            stated: t('capabilities.totalStated'),
-            absent: t('capabilities.totalAbsent'),
-          })}
-        </Fact>
-        <Fact term={t('capabilities.charset')} testId="charset">
+        <Fact name="paging">{paging(t, c)}</Fact>
+        <LearntFact name="index" capabilities={c} />
+        <LearntFact name="next" capabilities={c} />
+        <LearntFact name="total" capabilities={c} />
+        <Fact name="charset">
           {c.charset ? (
             t(`capabilities.charsetFrom.${c.charsetFrom}`, { charset: charsetName(c.charset) })
           ) : (
             <Unknown t={t} />
           )}
         </Fact>
-        <Fact term={t('capabilities.session')} testId="session">
+        <Fact name="session">
           {c.setsSessionId ? t('capabilities.setsSession') : t('capabilities.noSession')}
         </Fact>
-        <Fact term={t('capabilities.concurrency')} testId="concurrency">
+        <Fact name="concurrency">
           {c.concurrency === undefined ? (
             <Unknown t={t} />
           ) : c.concurrencyLimit === undefined ? (
@@ -174,19 +209,13 @@ export function CapabilitiesCard({
             })
           )}
         </Fact>
-        <Fact term={t('capabilities.largest')} testId="largest">
-          {size(t, c.largestAnswerBytes)}
-        </Fact>
-        <Fact term={t('capabilities.compression')} testId="compression">
+        <Fact name="largest">{size(t, c.largestAnswerBytes)}</Fact>
+        <Fact name="compression">
           {c.compressed ? t('capabilities.compressed') : t('capabilities.notCompressed')}
         </Fact>
-        <Fact term={t('capabilities.zone')} testId="zone">
-          {zone(t, service, c)}
-        </Fact>
-        <Fact term={t('capabilities.poll')} testId="poll">
-          {poll(t, c)}
-        </Fact>
-        <Fact term={t('capabilities.probed')} testId="probed">
+        <Fact name="zone">{zone(t, service, c)}</Fact>
+        <Fact name="poll">{poll(t, c)}</Fact>
+        <Fact name="probed">
           {c.probedAt ? (
             <time dateTime={c.probedAt}>{instant(c.probedAt)}</time>
           ) : (
@@ -194,7 +223,7 @@ export function CapabilitiesCard({
           )}
         </Fact>
         {c.probeError ? (
-          <Fact term={t('capabilities.probeError')} testId="probe-error">
+          <Fact name="probeError" testId="probe-error">
             {/* The gateway's own failure in the user's language, the service's words as written. */}
             <span className="whitespace-pre-wrap">
               <WhatFailed message={c.probeError} name={service.name} cause={c.probeErrorCause} />

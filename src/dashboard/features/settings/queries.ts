@@ -24,22 +24,19 @@ export function useApiSettings() {
   return useQuery(apiSettingsQuery(useClients().console));
 }
 
-/** The switch answers the new settings, so they replace the cached ones without a read. */
-export function useSetApiEnabled() {
-  const { console: mc } = useClients();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (enabled: boolean) => mc.setApiEnabled(enabled),
-    onSuccess: (data) => queryClient.setQueryData(settingsKeys.api(), data),
-  });
-}
+/** A switch of the pipeline API's settings (administrators). */
+export type SettingSwitch = 'apiEnabled' | 'sharedKeyEnabled';
 
-/** Accepts the shared key, or personal tokens alone; answers the new settings. */
-export function useSetSharedKeyEnabled() {
+/**
+ * A switch answers the new settings, so they replace the cached ones without a read. The
+ * shared key's switch accepts it, or personal tokens alone.
+ */
+export function useSetSetting(setting: SettingSwitch) {
   const { console: mc } = useClients();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (enabled: boolean) => mc.setSharedKeyEnabled(enabled),
+    mutationFn: (enabled: boolean) =>
+      setting === 'apiEnabled' ? mc.setApiEnabled(enabled) : mc.setSharedKeyEnabled(enabled),
     onSuccess: (data) => queryClient.setQueryData(settingsKeys.api(), data),
   });
 }

@@ -1,4 +1,3 @@
-import type { UseMutateFunction } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../core/auth.ts';
@@ -14,12 +13,7 @@ import { serviceTitle } from '../../shared/environment.ts';
 import { useCurrentService, useServices } from '../../shared/services.ts';
 import { NotificationsSection } from './notifications-section.tsx';
 import { TokensSection } from './tokens-section.tsx';
-import {
-  useApiSettings,
-  useReissueApiKey,
-  useSetApiEnabled,
-  useSetSharedKeyEnabled,
-} from './queries.ts';
+import { useApiSettings, useReissueApiKey, useSetSetting, type SettingSwitch } from './queries.ts';
 
 const SECTION =
   'rounded-lg border border-slate-200 bg-white px-4 py-2 dark:border-slate-800 dark:bg-slate-900';
@@ -34,34 +28,38 @@ function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
   );
 }
 
-/** What a confirmed switch says: its name, hint and the dialog that asks before "off". */
-interface SwitchTexts {
-  readonly label: string;
-  readonly hint: string;
-  readonly offTitle: string;
-  readonly offText: string;
-  readonly keep: string;
-  readonly go: string;
-}
+/**
+ * What a confirmed switch says, by its keys in the catalogue: its name, hint and the dialog
+ * that asks before "off".
+ */
+const SWITCH_TEXTS = {
+  apiEnabled: {
+    label: 'enabled',
+    hint: 'enabledHint',
+    offTitle: 'disableTitle',
+    offText: 'disableText',
+    keep: 'disableKeep',
+    go: 'disableGo',
+  },
+  sharedKeyEnabled: {
+    label: 'sharedKey',
+    hint: 'sharedKeyHint',
+    offTitle: 'sharedKeyOffTitle',
+    offText: 'sharedKeyOffText',
+    keep: 'sharedKeyKeep',
+    go: 'sharedKeyOffGo',
+  },
+} as const;
 
 /**
  * A setting switched on at once and off only after the app's own dialog: turning the API or
- * the shared key off can cut this dashboard or scripts off.
+ * the shared key off can cut this dashboard or scripts off. The shared key's switch chooses
+ * between it and personal tokens alone (contract section 12).
  */
-function ConfirmedSwitch({
-  enabled,
-  toggle,
-  texts,
-}: {
-  enabled: boolean;
-  toggle: {
-    isPending: boolean;
-    error: Error | null;
-    mutate: UseMutateFunction<unknown, Error, boolean>;
-  };
-  texts: SwitchTexts;
-}) {
+function ConfirmedSwitch({ setting, enabled }: { setting: SettingSwitch; enabled: boolean }) {
   const { t } = useTranslation('settings');
+  const toggle = useSetSetting(setting);
+  const keys = SWITCH_TEXTS[setting];
   const [confirm, setConfirm] = useState(false);
   return (
     <>
@@ -70,7 +68,7 @@ function ConfirmedSwitch({
           type="checkbox"
           role="switch"
           // Named by what it switches; its On/Off beside it is its state, which it says itself.
-          aria-label={texts.label}
+          aria-label={t(keys.label)}
           aria-checked={enabled}
           checked={enabled}
           disabled={toggle.isPending}
@@ -81,57 +79,30 @@ function ConfirmedSwitch({
         />
         <span>{enabled ? t('on') : t('off')}</span>
       </label>
-      <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{texts.hint}</p>
+      <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{t(keys.hint)}</p>
       {toggle.error ? <ErrorView error={toggle.error} /> : null}
       <Dialog
         open={confirm}
         about="server"
-        title={texts.offTitle}
+        title={t(keys.offTitle)}
         onClose={() => setConfirm(false)}
         footer={
           <>
-            <Button onClick={() => setConfirm(false)}>{texts.keep}</Button>
+            <Button onClick={() => setConfirm(false)}>{t(keys.keep)}</Button>
             <Button
               variant="danger"
               disabled={toggle.isPending}
               onClick={() => toggle.mutate(false, { onSettled: () => setConfirm(false) })}
             >
-              {texts.go}
+              {t(keys.go)}
             </Button>
           </>
         }
       >
-        <p>{texts.offText}</p>
+        <p>{t(keys.offText)}</p>
       </Dialog>
     </>
   );
-}
-
-function ApiSwitch({ enabled }: { enabled: boolean }) {
-  const { t } = useTranslation('settings');
-  const texts = {
-    label: t('enabled'),
-    hint: t('enabledHint'),
-    offTitle: t('disableTitle'),
-    offText: t('disableText'),
-    keep: t('disableKeep'),
-    go: t('disableGo'),
-  };
-  return <ConfirmedSwitch enabled={enabled} toggle={useSetApiEnabled()} texts={texts} />;
-}
-
-/** The shared key, or personal tokens alone (contract section 12). */
-function SharedKeySwitch({ enabled }: { enabled: boolean }) {
-  const { t } = useTranslation('settings');
-  const texts = {
-    label: t('sharedKey'),
-    hint: t('sharedKeyHint'),
-    offTitle: t('sharedKeyOffTitle'),
-    offText: t('sharedKeyOffText'),
-    keep: t('sharedKeyKeep'),
-    go: t('sharedKeyOffGo'),
-  };
-  return <ConfirmedSwitch enabled={enabled} toggle={useSetSharedKeyEnabled()} texts={texts} />;
 }
 
 function ApiSettings() {
@@ -148,10 +119,10 @@ function ApiSettings() {
     <>
       <dl className="divide-y divide-slate-100 dark:divide-slate-800">
         <Row label={t('enabled')}>
-          <ApiSwitch enabled={apiEnabled} />
+          <ConfirmedSwitch setting="apiEnabled" enabled={apiEnabled} />
         </Row>
         <Row label={t('sharedKey')}>
-          <SharedKeySwitch enabled={sharedKeyEnabled} />
+          <ConfirmedSwitch setting="sharedKeyEnabled" enabled={sharedKeyEnabled} />
         </Row>
         <Row label={t('key')}>
           {apiKey ? (
@@ -339,17 +310,39 @@ function ServerRows() {
   );
 }
 
+/** One section of the server's own settings, headed at the level it stands. */
+function ServerSection({
+  id,
+  title,
+  level,
+  headingSpace = 'py-2',
+  children,
+}: {
+  id: string;
+  title: string;
+  level: 2 | 3;
+  /** The heading's own space: a section whose table brings its own below says pt-2. */
+  headingSpace?: 'py-2' | 'pt-2';
+  children: ReactNode;
+}) {
+  const Heading = level === 2 ? 'h2' : 'h3';
+  return (
+    <section aria-labelledby={id} className={SECTION} data-testid={id}>
+      <Heading id={id} className={`${headingSpace} text-sm font-semibold`}>
+        {title}
+      </Heading>
+      {children}
+    </section>
+  );
+}
+
 /** The server's own API, tokens and notifications, headed at the level they stand. */
 function ServerSections({ administrator, level }: { administrator: boolean; level: 2 | 3 }) {
   const { t } = useTranslation('settings');
   const auth = useAuth();
-  const Heading = level === 2 ? 'h2' : 'h3';
   return (
     <>
-      <section aria-labelledby="settings-api" className={SECTION} data-testid="settings-api">
-        <Heading id="settings-api" className="py-2 text-sm font-semibold">
-          {t('api')}
-        </Heading>
+      <ServerSection id="settings-api" title={t('api')} level={level}>
         {administrator ? (
           <ApiSettings />
         ) : (
@@ -357,22 +350,21 @@ function ServerSections({ administrator, level }: { administrator: boolean; leve
             {auth?.kind === 'apiKey' ? t('viaKey') : t('readOnly')}
           </p>
         )}
-      </section>
+      </ServerSection>
       {auth?.kind === 'session' ? (
-        <section aria-labelledby="settings-tokens" className={SECTION}>
-          <Heading id="settings-tokens" className="pt-2 text-sm font-semibold">
-            {t('tokens.title')}
-          </Heading>
+        <ServerSection
+          id="settings-tokens"
+          title={t('tokens.title')}
+          level={level}
+          headingSpace="pt-2"
+        >
           <TokensSection />
-        </section>
+        </ServerSection>
       ) : null}
       {administrator ? (
-        <section aria-labelledby="settings-notifications" className={SECTION}>
-          <Heading id="settings-notifications" className="py-2 text-sm font-semibold">
-            {t('notify.title')}
-          </Heading>
+        <ServerSection id="settings-notifications" title={t('notify.title')} level={level}>
           <NotificationsSection />
-        </section>
+        </ServerSection>
       ) : null}
     </>
   );

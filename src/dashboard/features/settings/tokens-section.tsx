@@ -14,7 +14,7 @@ import { serviceRolesQuery } from '../../core/service-roles.ts';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { Select, TextInput } from '../../components/fields.tsx';
+import { Options, Select, TextInput } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { Instant } from '../../components/time.tsx';
 import { useServices } from '../../shared/services.ts';
@@ -130,11 +130,10 @@ function CreateForm({ onMade }: { onMade: (made: NewToken) => void }) {
             aria-describedby={`${id}-role`}
             onChange={(e) => setRole(e.target.value as Role)}
           >
-            {ROLE_ORDER.filter((r) => roleAtLeast(own, r)).map((r) => (
-              <option key={r} value={r}>
-                {t(`common:roles.${r}`)}
-              </option>
-            ))}
+            <Options
+              values={ROLE_ORDER.filter((r) => roleAtLeast(own, r))}
+              label={(r) => t(`common:roles.${r}`)}
+            />
           </Select>
           <span id={`${id}-role`} className="text-xs text-slate-500 dark:text-slate-400">
             {t('tokens.roleHint', { role: t(`common:roles.${own}`) })}

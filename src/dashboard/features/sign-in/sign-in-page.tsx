@@ -14,6 +14,28 @@ import { LanguagePicker } from '../../components/language-picker.tsx';
 
 type Mode = 'password' | 'key';
 
+type BoxName = 'username' | 'password' | 'apikey';
+
+/** A text box of the form: its name, its words in the catalogue, how the browser fills it. */
+interface Box {
+  readonly name: BoxName;
+  readonly label: 'userName' | 'password' | 'apiKey';
+  readonly hint?: 'apiKeyHint';
+  readonly type?: 'password';
+  readonly autoComplete: string;
+}
+
+/** The boxes of each way of signing in, in their order. */
+const BOXES: Readonly<Record<Mode, readonly Box[]>> = {
+  password: [
+    { name: 'username', label: 'userName', autoComplete: 'username' },
+    { name: 'password', label: 'password', type: 'password', autoComplete: 'current-password' },
+  ],
+  key: [
+    { name: 'apikey', label: 'apiKey', hint: 'apiKeyHint', type: 'password', autoComplete: 'off' },
+  ],
+};
+
 /** The management console's code for a name and password it does not know. */
 const LOGIN_FAILED = 3002;
 
@@ -39,9 +61,12 @@ export function SignInPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [mode, setMode] = useState<Mode>('password');
-  const [userName, setUserName] = useState('');
-  const [password, setPassword] = useState('');
-  const [apiKey, setApiKey] = useState('');
+  const [typed, setTyped] = useState<Record<BoxName, string>>({
+    username: '',
+    password: '',
+    apikey: '',
+  });
+  const { username: userName, password, apikey: apiKey } = typed;
   const [remember, setRemember] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
@@ -132,42 +157,20 @@ export function SignInPage() {
           {keyTab}
         </div>
         <form onSubmit={(event) => void submit(event)} className="flex flex-col gap-3">
-          {mode === 'password' ? (
-            <>
-              <Field label={t('userName')}>
-                <TextInput
-                  name="username"
-                  autoComplete="username"
-                  required
-                  value={userName}
-                  onChange={(e) => setUserName(e.target.value)}
-                  autoFocus
-                />
-              </Field>
-              <Field label={t('password')}>
-                <TextInput
-                  name="password"
-                  type="password"
-                  autoComplete="current-password"
-                  required
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                />
-              </Field>
-            </>
-          ) : (
-            <Field label={t('apiKey')} hint={t('apiKeyHint')}>
+          {BOXES[mode].map((box, i) => (
+            <Field key={box.name} label={t(box.label)} hint={box.hint && t(box.hint)}>
               <TextInput
-                name="apikey"
-                type="password"
-                autoComplete="off"
+                name={box.name}
+                type={box.type}
+                autoComplete={box.autoComplete}
                 required
-                value={apiKey}
-                onChange={(e) => setApiKey(e.target.value)}
-                autoFocus
+                value={typed[box.name]}
+                onChange={(e) => setTyped((was) => ({ ...was, [box.name]: e.target.value }))}
+                // The first box of a way of signing in takes the focus when it is chosen.
+                autoFocus={i === 0}
               />
             </Field>
-          )}
+          ))}
           <label className="flex items-start gap-2 text-sm text-slate-700 dark:text-slate-200">
             <input
               type="checkbox"
