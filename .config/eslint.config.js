@@ -140,6 +140,22 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     rules: partImports(['**/dashboard/**'], 'The service never imports the dashboard.'),
   },
+  // The service's state is behind an async store (issue 28): a promise left unawaited, or
+  // tested as if it were its value, is a check that always passes or a write that may be
+  // lost. The compiler does not see either; these type-aware rules do.
+  {
+    files: ['src/service/**/*.ts', 'src/bench/**/*.ts', 'e2e/**/*.ts'],
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        tsconfigRootDir: new URL('..', import.meta.url).pathname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+    },
+  },
   {
     files: ['src/dashboard/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

@@ -150,11 +150,15 @@ gatewayTest(
     vendor.addRequests('pl_1', 1, 'fail-0601.csv', 'waiting');
     const id = vendor.requests().find((r) => r.filename === 'fail-0601.csv')?.requestId as string;
     // Seen waiting by the index first, then failing as the product fails it.
-    await expect.poll(() => index.attempts.list('vendor', id).length, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(async () => (await index.attempts.list('vendor', id)).length, { timeout: 10_000 })
+      .toBe(1);
     for (let step = 0; step < 4; step++) vendor.advance();
     // The index reads the failure's words when it first sees it (its budget allowing).
     await expect
-      .poll(() => index.attempts.failureOf('vendor', id) !== undefined, { timeout: 15_000 })
+      .poll(async () => (await index.attempts.failureOf('vendor', id)) !== undefined, {
+        timeout: 15_000,
+      })
       .toBe(true);
 
     await signIn(page, vendorGateway, ADMIN, `/requests/${id}`);

@@ -43,7 +43,7 @@ export async function startDemoApp(
     ...options,
   });
   await addUser(
-    app.context.dbs.system,
+    app.context.shared,
     OPERATOR.user,
     OPERATOR.password,
     'operator',
@@ -354,8 +354,8 @@ export const gatewayTest = test.extend<object, { gateway: GatewayService }>({
         logger: { level: 'info', stream: { write: (line: string) => void logs.push(line) } },
       });
       const stamp = new Date().toISOString();
-      await addUser(app.context.dbs.system, OPERATOR.user, OPERATOR.password, 'operator', stamp);
-      await addUser(app.context.dbs.system, DEVELOPER.user, DEVELOPER.password, 'developer', stamp);
+      await addUser(app.context.shared, OPERATOR.user, OPERATOR.password, 'operator', stamp);
+      await addUser(app.context.shared, DEVELOPER.user, DEVELOPER.password, 'developer', stamp);
       const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
       await use({
         url,

@@ -163,8 +163,8 @@ async function indexed(morning: Morning): Promise<void> {
 }
 
 /** The status the index holds of a request, once it has seen it. */
-const indexedStatus = (morning: Morning, service: string, id: string) =>
-  indexOf(morning, service).statusCounts(service, [id])[0]?.status;
+const indexedStatus = async (morning: Morning, service: string, id: string) =>
+  (await indexOf(morning, service).statusCounts(service, [id]))[0]?.status;
 
 /** Turns the page's language to Japanese (the picker's own choice, kept in the browser). */
 async function inJapanese(page: Page): Promise<void> {
@@ -358,9 +358,13 @@ test('a vendor request’s attempts: status changes with their times, the last l
     .poll(() => indexedStatus(morning, 'tokyo', failing), { timeout: 10_000 })
     .toBe(TOKYO_WORDS.failed);
   await expect
-    .poll(() => indexOf(morning, 'tokyo').attempts.failureOf('tokyo', failing) !== undefined, {
-      timeout: 15_000,
-    })
+    .poll(
+      async () =>
+        (await indexOf(morning, 'tokyo').attempts.failureOf('tokyo', failing)) !== undefined,
+      {
+        timeout: 15_000,
+      },
+    )
     .toBe(true);
 
   await signIn(page, morning, ADMIN, `/requests/${failing}?service=tokyo`);

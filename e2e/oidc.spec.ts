@@ -101,7 +101,7 @@ test('a provider account in the admins group signs in as an administrator, besid
   expect(new URL(page.url()).hash).toBe('');
   expect(answers.join('\n')).not.toContain(TEST_CLIENT.secret);
   // The audit log recorded the sign-in under the person's name.
-  const audit = queryAudit(sso.app.context.dbs.system, {
+  const audit = await queryAudit(sso.app.context.shared, {
     operation: 'mc.oidc-login',
     user: 'ada',
     index: 0,

@@ -1,10 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort } from '../src/service/testing/child.ts';
 import { ADMIN, expect, signIn, startDemoApp, test } from './fixtures.ts';
+import { startNginx, stopNginx } from './nginx.ts';
 
 /*
  * The dashboard as an operator deploys it (docs/deploy/README.md): Debian's nginx in front, the
@@ -12,89 +7,16 @@ import { ADMIN, expect, signIn, startDemoApp, test } from './fixtures.ts';
  * as this test's own child (no daemon, no master process, every file in a temporary folder).
  */
 
-const NGINX = '/usr/sbin/nginx';
 const BASE = '/pipelines';
 /** The client's address as nginx tells it: no browser here has it, so only trust shows it. */
 const CLIENT = '203.0.113.9';
-
-interface Proxy {
-  readonly url: string;
-  readonly folder: string;
-  readonly child: ChildProcess;
-}
-
-/** Resolves once something accepts connections on the port. */
-async function listening(port: number, child: ChildProcess, log: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => resolve(socket.end() !== undefined));
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(
-        `nginx did not start: ${existsSync(log) ? readFileSync(log, 'utf8') : '(no log)'}`,
-      );
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function startNginx(upstream: string): Promise<Proxy> {
-  const folder = mkdtempSync(join(tmpdir(), 'pipeline-nginx-'));
-  for (const temp of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(folder, temp));
-  const port = await freePort();
-  const errorLog = join(folder, 'error.log');
-  // As docs/deploy/nginx-site.conf, but every path also forwarded: the service itself must
-  // be the one that answers nothing at the root.
-  const conf = `
-daemon off;
-master_process off;
-pid ${join(folder, 'nginx.pid')};
-error_log ${errorLog} warn;
-events { worker_connections 64; }
-http {
-  access_log ${join(folder, 'access.log')};
-  client_body_temp_path ${join(folder, 'body')};
-  proxy_temp_path ${join(folder, 'proxy')};
-  fastcgi_temp_path ${join(folder, 'fastcgi')};
-  uwsgi_temp_path ${join(folder, 'uwsgi')};
-  scgi_temp_path ${join(folder, 'scgi')};
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass ${upstream};
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      # What nginx would set from a real client's $remote_addr; here every client is local.
-      proxy_set_header X-Forwarded-For ${CLIENT};
-    }
-  }
-}
-`;
-  const confFile = join(folder, 'nginx.conf');
-  writeFileSync(confFile, conf);
-  const child = spawn(NGINX, ['-p', folder, '-c', confFile, '-e', errorLog], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  await listening(port, child, errorLog);
-  return { url: `http://127.0.0.1:${port}`, folder, child };
-}
-
-async function stopNginx(proxy: Proxy): Promise<void> {
-  const exited = new Promise((resolve) => proxy.child.once('exit', resolve));
-  if (proxy.child.exitCode === null) proxy.child.kill('SIGTERM');
-  await exited;
-  rmSync(proxy.folder, { recursive: true, force: true });
-}
 
 test('the dashboard works through nginx under a sub-path, and the audit names the client', async ({
   page,
   request,
 }) => {
   const service = await startDemoApp({ basePath: BASE, trustProxy: ['127.0.0.1'] });
-  const proxy = await startNginx(service.url);
+  const proxy = await startNginx([service.url], { forwardedFor: CLIENT });
   try {
     const site = `${proxy.url}${BASE}`;
     await signIn(page, { url: site }, ADMIN, '/pipelines');

@@ -33,8 +33,8 @@ async function ensureUser(
   who: { user: string; password: string },
   role: 'viewer' | 'operator',
 ) {
-  const db = service.app.context.dbs.system;
-  if (!findUser(db, who.user))
+  const db = service.app.context.shared;
+  if (!(await findUser(db, who.user)))
     await addUser(db, who.user, who.password, role, new Date().toISOString());
 }
 
@@ -157,8 +157,8 @@ test('an operator made a viewer on this service is one here, until the grant is 
   page,
   service,
 }) => {
-  const db = service.app.context.dbs.system;
-  grantRole(db, NARROWED.user, 'local', 'viewer');
+  const db = service.app.context.shared;
+  await grantRole(db, NARROWED.user, 'local', 'viewer');
   try {
     await signIn(page, service, NARROWED, `/requests?pipeline=pl_3&status=Error`);
     await expect(page.getByTestId('role-here')).toHaveText('viewer');
@@ -167,7 +167,7 @@ test('an operator made a viewer on this service is one here, until the grant is 
       .getByRole('button', { name: `Retry ${failed}` });
     await refusedWithReason(page, retry, REASON.requestretry);
   } finally {
-    revokeRole(db, NARROWED.user, 'local');
+    await revokeRole(db, NARROWED.user, 'local');
   }
   // Read again as the server reads it at each call: the operator's controls are back.
   await page.reload();

@@ -122,7 +122,7 @@ const test = base.extend<object, { gateway: DownGateway }>({
         limits: { upstreamTimeoutMs: UPSTREAM_TIMEOUT_S * 1000 },
       });
       await addUser(
-        app.context.dbs.system,
+        app.context.shared,
         OPERATOR.user,
         OPERATOR.password,
         'operator',

@@ -30,7 +30,7 @@ test('reissues the key after a confirmation; the old key is refused at once', as
     ).status(),
   ).toBe(200);
   // Put the fixture's key back for the other tests of this worker.
-  service.app.context.access.reissue(oldKey);
+  await service.app.context.access.reissue(oldKey);
 });
 
 test('shows other roles a summary without the key', async ({ page, service }) => {

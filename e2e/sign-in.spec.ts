@@ -62,7 +62,7 @@ test('an expired session goes back to sign-in and then to the page the user was 
     () => JSON.parse(sessionStorage.getItem('pipeline-dashboard.auth') ?? '{}').sessionId as string,
   );
   // The session ends behind the dashboard's back, as a timeout would end it.
-  service.app.context.sessions.close('mc', sessionId);
+  await service.app.context.sessions.close('mc', sessionId);
   await page.getByRole('button', { name: 'Refresh' }).click();
   await expect(page).toHaveURL(/\/sign-in\?next=/);
   await expect(page.getByText('Your session has ended')).toBeVisible();

@@ -57,7 +57,7 @@ const test = base.extend<object, { kanto: Kanto }>({
         ],
       });
       await addUser(
-        app.context.dbs.system,
+        app.context.shared,
         OPERATOR.user,
         OPERATOR.password,
         'operator',

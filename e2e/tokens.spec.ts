@@ -99,6 +99,6 @@ test('an administrator stops accepting the shared key after a confirmation; toke
     expect((await call(service.apiKey)).status()).toBe(200);
   } finally {
     // The other tests of this worker use the key.
-    service.app.context.access.setSharedKeyEnabled(true);
+    await service.app.context.access.setSharedKeyEnabled(true);
   }
 });

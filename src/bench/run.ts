@@ -7,11 +7,12 @@ import { bundleSizes, dashboardTimes, overviewAtScale, requestsPageAtScale } fro
 import { benchCsvShapes } from './csv-shapes.ts';
 import { benchFanIn } from './fan-in.ts';
 import { benchGatewayWholeDay, benchServicesPerGateway } from './gateway.ts';
+import { benchHa } from './ha.ts';
 import { benchIngest } from './ingest.ts';
 
 // `npm run bench`: every figure is measured in this run, next to its baseline from the
 // same run; nothing here asserts a time. Pass names to run a subset:
-// `npm run bench -- ingest csv api latency dashboard fanin gateway`.
+// `npm run bench -- ingest csv api latency dashboard fanin gateway ha`.
 
 const wanted = new Set(process.argv.slice(2));
 const runs = (name: string) => wanted.size === 0 || wanted.has(name);
@@ -286,5 +287,46 @@ if (runs('gateway')) {
   );
   console.log(
     `Estimate from the CPU per round: one gateway core holds ${many.estimatedServices} such services with a round every 30 s (the vendors ran in the benchmark's own process, on the same two cores).`,
+  );
+}
+
+if (runs('ha')) {
+  const seconds = Number(process.env.BENCH_HA_SECONDS ?? 10);
+  const ha = await benchHa(seconds);
+  const base = ha.rows[0];
+  console.log(
+    `\nSeveral gateways on one PostgreSQL (issue 28): each gateway in its own process, in front of one vendor double; ${seconds} s per measure; sign-ins 8 at once, reads 32 at once (a day's requeststats, signed in), spread over the gateways of the row`,
+  );
+  console.log(
+    table([
+      ['setup', 'sign-ins/s', 'ratio', 'reads/s', 'ratio'],
+      ...ha.rows.map((row) => [
+        row.setup,
+        row.signInsPerSecond.toFixed(1),
+        (row.signInsPerSecond / (base?.signInsPerSecond ?? Number.NaN)).toFixed(2),
+        row.readsPerSecond.toFixed(0),
+        (row.readsPerSecond / (base?.readsPerSecond ?? Number.NaN)).toFixed(2),
+      ]),
+    ]),
+  );
+  console.log(
+    table([
+      ['failover (SIGKILL of the holder)', 'measured', 'goal'],
+      [
+        'poller lease to the other gateway',
+        `${(ha.pollerFailoverMs / 1000).toFixed(1)} s`,
+        'within 15 s',
+      ],
+      [
+        'bulk job resumed on another gateway',
+        `${(ha.bulkFailoverMs / 1000).toFixed(1)} s`,
+        'within 60 s',
+      ],
+      [
+        'vendor retry calls per request of that job',
+        ha.bulkCallsPerRequest.toFixed(2),
+        '1.00 (none twice)',
+      ],
+    ]),
   );
 }

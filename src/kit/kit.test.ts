@@ -35,13 +35,13 @@ beforeAll(async () => {
   failedId = (await service.client.exec('pl_1', 'missing.csv')).requestId as string;
   await service.app.engine.whenIdle();
   await addUser(
-    service.app.context.dbs.system,
+    service.app.context.shared,
     'olivia',
     'operator-password',
     'operator',
     new Date().toISOString(),
   );
-  await addUser(service.app.context.dbs.system, 'robot', '', 'operator', new Date().toISOString());
+  await addUser(service.app.context.shared, 'robot', '', 'operator', new Date().toISOString());
 });
 
 afterAll(async () => {

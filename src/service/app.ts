@@ -15,7 +15,7 @@ import type { ServiceContext } from './context.ts';
 import type { DataPaths } from './engine/control.ts';
 import { openDatabases } from './db/databases.ts';
 import { countByPipelineAndStatus } from './db/status/request-list.ts';
-import { getSetting, setSetting } from './db/system/settings.ts';
+import { settingOnce } from './db/system/settings.ts';
 import { DEMO_PIPELINES, seedDemoInbox, seedDemoRequests } from './demo/seed.ts';
 import { Engine } from './engine/engine.ts';
 import { installErrorHandler } from './errors-handler.ts';
@@ -28,7 +28,7 @@ import type { CachedReads } from './http/cached-reads.ts';
 import { httpServer } from './http/server.ts';
 import { dashboardFiles } from './http/dashboard-files.ts';
 import { healthRoutes } from './http/health.ts';
-import { metricsRoutes, ServiceMetrics } from './http/metrics.ts';
+import { metricsRoutes, ServiceMetrics, upstreamDayCounts } from './http/metrics.ts';
 import { apiScope, siteScope } from './http/security.ts';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.ts';
 import { MCAPI_PREFIX, managementConsole } from './mcapi/routes.ts';
@@ -38,10 +38,11 @@ import { Notifier } from './notify/notifier.ts';
 import { NotifyRuleWatcher, type NotifyRules } from './notify/rules.ts';
 import { discoverProvider, oidcRoutes } from './mcapi/oidc.ts';
 import { ProviderSignOut } from './auth/oidc-sign-out.ts';
-import { mappedServices, type OidcSettings } from './auth/oidc-config.ts';
+import { checkMappedServices, type OidcSettings } from './auth/oidc-config.ts';
 import { collectRoutes, openApiRoutes, type RegisteredRoute } from './openapi/routes.ts';
 import { getPipeline } from './db/system/pipelines.ts';
 import { SESSION_COOKIE } from '../kit/wire.ts';
+import { openSharedStore, type SharedStore } from './store/shared-store.ts';
 
 // Wiring only: each piece lives with its Part (routes), in auth/ (keys, sessions, the first
 // administrator), in demo/ (seeding), in http/ (headers, the dashboard's files) or engine/.
@@ -59,6 +60,12 @@ const API_PREFIXES = [PIPELINE_API_PREFIX, SERVICES_PREFIX, MCAPI_PREFIX, FLOWAP
 export interface AppConfig {
   /** Folder of the three databases, `inbox/` and `outbox/`. */
   readonly dataDir: string;
+  /**
+   * A postgres:// URL holding the shared state (users, sessions, settings, tokens, audit,
+   * bulk jobs, notification claims) that several gateways share (contract section 11);
+   * absent: the system database.
+   */
+  readonly databaseUrl?: string | undefined;
   /** Provision this key and enable the pipeline API. */
   readonly apiKey?: string | undefined;
   readonly adminPassword?: string | undefined;
@@ -120,6 +127,8 @@ export interface App {
   readonly server: FastifyInstance;
   readonly context: ServiceContext;
   readonly engine: Engine;
+  /** Where the shared state lives: the system database, or a shared PostgreSQL. */
+  readonly store: SharedStore;
 
   /** The generated password of `admin` when this start created that user. */
   readonly initialAdminPassword: string | undefined;
@@ -147,12 +156,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     outbox: join(dataDir, 'outbox'),
   };
   const services = config.services ?? [{ id: 'local', name: 'Embedded service', embedded: true }];
-  // A role on a service this server does not answer for is a typing mistake: said at start.
-  for (const id of config.oidc ? mappedServices(config.oidc.roles) : [])
-    if (!services.some((s) => s.id === id))
-      throw new Error(
-        `--oidc-roles: no service ${JSON.stringify(id)} here (its services: ${services.map((s) => s.id).join(', ')})`,
-      );
+  checkMappedServices(config.oidc, services);
   // Before anything opens: a provider that cannot be read stops the start, naming the flag.
   const provider = config.oidc ? await discoverProvider(config.oidc) : undefined;
   const embedded = services.some((s) => s.embedded);
@@ -166,12 +170,22 @@ export async function buildApp(config: AppConfig): Promise<App> {
   const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...config.limits };
   const time = new ServiceTime(config.timeZone);
   let index: RequestIndex | undefined;
+  let store: SharedStore | undefined;
+  // Until the server (and its logger) exists, a lost connection is said on stderr.
+  let storeLog = (message: string): void => void process.stderr.write(`${message}\n`);
   try {
-    if (!getSetting(dbs.system, 'serverId')) setSetting(dbs.system, 'serverId', randomUUID());
-    const access = new ApiAccess(dbs.system, clock);
+    const openStore = await openSharedStore({
+      databaseUrl: config.databaseUrl,
+      system: dbs.system,
+      log: (message) => storeLog(message),
+    });
+    store = openStore;
+    const shared = openStore.sql;
+    const serverId = await settingOnce(shared, 'serverId', randomUUID);
+    const access = await ApiAccess.load(shared, clock);
     const demo = config.demo && embedded;
     // A gateway's people reach Part C through its own API setting: on from the first start.
-    const apiKeyIgnored = access.provision(config.apiKey, { demo: demo || !embedded });
+    const apiKeyIgnored = await access.provision(config.apiKey, { demo: demo || !embedded });
     // A gateway has no pipelines of its own: its pipelines are the upstreams'.
     const definitionFiles = [
       ...(demo ? [DEMO_PIPELINES] : []),
@@ -181,7 +195,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
     if (demo) seedDemoInbox(paths);
 
     const embeddedId = services.find((e) => e.embedded)?.id ?? 'local';
-    const metrics = new ServiceMetrics(() => [
+    const metrics = new ServiceMetrics(async () => [
       ...(embedded
         ? countByPipelineAndStatus(dbs.status, time.day(clock.now())).map((c) => ({
             service: embeddedId,
@@ -190,19 +204,9 @@ export async function buildApp(config: AppConfig): Promise<App> {
             count: c.count,
           }))
         : []),
-      // An upstream's day as its request index holds it (the service's own day).
-      ...directory.pollers().flatMap((poller) =>
-        (poller.stats(undefined)?.pipelines ?? []).flatMap((p) =>
-          p.counts.map((c) => ({
-            service: poller.service,
-            pipeline: p.id,
-            status: c.status,
-            count: c.value,
-          })),
-        ),
-      ),
+      ...(await upstreamDayCounts(directory.pollers())),
     ]);
-    const notifier = new Notifier(dbs.system, clock, {
+    const notifier = new Notifier(shared, clock, {
       targets: config.notify?.targets ?? [],
       serviceTargets: Object.fromEntries(services.map((s) => [s.id, s.notify ?? []])),
       publicUrl: config.notify?.publicUrl,
@@ -238,14 +242,15 @@ export async function buildApp(config: AppConfig): Promise<App> {
       onStatusChange: (pipelineId, status) => metrics.statusChanged(embeddedId, pipelineId, status),
     });
     const initialAdminPassword = await ensureAdmin(
-      dbs,
+      shared,
       dataDir,
       config.adminPassword,
       clock.now().toISOString(),
     );
-    const sessions = new SessionStore(dbs.system, clock);
+    const sessions = new SessionStore(shared, clock);
     // Only a server in front of other services keeps an index of their requests.
-    index = services.some((s) => !s.embedded) ? RequestIndex.open(dataDir) : undefined;
+    // Shared by the gateways on PostgreSQL (contract section 11), else a file of its own.
+    index = services.some((s) => !s.embedded) ? RequestIndex.of(openStore, dataDir) : undefined;
     const directory = new ServiceDirectory(
       services,
       VERSION,
@@ -278,6 +283,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
         metrics.statusChanged(poller.service, pipelineId, status);
     const context: ServiceContext = {
       dbs,
+      shared,
       clock,
       time,
       access,
@@ -286,11 +292,11 @@ export async function buildApp(config: AppConfig): Promise<App> {
       paths,
       sessions,
       serverName: config.serverName ?? hostname(),
-      serverId: getSetting(dbs.system, 'serverId') as string,
+      serverId,
       limits,
       services: directory,
       notifier,
-      audit: new AuditLog(dbs.system, clock, time, config.auditRetentionDays ?? 90, (m, e) =>
+      audit: new AuditLog(shared, clock, time, config.auditRetentionDays ?? 90, (m, e) =>
         server.log.error({ err: e }, m),
       ),
     };
@@ -299,8 +305,9 @@ export async function buildApp(config: AppConfig): Promise<App> {
       ? new ProviderSignOut(provider, config.notify?.publicUrl)
       : undefined;
     const { server, cached } = await httpServer(config, limits, metrics);
+    storeLog = (message) => server.log.warn(message);
     const routes = collectRoutes(server);
-    const consoleSessions = managementConsoleSessions(sessions, dbs.system);
+    const consoleSessions = managementConsoleSessions(sessions, shared);
     const partC = pipelineApi(
       context,
       directory,
@@ -335,7 +342,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
               }
             : undefined,
         );
-        healthRoutes(site, dbs, directory, () => clock.now());
+        healthRoutes(site, dbs, openStore, directory, () => clock.now());
         await openApiRoutes(site, VERSION, config.basePath ?? '');
         await dashboardFiles(site, config.staticDir, API_PREFIXES, config.basePath ?? '');
       }),
@@ -349,7 +356,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       );
     if (embedded) {
       await engine.recover();
-      if (demo) seedDemoRequests(context);
+      if (demo) await seedDemoRequests(context);
     }
     await directory.start();
     await server.ready();
@@ -361,11 +368,14 @@ export async function buildApp(config: AppConfig): Promise<App> {
       ruleTimer = setInterval(watchPipelines, 15_000);
       ruleTimer.unref();
     }
+    // Another gateway on the same PostgreSQL may change the API settings.
+    const stopSettings = openStore.engine === 'postgres' ? access.watch(server.log) : undefined;
 
     return {
       server,
       context,
       engine,
+      store: openStore,
       initialAdminPassword,
       apiKeyIgnored,
       routes,
@@ -373,16 +383,19 @@ export async function buildApp(config: AppConfig): Promise<App> {
       watchPipelines,
       async close() {
         if (ruleTimer) clearInterval(ruleTimer);
+        stopSettings?.();
         await directory.stop();
         await server.close();
         await engine.shutdown();
         await notifier.settled();
         index?.close();
+        await openStore.close();
         dbs.close();
       },
     };
   } catch (error) {
     index?.close();
+    await store?.close();
     dbs.close();
     throw error;
   }

@@ -7,11 +7,14 @@ import type { ServiceLimits } from './limits.ts';
 import { checkTarget } from './notify/notifier.ts';
 import type { NotifyRules } from './notify/rules.ts';
 import { readOidcSettings, type OidcSettings } from './auth/oidc-config.ts';
+import { parseDatabaseUrl } from './store/database-url.ts';
 
 export interface CliConfig {
   readonly host: string;
   readonly port: number;
   readonly dataDir: string;
+  /** The shared PostgreSQL of several gateways (checked), or undefined for SQLite. */
+  readonly databaseUrl: string | undefined;
   readonly apiKey: string | undefined;
   readonly adminPassword: string | undefined;
   readonly demo: boolean;
@@ -49,6 +52,9 @@ Options (each also read from the environment variable in brackets; a flag wins):
   --port <n>              port to listen on [PORT] (default 25080)
   --host <address>        address to listen on [HOST] (default 127.0.0.1)
   --data <folder>         databases, inbox/ and outbox/ [PIPELINE_DATA_DIR] (default ./data)
+  --database <url>        keep users, sessions, tokens, audit and bulk jobs in this PostgreSQL,
+                          postgres://user:password@host:port/db, shared by several gateways
+                          [PIPELINE_DATABASE_URL] (default: SQLite in the data folder)
   --api-key <key>         provision this API key and enable the pipeline API [PIPELINE_API_KEY]
   --admin-password <pw>   password of the first administrator, admin [PIPELINE_ADMIN_PASSWORD]
   --no-demo               no demo pipelines, inputs or requests [PIPELINE_NO_DEMO=1]
@@ -203,6 +209,7 @@ export function readConfig(
       port: { type: 'string' },
       host: { type: 'string' },
       data: { type: 'string' },
+      database: { type: 'string' },
       'api-key': { type: 'string' },
       'admin-password': { type: 'string' },
       'no-demo': { type: 'boolean' },
@@ -320,6 +327,7 @@ export function readConfig(
     host: values.host ?? env.HOST ?? '127.0.0.1',
     port: integer('--port', values.port ?? env.PORT ?? '25080', 0, 65535),
     dataDir: values.data ?? env.PIPELINE_DATA_DIR ?? 'data',
+    databaseUrl: readDatabaseUrl(values.database ?? env.PIPELINE_DATABASE_URL),
     apiKey,
     adminPassword,
     demo: !(values['no-demo'] ?? ['1', 'true'].includes(env.PIPELINE_NO_DEMO ?? '')),
@@ -363,4 +371,9 @@ export function readConfig(
       },
     },
   };
+}
+
+/** `--database`: checked now, so a mistyped URL stops the start naming the flag. */
+function readDatabaseUrl(text: string | undefined): string | undefined {
+  return text === undefined || text === '' ? undefined : parseDatabaseUrl(text).url;
 }

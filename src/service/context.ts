@@ -7,10 +7,16 @@ import type { DataPaths, EngineControl } from './engine/control.ts';
 import type { Services } from './gateway/service-state.ts';
 import type { ServiceLimits } from './limits.ts';
 import type { Notifier } from './notify/notifier.ts';
+import type { Sql } from './db/sql.ts';
 
 /** Everything a handler may use; built once by the app. */
 export interface ServiceContext {
   readonly dbs: Databases;
+  /**
+   * The gateway's shared state (users, sessions, settings, tokens, audit, bulk jobs,
+   * notification claims): the system database, or PostgreSQL with `--database`.
+   */
+  readonly shared: Sql;
   readonly clock: Clock;
   readonly time: ServiceTime;
   readonly access: ApiAccess;

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { ErrorCode } from '../kit/wire.ts';
 import { storageProblemOf } from './db/storage-problem.ts';
 import { ApiError } from './errors.ts';
+import { StoreUnavailable } from './db/sql.ts';
 
 /** A failure of the data folder (full, read-only, locked) in words for the caller, or undefined. */
 function storageFailure(error: unknown): string | undefined {
@@ -33,6 +34,14 @@ export function toApiError(error: unknown, correlationId: string): ApiError {
       );
     default:
   }
+  // PostgreSQL gone (contract section 11): 503 naming it (its password masked); the store
+  // connects again by itself once it is back.
+  if (error instanceof StoreUnavailable)
+    return new ApiError(
+      503,
+      ErrorCode.Unavailable,
+      `The database ${error.database} is unreachable; nothing was changed. Try again in a moment.`,
+    );
   const storage = storageFailure(error);
   if (storage) return new ApiError(503, ErrorCode.Unavailable, storage);
   const status = fastifyError.statusCode;

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
 
   const app = await buildApp({
     dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
     apiKey: config.apiKey,
     adminPassword: config.adminPassword,
     demo: config.demo,
@@ -95,6 +96,7 @@ async function main(): Promise<void> {
         ]
       : []),
     `  Data folder:   ${app.context.paths.data}`,
+    ...(app.store.engine === 'postgres' ? [`  Shared state:  ${app.store.name}`] : []),
     '',
   ];
   say(`${lines.join('\n')}\n`);

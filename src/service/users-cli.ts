@@ -13,6 +13,7 @@ import {
 import { openDatabases } from './db/databases.ts';
 import { grantedRoles, grantRole, revokeRole } from './db/system/service-roles.ts';
 import { SERVICE_ID } from './gateway/services.ts';
+import { openSharedStore } from './store/shared-store.ts';
 
 const USAGE = `Usage: npm run users -- <command> [options]
 
@@ -26,6 +27,8 @@ const USAGE = `Usage: npm run users -- <command> [options]
 
 Options:
   --data <folder>   the service's data folder [PIPELINE_DATA_DIR] (default ./data)
+  --database <url>  the gateways' shared PostgreSQL, postgres://user:password@host:port/db
+                    [PIPELINE_DATABASE_URL] (default: the data folder's system database)
   --no-password     (add) a user without a password: flow service login only
 
 Roles are read at each call: a grant or a revoke holds for open sessions and running bulk
@@ -68,6 +71,7 @@ async function main(): Promise<void> {
     args: process.argv.slice(2),
     options: {
       data: { type: 'string' },
+      database: { type: 'string' },
       role: { type: 'string' },
       service: { type: 'string' },
       'no-password': { type: 'boolean' },
@@ -81,12 +85,19 @@ async function main(): Promise<void> {
     return;
   }
   const dbs = openDatabases(resolve(values.data ?? process.env.PIPELINE_DATA_DIR ?? 'data'));
+  let store;
   try {
+    store = await openSharedStore({
+      databaseUrl: values.database ?? process.env.PIPELINE_DATABASE_URL,
+      system: dbs.system,
+      log: (message) => process.stderr.write(`${message}\n`),
+    });
+    const sql = store.sql;
     switch (command) {
       case 'list':
-        for (const user of listUsers(dbs.system)) {
+        for (const user of await listUsers(sql)) {
           // Roles per service as service:role, as the single sign-on mapping writes them.
-          const perService = grantedRoles(dbs.system, user.name)
+          const perService = (await grantedRoles(sql, user.name))
             .map((granted) => `${granted.service}:${granted.role}`)
             .join(',');
           process.stdout.write(
@@ -99,7 +110,7 @@ async function main(): Promise<void> {
         if (!values.role || !isRole(values.role))
           throw new Error(`--role must be one of ${ROLES.join(', ')}`);
         const password = values['no-password'] ? '' : await askPassword();
-        await addUser(dbs.system, name, password, values.role, new Date().toISOString());
+        await addUser(sql, name, password, values.role, new Date().toISOString());
         process.stdout.write(`added ${name} (${values.role})\n`);
         return;
       }
@@ -108,7 +119,7 @@ async function main(): Promise<void> {
         const service = serviceOf(values.service);
         if (!values.role || !isRole(values.role))
           throw new Error(`--role must be one of ${ROLES.join(', ')}`);
-        if (!grantRole(dbs.system, name, service, values.role))
+        if (!(await grantRole(sql, name, service, values.role)))
           throw new Error(`user ${name} does not exist`);
         process.stdout.write(`${name} is ${values.role} on ${service}\n`);
         return;
@@ -116,25 +127,26 @@ async function main(): Promise<void> {
       case 'revoke': {
         if (!name) throw new Error('revoke needs a user name');
         const service = serviceOf(values.service);
-        if (!revokeRole(dbs.system, name, service))
+        if (!(await revokeRole(sql, name, service)))
           throw new Error(`${name} has no role of their own on ${service}`);
         process.stdout.write(`${name} has their default role on ${service} again\n`);
         return;
       }
       case 'passwd':
         if (!name) throw new Error('passwd needs a user name');
-        await setPassword(dbs.system, name, await askPassword());
+        await setPassword(sql, name, await askPassword());
         process.stdout.write(`password of ${name} changed\n`);
         return;
       case 'remove':
         if (!name) throw new Error('remove needs a user name');
-        removeUser(dbs.system, name);
+        await removeUser(sql, name);
         process.stdout.write(`removed ${name}\n`);
         return;
       default:
         throw new Error(`unknown command ${command}\n\n${USAGE}`);
     }
   } finally {
+    await store?.close();
     dbs.close();
   }
 }

@@ -87,7 +87,7 @@ beforeAll(async () => {
   // One minute for the whole flood: the per-address rate is counted by the minute.
   clock = new ManualClock(Date.parse('2026-11-22T09:00:05Z'));
   service = await startService({ clock, adminPassword: ADMIN_PASSWORD });
-  await addUser(service.app.context.dbs.system, 'olivia', PASSWORD, 'operator', 'now');
+  await addUser(service.app.context.shared, 'olivia', PASSWORD, 'operator', 'now');
   admin = await signIn('admin', ADMIN_PASSWORD);
 });
 
@@ -219,13 +219,12 @@ describe('an audit no one can flood', () => {
 
   it('answers a page of 1,000 within 1 MiB, even of entries written before the bounds, and says where the rest begins', async () => {
     // Entries as the audit wrote them before it bounded them: 1,100 of 6 KB to 12 KB.
-    const db = service.app.context.dbs.system;
-    db.transaction(() => {
+    await service.app.context.shared.transaction(async (db) => {
       for (let i = 0; i < 1100; i += 1) {
         const parameters = Object.fromEntries(
           Array.from({ length: i % 2 ? 24 : 48 }, (_, n) => [`p${n}`, 'y'.repeat(250)]),
         );
-        appendAudit(db, {
+        await appendAudit(db, {
           time: '2026-11-20T08:00:00.000Z',
           day: '20261120',
           userName: null,
@@ -240,7 +239,7 @@ describe('an audit no one can flood', () => {
           requestId: null,
         });
       }
-    })();
+    });
     const first = await audit({ operation: 'legacy', pagesize: '1000' });
     expect(first.status).toBe(200);
     expect(first.total).toBe(1100);

@@ -69,7 +69,7 @@ beforeAll(async () => {
     adminPassword: ADMIN_PASSWORD,
     pipelinesFile: writeTestPipelines(mkdtempSync(join(tmpdir(), 'audit-defs-'))),
   });
-  const db = service.app.context.dbs.system;
+  const db = service.app.context.shared;
   await addUser(db, 'olivia', PASSWORD, 'operator', 'now');
   await addUser(db, 'devon', PASSWORD, 'developer', 'now');
   writeFileSync(join(service.dataDir, 'inbox', 'orders.csv'), 'id,amount,note\n1,20,x\n');

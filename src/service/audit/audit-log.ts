@@ -6,7 +6,7 @@ import {
   updateAuditSummary,
   type AuditEntry,
 } from '../db/system/audit.ts';
-import type { Db } from '../db/sqlite.ts';
+import type { Sql } from '../db/sql.ts';
 import { ApiError } from '../errors.ts';
 import { toApiError } from '../errors-handler.ts';
 import { boundEntry } from '../db/system/audit-bounds.ts';
@@ -38,9 +38,10 @@ export const anonymousSubject = (): AuditSubject => ({
 export class AuditLog {
   private lastPrune = 0;
   private readonly refusals = new RefusalCounter();
+  private readonly summaryWrites = new WeakMap<RefusalSummary, Promise<number>>();
 
   constructor(
-    private readonly db: Db,
+    private readonly sql: Sql,
     private readonly clock: Clock,
     private readonly time: ServiceTime,
     private readonly retentionDays: number,
@@ -63,11 +64,11 @@ export class AuditLog {
   ): Promise<T> {
     try {
       const result = await run();
-      this.write(request, what, subject, { httpStatus: 200, ...outcome(result) });
+      await this.write(request, what, subject, { httpStatus: 200, ...outcome(result) });
       return result;
     } catch (error) {
       const apiError = error instanceof ApiError ? error : toApiError(error, request.id);
-      this.write(request, what, subject, {
+      await this.write(request, what, subject, {
         httpStatus: apiError.httpStatus,
         status: apiError.httpStatus >= 500 ? 'SystemError' : 'Error',
         message: apiError.message,
@@ -101,16 +102,17 @@ export class AuditLog {
     who: { address: string; subject: AuditSubject },
     what: { operation: string; service: string | null; parameters: unknown },
     result: { httpStatus: number; status: string; message: string },
-  ): void {
-    this.write({ ip: who.address }, what, who.subject, result);
+  ): Promise<void> {
+    return this.write({ ip: who.address }, what, who.subject, result);
   }
 
-  private write(
+  /** Never throws: a failed write is logged (see the catch). */
+  private async write(
     request: Pick<FastifyRequest, 'ip'>,
     what: { operation: string; service: string | null; parameters: unknown },
     subject: AuditSubject,
     result: { httpStatus: number; status: string; message: string },
-  ): void {
+  ): Promise<void> {
     const now = this.clock.now();
     try {
       // Refused before anyone was known: anyone can send these, so they are kept short,
@@ -120,7 +122,7 @@ export class AuditLog {
       if (stranger) {
         const decision = this.refusals.admit(request.ip, what.operation, result.httpStatus, now);
         if (decision.kind === 'summary') {
-          this.summarise(decision.summary, now);
+          await this.summarise(decision.summary, now);
           return;
         }
       }
@@ -139,11 +141,11 @@ export class AuditLog {
         },
         { compact: stranger },
       );
-      appendAudit(this.db, entry);
+      await appendAudit(this.sql, entry);
       if (now.getTime() - this.lastPrune > PRUNE_EVERY_MS) {
         this.lastPrune = now.getTime();
-        pruneAudit(
-          this.db,
+        await pruneAudit(
+          this.sql,
           new Date(now.getTime() - this.retentionDays * 86_400_000).toISOString(),
         );
       }
@@ -158,10 +160,12 @@ export class AuditLog {
   }
 
   /** Writes a minute's summary of refusals the first time, then updates its count in place. */
-  private summarise(summary: RefusalSummary, now: Date): void {
+  private async summarise(summary: RefusalSummary, now: Date): Promise<void> {
     const { parameters, message } = describeSummary(summary);
-    if (summary.seq !== undefined) {
-      updateAuditSummary(this.db, summary.seq, {
+    // The first write is under way: its entry is the one to update once it is there.
+    const seq = summary.seq ?? (await this.summaryWrites.get(summary));
+    if (seq !== undefined) {
+      await updateAuditSummary(this.sql, seq, {
         parameters,
         message,
         httpStatus: summary.httpStatus,
@@ -182,6 +186,8 @@ export class AuditLog {
       message,
       requestId: null,
     });
-    summary.seq = appendAudit(this.db, entry);
+    const write = appendAudit(this.sql, entry);
+    this.summaryWrites.set(summary, write);
+    summary.seq = await write;
   }
 }

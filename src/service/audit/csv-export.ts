@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import Papa from 'papaparse';
 import { AUDIT_CSV_FIELDS } from '../../kit/audit.ts';
-import type { Db } from '../db/sqlite.ts';
+import type { Sql } from '../db/sql.ts';
 import {
   auditBatch,
   nextAuditSeq,
@@ -44,12 +44,12 @@ function lines(rows: readonly (readonly (string | number)[])[]): string {
  * as the client takes them: memory holds one batch whatever the range, and the database is
  * free between batches. The range is what existed when the export began.
  */
-export function auditCsv(db: Db, filters: AuditFilters): Readable {
+export function auditCsv(sql: Sql, filters: AuditFilters): Readable {
   async function* chunks(): AsyncGenerator<string> {
     yield lines([[...CSV_COLUMNS]]);
-    let before = nextAuditSeq(db);
+    let before = await nextAuditSeq(sql);
     for (;;) {
-      const batch = auditBatch(db, filters, before, BATCH);
+      const batch = await auditBatch(sql, filters, before, BATCH);
       if (batch.entries.length > 0) yield lines(batch.entries.map(cells));
       if (batch.last === undefined || batch.entries.length < BATCH) return;
       before = batch.last;

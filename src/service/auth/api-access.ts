@@ -1,9 +1,11 @@
 import { hash, randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { getSetting, setSetting } from '../db/system/settings.ts';
-import type { Db } from '../db/sqlite.ts';
+import type { Sql } from '../db/sql.ts';
 
 const COOKIE_IDLE_MS = 30 * 60 * 1000;
+/** How often a gateway on PostgreSQL reads the API settings again (watch). */
+const SETTINGS_REFRESH_MS = 2_000;
 // Each key-authenticated call without a cookie mints one; the cap keeps a flood of such
 // calls from growing memory without bound (the least recently used go first).
 const MAX_COOKIE_SESSIONS = 10_000;
@@ -31,21 +33,61 @@ export const newSecret = (): string => randomBytes(32).toString('base64url');
 /**
  * The pipeline API setting, its key and the SESSIONID cookie sessions (contract section 4).
  * Cookie sessions live in memory: after a restart a client presents its key again.
+ *
+ * The settings are read on every call, on the hot path, so they are held here as the store
+ * last said: this process's own changes at once, another gateway's (on a shared PostgreSQL,
+ * contract section 11) at the next `refresh`, which the app runs every few seconds there.
  */
 export class ApiAccess {
-  private enabledValue: boolean;
-  private sharedKeyValue: boolean;
-  private keyDigest: string | null;
+  private enabledValue = false;
+  private sharedKeyValue = true;
+  private keyValue: string | null = null;
+  private keyDigest: string | null = null;
   private readonly cookies = new Map<string, number>();
 
-  constructor(
-    private readonly db: Db,
+  private constructor(
+    private readonly sql: Sql,
     private readonly clock: Clock,
-  ) {
-    this.enabledValue = getSetting(db, 'apiEnabled') === 'true';
-    this.sharedKeyValue = getSetting(db, 'sharedKeyEnabled') !== 'false';
-    const key = getSetting(db, 'apiKey');
-    this.keyDigest = key ? digest(key) : null;
+  ) {}
+
+  static async load(sql: Sql, clock: Clock): Promise<ApiAccess> {
+    const access = new ApiAccess(sql, clock);
+    await access.refresh();
+    return access;
+  }
+
+  /**
+   * Reads the settings again every SETTINGS_REFRESH_MS (gateways on one PostgreSQL: another
+   * may change them); returns the stop.
+   */
+  watch(log: { warn(object: object, message: string): void }): () => void {
+    const timer = setInterval(
+      () =>
+        void this.refresh().catch((error: unknown) =>
+          log.warn({ err: error }, 'API settings not read'),
+        ),
+      SETTINGS_REFRESH_MS,
+    );
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /** Reads the settings again (another gateway may have changed them). */
+  async refresh(): Promise<void> {
+    const [enabled, shared, key] = await Promise.all([
+      getSetting(this.sql, 'apiEnabled'),
+      getSetting(this.sql, 'sharedKeyEnabled'),
+      getSetting(this.sql, 'apiKey'),
+    ]);
+    this.enabledValue = enabled === 'true';
+    if (this.sharedKeyValue && shared === 'false') this.cookies.clear();
+    this.sharedKeyValue = shared !== 'false';
+    if (key !== this.keyValue) {
+      // A key reissued elsewhere ends the cookies it minted here too.
+      if (this.keyValue !== null) this.cookies.clear();
+      this.keyValue = key;
+      this.keyDigest = key ? digest(key) : null;
+    }
   }
 
   get enabled(): boolean {
@@ -58,14 +100,14 @@ export class ApiAccess {
   }
 
   /** Enables or disables the shared key; disabling ends the cookies it minted at once. */
-  setSharedKeyEnabled(enabled: boolean): void {
-    setSetting(this.db, 'sharedKeyEnabled', String(enabled));
+  async setSharedKeyEnabled(enabled: boolean): Promise<void> {
+    await setSetting(this.sql, 'sharedKeyEnabled', String(enabled));
     this.sharedKeyValue = enabled;
     if (!enabled) this.cookies.clear();
   }
 
   get key(): string | null {
-    return getSetting(this.db, 'apiKey');
+    return this.keyValue;
   }
 
   /**
@@ -73,23 +115,24 @@ export class ApiAccess {
    * reissue or disabling outlives every restart (contract section 4). The demo enables the
    * API on its first start. True when a given key was not used.
    */
-  provision(key: string | undefined, options: { readonly demo: boolean }): boolean {
+  async provision(key: string | undefined, options: { readonly demo: boolean }): Promise<boolean> {
     if (this.key !== null) return key !== undefined;
-    if (key !== undefined) this.reissue(key);
-    if (key !== undefined || options.demo) this.setEnabled(true);
+    if (key !== undefined) await this.reissue(key);
+    if (key !== undefined || options.demo) await this.setEnabled(true);
     return false;
   }
 
   /** Enables or disables the API; the first enabling issues a key. */
-  setEnabled(enabled: boolean): void {
-    if (enabled && !this.key) this.reissue();
-    setSetting(this.db, 'apiEnabled', String(enabled));
+  async setEnabled(enabled: boolean): Promise<void> {
+    if (enabled && !this.key) await this.reissue();
+    await setSetting(this.sql, 'apiEnabled', String(enabled));
     this.enabledValue = enabled;
   }
 
   /** Replaces the key (or sets the given one); the old key and its cookies stop at once. */
-  reissue(key: string = newSecret()): string {
-    setSetting(this.db, 'apiKey', key);
+  async reissue(key: string = newSecret()): Promise<string> {
+    await setSetting(this.sql, 'apiKey', key);
+    this.keyValue = key;
     this.keyDigest = digest(key);
     this.cookies.clear();
     return key;

@@ -79,7 +79,7 @@ beforeAll(async () => {
     serverName: 'test-server',
     logger: { level: 'trace', stream: logStream },
   });
-  const db = service.app.context.dbs.system;
+  const db = service.app.context.shared;
   const now = new Date().toISOString();
   await addUser(db, 'olivia', PASSWORD, 'operator', now);
   await addUser(db, 'devon', PASSWORD, 'developer', now);
@@ -452,7 +452,7 @@ describe('API settings', () => {
         })
       ).status,
     ).toBe(200);
-    service.app.context.access.reissue(TEST_API_KEY);
+    await service.app.context.access.reissue(TEST_API_KEY);
   });
 });
 

@@ -54,7 +54,7 @@ beforeAll(async () => {
     adminPassword: ADMIN_PASSWORD,
     pipelinesFile: writeTestPipelines(mkdtempSync(join(tmpdir(), 'cred-defs-'))),
   });
-  await addUser(service.app.context.dbs.system, 'olivia', PASSWORD, 'operator', 'now');
+  await addUser(service.app.context.shared, 'olivia', PASSWORD, 'operator', 'now');
   writeFileSync(join(service.dataDir, 'inbox', 'orders.csv'), 'id,amount,note\n1,20,x\n');
 });
 
@@ -209,7 +209,7 @@ describe('browser protections', () => {
 
 describe('timing of Part B sign-in', () => {
   it('a user without a password costs the same work as any other', async () => {
-    await addUser(service.app.context.dbs.system, 'robot', '', 'operator', 'now');
+    await addUser(service.app.context.shared, 'robot', '', 'operator', 'now');
     const time = async (fields: Record<string, string>) => {
       const started = performance.now();
       await service.fetch('/api/auth/login', form(fields));
@@ -309,7 +309,7 @@ describe('the key flag only provisions', () => {
       (await second.fetch('/pipelineapi/version/xml', { headers: { 'X-Pipelinewebapi': newKey } }))
         .status,
     ).toBe(200);
-    second.app.context.access.setEnabled(false);
+    await second.app.context.access.setEnabled(false);
     await second.close();
 
     const third = await startService({ dataDir });

@@ -82,6 +82,18 @@ export function mappedServices(mapping: RoleMapping): Set<string> {
   return new Set([...mapping.onService.values()].flatMap((roles) => [...roles.keys()]));
 }
 
+/** A role on a service this server does not answer for is a typing mistake: said at start. */
+export function checkMappedServices(
+  oidc: OidcSettings | undefined,
+  services: readonly { readonly id: string }[],
+): void {
+  for (const id of oidc ? mappedServices(oidc.roles) : [])
+    if (!services.some((s) => s.id === id))
+      throw new Error(
+        `--oidc-roles: no service ${JSON.stringify(id)} here (its services: ${services.map((s) => s.id).join(', ')})`,
+      );
+}
+
 /** The OIDC settings from flags and environment, or undefined when none is set; throws naming the setting. */
 export function readOidcSettings(flags: Flags): OidcSettings | undefined {
   const given = Object.entries(flags).filter(([, v]) => v !== undefined);

@@ -135,8 +135,8 @@ async function sessionOf(sessionId: string): Promise<{ userName: string; role: s
     .result.data;
 }
 
-const usersNamed = (name: string) =>
-  listUsers(service.app.context.dbs.system).filter(
+const usersNamed = async (name: string) =>
+  (await listUsers(service.app.context.shared)).filter(
     (u) => u.name.toLowerCase() === name.toLowerCase(),
   );
 
@@ -159,11 +159,11 @@ describe('a single-sign-on person is their provider account, not a name', () => 
       headers: { 'X-As-SessionId': ottoSession },
     });
     expect(settings.status).toBe(403);
-    expect(usersNamed('otto')).toEqual([
+    expect(await usersNamed('otto')).toEqual([
       expect.objectContaining({ name: 'otto', role: 'operator', issuer: provider.issuer }),
     ]);
     // The refusals are in the audit log, under the name that was tried.
-    const audit = queryAudit(service.app.context.dbs.system, {
+    const audit = await queryAudit(service.app.context.shared, {
       operation: 'mc.oidc-login',
       index: 0,
       pageSize: 100,
@@ -177,13 +177,13 @@ describe('a single-sign-on person is their provider account, not a name', () => 
   it('the same account is the same user when its name changes; a taken name is not taken over', async () => {
     const first = await signIn('k-1');
     expect(first).toMatchObject({ userName: 'kim' });
-    const [kim] = usersNamed('kim');
+    const [kim] = await usersNamed('kim');
 
     accounts['k-1'] = { ...accounts['k-1'], preferred_username: 'kimberly' };
     const renamed = await signIn('k-1');
     expect(renamed).toMatchObject({ userName: 'kimberly', role: ['operator'] });
-    expect(usersNamed('kim')).toEqual([]);
-    expect(usersNamed('kimberly')).toEqual([
+    expect(await usersNamed('kim')).toEqual([]);
+    expect(await usersNamed('kimberly')).toEqual([
       expect.objectContaining({ id: kim?.id, created: kim?.created }),
     ]);
     // The first session is the same person's: it follows the row, under its new name.
@@ -194,13 +194,13 @@ describe('a single-sign-on person is their provider account, not a name', () => 
     // A name someone else has is not given: the account signs in under the one it had.
     accounts['k-1'] = { ...accounts['k-1'], preferred_username: 'admin' };
     expect(await signIn('k-1')).toMatchObject({ userName: 'kimberly' });
-    expect(usersNamed('admin')).toEqual([expect.objectContaining({ external: false })]);
+    expect(await usersNamed('admin')).toEqual([expect.objectContaining({ external: false })]);
   });
 
   it('an email is a name only when the provider verified it', async () => {
     // No preferred_username or name: an unverified email is passed over for the sub.
     expect(await signIn('e-1')).toMatchObject({ userName: 'e-1' });
-    expect(usersNamed('eve@example.com')).toEqual([]);
+    expect(await usersNamed('eve@example.com')).toEqual([]);
     expect(await signIn('v-1')).toMatchObject({ userName: 'vera@example.com' });
   });
 
@@ -208,10 +208,10 @@ describe('a single-sign-on person is their provider account, not a name', () => 
     expect((await signIn('a-1')).refused).toBe(
       'A local user is called admin; that account signs in with its password.',
     );
-    expect(usersNamed('admin')).toEqual([
+    expect(await usersNamed('admin')).toEqual([
       expect.objectContaining({ name: 'admin', external: false }),
     ]);
-    const db = service.app.context.dbs.system;
+    const db = service.app.context.shared;
     await expect(addUser(db, 'Admin', 'a-long-password', 'operator', 'now')).rejects.toThrow(
       'the name Admin is taken by user admin (names are unique regardless of case)',
     );

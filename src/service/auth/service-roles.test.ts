@@ -122,11 +122,11 @@ describe('roles per service, behind one server', () => {
       ],
       pollScheduled: false,
     });
-    const db = server.app.context.dbs.system;
+    const db = server.app.context.shared;
     await addUser(db, 'olivia', PASSWORD, 'operator', 'now');
     await addUser(db, 'vera', PASSWORD, 'viewer', 'now');
     // An operator everywhere but production, where she may only look.
-    expect(grantRole(db, 'olivia', 'prod', 'viewer')).toBe(true);
+    expect(await grantRole(db, 'olivia', 'prod', 'viewer')).toBe(true);
     localFailed = (await server.client.exec('pl_1', 'missing.csv')).requestId as string;
     await server.app.engine.whenIdle();
     vendor.addRequests('pl_2', 3, 'broken.csv', 'failed');
@@ -196,7 +196,7 @@ describe('roles per service, behind one server', () => {
       ['prod', 'viewer'],
     ]);
     // The refusal is in the audit log under her name and the service.
-    const audit = queryAudit(server.app.context.dbs.system, {
+    const audit = await queryAudit(server.app.context.shared, {
       user: 'olivia',
       service: 'prod',
       operation: 'requestretry',
@@ -207,28 +207,28 @@ describe('roles per service, behind one server', () => {
   });
 
   it('a grant or a revoke holds from the next call of an open session', async () => {
-    const db = server.app.context.dbs.system;
+    const db = server.app.context.shared;
     const olivia = await signIn(server, 'olivia');
     const retry = () =>
       partC(server, 'prod', 'requestretry', { requestid: prodFailed[1] as string }, olivia);
     expect((await retry()).status).toBe(403);
-    expect(revokeRole(db, 'olivia', 'prod')).toBe(true);
+    expect(await revokeRole(db, 'olivia', 'prod')).toBe(true);
     expect(await retry()).toMatchObject({ status: 200 });
     expect(vendor.calls().requestretry).toBe(1);
-    grantRole(db, 'olivia', 'prod', 'viewer');
+    await grantRole(db, 'olivia', 'prod', 'viewer');
     expect(
       (await partC(server, 'prod', 'requestretry', { requestid: prodFailed[2] as string }, olivia))
         .status,
     ).toBe(403);
     expect(vendor.calls().requestretry).toBe(1);
     // A higher role on one service than the default: administrator there alone.
-    grantRole(db, 'vera', 'local', 'administrator');
+    await grantRole(db, 'vera', 'local', 'administrator');
     const vera = await signIn(server, 'vera');
     expect((await partC(server, 'local', 'suspend', { pipelineid: 'pl_2' }, vera)).status).toBe(
       200,
     );
     expect((await partC(server, 'prod', 'suspend', { pipelineid: 'pl_1' }, vera)).code).toBe(1104);
-    revokeRole(db, 'vera', 'local');
+    await revokeRole(db, 'vera', 'local');
     expect((await partC(server, 'local', 'resume', { pipelineid: 'pl_2' }, vera)).code).toBe(1104);
     await server.client.resume('pl_2');
   });

@@ -5,7 +5,7 @@ import {
   type OperationName,
   type Role,
 } from '../../kit/wire.ts';
-import type { Db } from '../db/sqlite.ts';
+import type { Sql } from '../db/sql.ts';
 import { grantedRole } from '../db/system/service-roles.ts';
 import { ApiError } from '../errors.ts';
 import { findUser } from './users.ts';
@@ -24,8 +24,8 @@ export interface Person {
 }
 
 /** The role of this person on a service: the one granted there, else their default. */
-export function roleOn(db: Db, person: Person, service: string): Role {
-  return grantedRole(db, person.userName, service) ?? person.role;
+export async function roleOn(sql: Sql, person: Person, service: string): Promise<Role> {
+  return (await grantedRole(sql, person.userName, service)) ?? person.role;
 }
 
 /** The refusal of an operation to a role on a service: 403/1104 naming the role needed. */
@@ -41,13 +41,13 @@ export function roleRefusal(role: Role, operation: OperationName, service: strin
  * Refuses (403/1104) an operation this person's role on the service does not allow;
  * returns that role otherwise.
  */
-export function requireServiceRole(
-  db: Db,
+export async function requireServiceRole(
+  sql: Sql,
   person: Person,
   service: string,
   operation: OperationName,
-): Role {
-  const role = roleOn(db, person, service);
+): Promise<Role> {
+  const role = await roleOn(sql, person, service);
   if (!ROLE_OPERATIONS[role].has(operation)) throw roleRefusal(role, operation, service);
   return role;
 }
@@ -57,15 +57,15 @@ export function requireServiceRole(
  * still may: they were removed, or their role there no longer allows it. Read anew at each
  * call, for work that goes on after its request was answered (a bulk job's batches).
  */
-export function lostRole(
-  db: Db,
+export async function lostRole(
+  sql: Sql,
   userName: string,
   service: string,
   operation: OperationName,
-): string | undefined {
-  const user = findUser(db, userName);
+): Promise<string | undefined> {
+  const user = await findUser(sql, userName);
   if (!user) return `User ${userName} no longer exists, so the job stopped.`;
-  const role = roleOn(db, { userName: user.name, role: user.role }, service);
+  const role = await roleOn(sql, { userName: user.name, role: user.role }, service);
   if (ROLE_OPERATIONS[role].has(operation)) return undefined;
   return `${userName} no longer may call ${operation} on service ${service} (it needs the ${roleNeeded(operation)} role; their role there is ${role}), so the job stopped.`;
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode, MC_SESSION_HEADER, type OperationName, type Role } from '../../kit/wire.ts';
-import type { Db } from '../db/sqlite.ts';
+import type { Sql } from '../db/sql.ts';
 import { ApiError } from '../errors.ts';
 import { requireServiceRole } from './service-roles.ts';
 import type { SessionStore } from './sessions.ts';
@@ -23,7 +23,7 @@ export type ExtraAuthenticator = (
   operation: OperationName,
   service: string,
   identified?: (caller: Caller) => void,
-) => Caller | undefined;
+) => Promise<Caller | undefined>;
 
 /** Node gives header names in lower case; lowered once, not on every call. */
 const SESSION_HEADER = MC_SESSION_HEADER.toLowerCase();
@@ -33,11 +33,11 @@ const SESSION_HEADER = MC_SESSION_HEADER.toLowerCase();
  * that session's person's role on the service called alone decides what the call may do,
  * read at each call.
  */
-export function managementConsoleSessions(sessions: SessionStore, db: Db): ExtraAuthenticator {
-  return (request, operation, service, identified) => {
+export function managementConsoleSessions(sessions: SessionStore, sql: Sql): ExtraAuthenticator {
+  return async (request, operation, service, identified) => {
     const id = request.headers[SESSION_HEADER];
     if (typeof id !== 'string' || id === '') return undefined;
-    const session = sessions.use('mc', id);
+    const session = await sessions.use('mc', id);
     if (!session)
       throw new ApiError(
         401,
@@ -45,7 +45,7 @@ export function managementConsoleSessions(sessions: SessionStore, db: Db): Extra
         'The management console session has expired or ended; sign in again.',
       );
     identified?.({ via: 'session', role: session.role, userName: session.userName });
-    const role = requireServiceRole(db, session, service, operation);
+    const role = await requireServiceRole(sql, session, service, operation);
     return { via: 'session', role, userName: session.userName };
   };
 }

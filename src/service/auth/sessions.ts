@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Role } from '../../kit/wire.ts';
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/sqlite.ts';
+import type { Sql } from '../db/sql.ts';
 import {
   deleteExpiredSessions,
   deleteSession,
@@ -32,42 +32,48 @@ const hashOf = (id: string): string => createHash('sha256').update(id, 'utf8').d
  */
 export class SessionStore {
   constructor(
-    private readonly db: Db,
+    private readonly sql: Sql,
     private readonly clock: Clock,
   ) {}
 
-  open(kind: SessionKind, userId: number, minutes: number): string {
+  async open(kind: SessionKind, userId: number, minutes: number): Promise<string> {
     const id = randomBytes(32).toString('base64url');
     const now = this.clock.now().getTime();
-    insertSession(this.db, { idHash: hashOf(id), kind, userId, now, timeoutMs: minutes * 60_000 });
-    deleteExpiredSessions(this.db, now);
+    await insertSession(this.sql, {
+      idHash: hashOf(id),
+      kind,
+      userId,
+      now,
+      timeoutMs: minutes * 60_000,
+    });
+    await deleteExpiredSessions(this.sql, now);
     return id;
   }
 
   /** The live session of that kind, extended when it is an idle-timeout one; else undefined. */
-  use(kind: SessionKind, id: string): Session | undefined {
+  async use(kind: SessionKind, id: string): Promise<Session | undefined> {
     const now = this.clock.now().getTime();
-    const row = sessionRow(this.db, hashOf(id), kind);
+    const row = await sessionRow(this.sql, hashOf(id), kind);
     if (!row || row.EXPIRES <= now) return undefined;
     let expires = row.EXPIRES;
     if (kind === 'mc') {
       expires = now + row.TIMEOUTMS;
-      touchSession(this.db, hashOf(id), now, expires);
+      await touchSession(this.sql, hashOf(id), now, expires);
     }
     return { userId: row.USERID, userName: row.NAME, role: row.ROLE, kind: row.KIND, expires };
   }
 
   /** Ends a session; false when there was no live one of that kind. */
-  close(kind: SessionKind, id: string): boolean {
-    return deleteSession(this.db, hashOf(id), kind, this.clock.now().getTime());
+  close(kind: SessionKind, id: string): Promise<boolean> {
+    return deleteSession(this.sql, hashOf(id), kind, this.clock.now().getTime());
   }
 
   /**
    * Signs a session out, telling `seen` whose it was (for the audit log) before it goes;
    * false when there was no live one of that kind.
    */
-  signOut(kind: SessionKind, id: string, seen: (userName: string) => void): boolean {
-    const session = this.use(kind, id);
+  async signOut(kind: SessionKind, id: string, seen: (userName: string) => void): Promise<boolean> {
+    const session = await this.use(kind, id);
     if (session) seen(session.userName);
     return this.close(kind, id);
   }

@@ -36,15 +36,15 @@ export function refuseSignInWithoutPost(app: FastifyInstance, prefix: string): v
  * audit's subject; `codes` are the Part's (a missing field, no such session: 404).
  * Returns the session id.
  */
-export function signOutNamed(
+export async function signOutNamed(
   sessions: SessionStore,
   kind: SessionKind,
   request: FastifyRequest,
   subject: AuditSubject,
   codes: { missing: { status: number; missing: number }; sessionNotFound: number },
-): string {
+): Promise<string> {
   const sessionId = field(merged(request.query, request.body), 'sessionId', codes.missing, true);
-  const signedOut = sessions.signOut(kind, sessionId, (userName) =>
+  const signedOut = await sessions.signOut(kind, sessionId, (userName) =>
     Object.assign(subject, { userName, via: 'session' }),
   );
   if (!signedOut) throw new ApiError(404, codes.sessionNotFound, 'No such session.');

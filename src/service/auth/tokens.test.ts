@@ -125,7 +125,7 @@ beforeAll(async () => {
     pollScheduled: false,
     clock,
   });
-  const db = server.app.context.dbs.system;
+  const db = server.app.context.shared;
   await addUser(db, 'dora', PASSWORD, 'developer', 'now');
   await addUser(db, 'otto', PASSWORD, 'operator', 'now');
   await addUser(db, 'ada', PASSWORD, 'administrator', 'now');
@@ -162,24 +162,28 @@ describe('personal API tokens', () => {
     const revoked = await partA(`/mcapi/tokens/${made.id}`, dora, 'DELETE');
     expect(revoked.status).toBe(200);
     expect(
-      queryAudit(server.app.context.dbs.system, {
-        user: 'dora',
-        operation: 'mc.token-revoke',
-        index: 0,
-        pageSize: 1,
-      }).entries[0],
+      (
+        await queryAudit(server.app.context.shared, {
+          user: 'dora',
+          operation: 'mc.token-revoke',
+          index: 0,
+          pageSize: 1,
+        })
+      ).entries[0],
     ).toMatchObject({ parameters: { id: String(made.id) }, httpStatus: 200 });
     expect((await partA<{ tokens: unknown[] }>('/mcapi/tokens', dora)).data.tokens).toEqual([]);
     const refused = await exec(made.token);
     expect(refused.status).toBe(401);
     expect(refused.message).toContain('The personal token nightly load was revoked');
     // The refusal is audited under the person and the token.
-    const entry = queryAudit(server.app.context.dbs.system, {
-      user: 'dora',
-      operation: 'exec',
-      index: 0,
-      pageSize: 1,
-    }).entries[0];
+    const entry = (
+      await queryAudit(server.app.context.shared, {
+        user: 'dora',
+        operation: 'exec',
+        index: 0,
+        pageSize: 1,
+      })
+    ).entries[0];
     expect(entry).toMatchObject({ via: 'token nightly load', httpStatus: 401 });
     expect(entry?.message).toContain('revoked');
   });
@@ -190,11 +194,13 @@ describe('personal API tokens', () => {
     const done = await exec(made.token);
     expect(done.status, done.message).toBe(200);
     await server.app.engine.whenIdle();
-    const entry = queryAudit(server.app.context.dbs.system, {
-      operation: 'exec',
-      index: 0,
-      pageSize: 1,
-    }).entries[0];
+    const entry = (
+      await queryAudit(server.app.context.shared, {
+        operation: 'exec',
+        index: 0,
+        pageSize: 1,
+      })
+    ).entries[0];
     expect(entry).toMatchObject({
       userName: 'dora',
       via: 'token ci',
@@ -239,11 +245,13 @@ describe('personal API tokens', () => {
     expect(expired.message).toBe(
       `The personal token prod reader expired at ${prodOnly.expiresAt}.`,
     );
-    const audited = queryAudit(server.app.context.dbs.system, {
-      user: 'otto',
-      index: 0,
-      pageSize: 10,
-    }).entries;
+    const audited = (
+      await queryAudit(server.app.context.shared, {
+        user: 'otto',
+        index: 0,
+        pageSize: 10,
+      })
+    ).entries;
     // Each refusal is audited under the person and the token, reads included.
     expect(
       audited
@@ -256,17 +264,17 @@ describe('personal API tokens', () => {
     ]);
     expect(audited[0]?.message).toContain('expired');
 
-    await addUser(server.app.context.dbs.system, 'gone', PASSWORD, 'operator', 'now');
+    await addUser(server.app.context.shared, 'gone', PASSWORD, 'operator', 'now');
     const gone = await create(await signIn('gone'), { name: 'left', expiresInDays: '5' });
     expect((await list(gone.token)).status).toBe(200);
-    removeUser(server.app.context.dbs.system, 'gone');
+    await removeUser(server.app.context.shared, 'gone');
     const refused = await list(gone.token);
     expect(refused.status).toBe(401);
     expect(refused.message).toContain('unknown');
   });
 
   it('act with the lower of their role and their person’s role on the service now', async () => {
-    const db = server.app.context.dbs.system;
+    const db = server.app.context.shared;
     const dora = await signIn('dora');
     const viewerToken = await create(dora, { name: 'reader', expiresInDays: '10', role: 'viewer' });
     const devToken = await create(dora, { name: 'deployer', expiresInDays: '10' });
@@ -276,17 +284,17 @@ describe('personal API tokens', () => {
     expect((await exec(devToken.token)).status).toBe(200);
 
     // Dora made a viewer on local: her developer token reads there and no longer executes.
-    grantRole(db, 'dora', 'local', 'viewer');
+    await grantRole(db, 'dora', 'local', 'viewer');
     const shrunk = await exec(devToken.token);
     expect(shrunk).toMatchObject({ status: 403, code: 1104 });
     expect(shrunk.message).toContain('the viewer role there');
     expect((await list(devToken.token)).status).toBe(200);
-    revokeRole(db, 'dora', 'local');
+    await revokeRole(db, 'dora', 'local');
     // A new default role shrinks it too.
-    const row = userRowByName(db, 'dora');
-    updateUserRole(db, row!.ID, 'operator');
+    const row = await userRowByName(db, 'dora');
+    await updateUserRole(db, row!.ID, 'operator');
     expect((await exec(devToken.token)).status).toBe(403);
-    updateUserRole(db, row!.ID, 'developer');
+    await updateUserRole(db, row!.ID, 'developer');
     expect((await exec(devToken.token)).status).toBe(200);
     await server.app.engine.whenIdle();
   });
@@ -351,7 +359,8 @@ describe('personal API tokens', () => {
     expect(code).toBe(0);
     expect(out).toContain('pl_1');
     expect(
-      queryAudit(server.app.context.dbs.system, { user: 'otto', index: 0, pageSize: 1 }).entries,
+      (await queryAudit(server.app.context.shared, { user: 'otto', index: 0, pageSize: 1 }))
+        .entries,
     ).toBeDefined();
   });
 

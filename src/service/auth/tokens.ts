@@ -8,7 +8,7 @@ import {
   type Role,
 } from '../../kit/wire.ts';
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/sqlite.ts';
+import type { Sql } from '../db/sql.ts';
 import {
   insertToken,
   revokeToken,
@@ -54,17 +54,17 @@ const infoOf = (row: TokenRow): PersonalToken => ({
 
 const lower = (a: Role, b: Role): Role => (roleAtLeast(a, b) ? b : a);
 
-export function createToken(
-  db: Db,
+export async function createToken(
+  sql: Sql,
   clock: Clock,
   owner: { userId: number },
   fields: { name: string; days: number; role: Role; service: string | null },
-): NewToken {
+): Promise<NewToken> {
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
   const now = clock.now();
   const created = now.toISOString();
   const expires = new Date(now.getTime() + fields.days * 86_400_000).toISOString();
-  const id = insertToken(db, {
+  const id = await insertToken(sql, {
     userId: owner.userId,
     name: fields.name,
     hash: hashOf(token),
@@ -85,11 +85,15 @@ export function createToken(
   };
 }
 
-export const listTokens = (db: Db, userId: number): PersonalToken[] =>
-  tokensOf(db, userId).map(infoOf);
+export const listTokens = async (sql: Sql, userId: number): Promise<PersonalToken[]> =>
+  (await tokensOf(sql, userId)).map(infoOf);
 
-export const revokeOwnToken = (db: Db, clock: Clock, userId: number, id: number): boolean =>
-  revokeToken(db, userId, id, clock.now().toISOString());
+export const revokeOwnToken = (
+  sql: Sql,
+  clock: Clock,
+  userId: number,
+  id: number,
+): Promise<boolean> => revokeToken(sql, userId, id, clock.now().toISOString());
 
 /**
  * The caller a personal token names on this service for this operation, or a refusal:
@@ -97,15 +101,15 @@ export const revokeOwnToken = (db: Db, clock: Clock, userId: number, id: number)
  * it is for another service or its role there may not call the operation. `identified`
  * hears the person and the token first, so a refusal of a known token names them.
  */
-export function tokenCaller(
-  db: Db,
+export async function tokenCaller(
+  sql: Sql,
   clock: Clock,
   token: string,
   operation: OperationName,
   service: string,
   identified?: (caller: Caller) => void,
-): Caller {
-  const row = tokenByHash(db, hashOf(token));
+): Promise<Caller> {
+  const row = await tokenByHash(sql, hashOf(token));
   if (!row)
     throw new ApiError(
       401,
@@ -133,9 +137,12 @@ export function tokenCaller(
       ErrorCode.RoleForbidden,
       `The personal token ${row.NAME} is for service ${row.SERVICE} only, not service ${service}.`,
     );
-  const role = lower(row.ROLE, roleOn(db, { userName: row.USERNAME, role: row.USERROLE }, service));
+  const role = lower(
+    row.ROLE,
+    await roleOn(sql, { userName: row.USERNAME, role: row.USERROLE }, service),
+  );
   if (row.LASTUSED === null || now.getTime() - Date.parse(row.LASTUSED) >= LAST_USE_EVERY_MS)
-    touchToken(db, row.ID, now.toISOString());
+    await touchToken(sql, row.ID, now.toISOString());
   if (!ROLE_OPERATIONS[role].has(operation)) throw roleRefusal(role, operation, service);
   return { via, role, userName: row.USERNAME };
 }

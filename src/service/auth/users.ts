@@ -5,7 +5,7 @@ import {
   type ScryptOptions,
 } from 'node:crypto';
 import { ROLES, type Role } from '../../kit/wire.ts';
-import type { Db } from '../db/sqlite.ts';
+import type { Sql } from '../db/sql.ts';
 import {
   deleteUser,
   EXTERNAL_PASSWORD,
@@ -113,14 +113,17 @@ const toUser = (raw: UserRow): User => ({
   created: raw.CREATED,
 });
 
-export function findUser(db: Db, name: string): (User & { passwordHash: string }) | undefined {
-  const raw = userRowByName(db, name);
+export async function findUser(
+  sql: Sql,
+  name: string,
+): Promise<(User & { passwordHash: string }) | undefined> {
+  const raw = await userRowByName(sql, name);
   return raw ? { ...toUser(raw), passwordHash: raw.PASSWORDHASH } : undefined;
 }
 
 /** Why `name` cannot be given to another user: the user it collides with, regardless of case. */
-function nameTaken(db: Db, name: string, exceptId?: number): string | undefined {
-  const other = userRowByLabel(db, name);
+async function nameTaken(sql: Sql, name: string, exceptId?: number): Promise<string | undefined> {
+  const other = await userRowByLabel(sql, name);
   if (!other || other.ID === exceptId) return undefined;
   return other.NAME === name
     ? `user ${name} already exists`
@@ -133,12 +136,12 @@ function nameTaken(db: Db, name: string, exceptId?: number): string | undefined 
  * service (Part B) lets a user without a password in, and only when none is given.
  */
 export async function authenticateUser(
-  db: Db,
+  sql: Sql,
   name: string,
   password: string | undefined,
   options: { readonly allowPasswordless: boolean },
 ): Promise<User | undefined> {
-  const user = findUser(db, name);
+  const user = await findUser(sql, name);
   // A single sign-on user signs in at the provider only; here it is as unknown as a stranger.
   const found = user?.external ? undefined : user;
   if (found && found.passwordHash !== '' && password !== undefined)
@@ -148,16 +151,16 @@ export async function authenticateUser(
   return found && passwordless && options.allowPasswordless ? found : undefined;
 }
 
-export function listUsers(db: Db): User[] {
-  return userRows(db).map(toUser);
+export async function listUsers(sql: Sql): Promise<User[]> {
+  return (await userRows(sql)).map(toUser);
 }
 
-export function countUsers(db: Db): number {
-  return userCount(db);
+export function countUsers(sql: Sql): Promise<number> {
+  return userCount(sql);
 }
 
 export async function addUser(
-  db: Db,
+  sql: Sql,
   name: string,
   password: string,
   role: Role,
@@ -167,21 +170,21 @@ export async function addUser(
     throw new Error(
       `user name ${JSON.stringify(name)} must be 1 to 64 letters, digits or . _ @ - (starting with a letter or digit)`,
     );
-  const taken = nameTaken(db, name);
+  const taken = await nameTaken(sql, name);
   if (taken) throw new Error(taken);
   const passwordHash = await hashPassword(password);
-  db.transaction(() => {
+  await sql.transaction(async (tx) => {
     // Checked again: another process may have added the name while the hash was made.
-    const takenNow = nameTaken(db, name);
+    const takenNow = await nameTaken(tx, name);
     if (takenNow) throw new Error(takenNow);
-    insertUser(db, { name, passwordHash, role, created: now });
-  })();
+    await insertUser(tx, { name, passwordHash, role, created: now });
+  });
 }
 
 /** Sets a new password; every session of the user ends. */
-export async function setPassword(db: Db, name: string, password: string): Promise<void> {
+export async function setPassword(sql: Sql, name: string, password: string): Promise<void> {
   const hash = await hashPassword(password);
-  if (!updateUserPassword(db, name, hash)) throw new Error(`user ${name} does not exist`);
+  if (!(await updateUserPassword(sql, name, hash))) throw new Error(`user ${name} does not exist`);
 }
 
 /** Who signs in through the OpenID provider: their account there, and what they are called. */
@@ -203,19 +206,21 @@ export interface ExternalIdentity {
  * case: a name never makes one person another.
  */
 export function signInExternalUser(
-  db: Db,
+  sql: Sql,
   identity: ExternalIdentity,
   now: string,
-): { readonly user: User } | { readonly refused: string } {
-  return db.transaction(() => {
-    const known = userRowBySubject(db, identity.issuer, identity.subject);
+): Promise<{ readonly user: User } | { readonly refused: string }> {
+  return sql.transaction(async (tx) => {
+    const known = await userRowBySubject(tx, identity.issuer, identity.subject);
     if (known) {
-      updateUserRole(db, known.ID, identity.role);
-      if (known.NAME !== identity.name && !nameTaken(db, identity.name, known.ID))
-        updateUserName(db, known.ID, identity.name);
-      return { user: toUser(userRowBySubject(db, identity.issuer, identity.subject) as UserRow) };
+      await updateUserRole(tx, known.ID, identity.role);
+      if (known.NAME !== identity.name && !(await nameTaken(tx, identity.name, known.ID)))
+        await updateUserName(tx, known.ID, identity.name);
+      return {
+        user: toUser((await userRowBySubject(tx, identity.issuer, identity.subject)) as UserRow),
+      };
     }
-    const other = userRowByLabel(db, identity.name);
+    const other = await userRowByLabel(tx, identity.name);
     if (other)
       return {
         refused:
@@ -223,7 +228,7 @@ export function signInExternalUser(
             ? `Another single-sign-on account is already called ${other.NAME} here (names are unique regardless of case), so this account cannot sign in as ${identity.name}. Ask an administrator.`
             : `A local user is called ${other.NAME}; that account signs in with its password.`,
       };
-    insertUser(db, {
+    await insertUser(tx, {
       name: identity.name,
       passwordHash: EXTERNAL_PASSWORD,
       role: identity.role,
@@ -231,10 +236,12 @@ export function signInExternalUser(
       issuer: identity.issuer,
       subject: identity.subject,
     });
-    return { user: toUser(userRowBySubject(db, identity.issuer, identity.subject) as UserRow) };
-  })();
+    return {
+      user: toUser((await userRowBySubject(tx, identity.issuer, identity.subject)) as UserRow),
+    };
+  });
 }
 
-export function removeUser(db: Db, name: string): void {
-  if (!deleteUser(db, name)) throw new Error(`user ${name} does not exist`);
+export async function removeUser(sql: Sql, name: string): Promise<void> {
+  if (!(await deleteUser(sql, name))) throw new Error(`user ${name} does not exist`);
 }

@@ -45,7 +45,7 @@ export interface BulkBackend {
    * no longer knows are left out. Behind the gateway, as its index last saw them; undefined
    * when there is no index to tell.
    */
-  statusCounts(day: string, requestIds: readonly string[]): StatusCount[] | undefined;
+  statusCounts(day: string, requestIds: readonly string[]): Promise<StatusCount[] | undefined>;
 }
 
 export interface StatusCount {
@@ -98,7 +98,7 @@ export function embeddedBackend(ctx: ServiceContext): BulkBackend {
       return Promise.resolve(getRequest(ctx.dbs.status, requestId)?.status ?? 'gone');
     },
     statusCounts(day, requestIds) {
-      return statusCountsOf(ctx.dbs.status, day, requestIds);
+      return Promise.resolve(statusCountsOf(ctx.dbs.status, day, requestIds));
     },
   };
 }
@@ -109,9 +109,9 @@ export function embeddedBackend(ctx: ServiceContext): BulkBackend {
  * each call through the gateway's Part C operations, which speak the upstream's terms.
  */
 export function upstreamBackend(upstream: Upstream): BulkBackend {
-  const watched = (day: string): IndexPoller => {
+  const watched = async (day: string): Promise<IndexPoller> => {
     const poller = upstream.poller;
-    const seen = poller?.index.day(poller.service, day);
+    const seen = await poller?.index.day(poller.service, day);
     if (!poller || !seen)
       throw new ApiError(
         404,
@@ -126,8 +126,8 @@ export function upstreamBackend(upstream: Upstream): BulkBackend {
       );
     return poller;
   };
-  const page = (s: BulkSelection, pageSize: number) => {
-    const poller = watched(s.day);
+  const page = async (s: BulkSelection, pageSize: number) => {
+    const poller = await watched(s.day);
     const filter = { pipelineId: s.pipelineId, statuses: s.statuses, text: s.q };
     // pageSize 0 would ask for nothing: the count alone then comes back.
     return poller.index.list(poller.service, s.day, filter, 0, pageSize);
@@ -140,13 +140,13 @@ export function upstreamBackend(upstream: Upstream): BulkBackend {
       const pipelines = (answer.body as { PipeLine: { Id: unknown }[] }).PipeLine;
       if (!pipelines.some((p) => p.Id === pipelineId)) throw pipelineNotFound(pipelineId);
     },
-    preview(s) {
-      const { rows, total } = page(s, PREVIEW_IDS);
-      return Promise.resolve({ total, first: rows.map((r) => r.requestId) });
+    async preview(s) {
+      const { rows, total } = await page(s, PREVIEW_IDS);
+      return { total, first: rows.map((r) => r.requestId) };
     },
-    select(s) {
-      const { total } = page(s, 0);
-      return Promise.resolve(page(s, Math.max(total, 1)).rows.map((r) => r.requestId));
+    async select(s) {
+      const { total } = await page(s, 0);
+      return (await page(s, Math.max(total, 1))).rows.map((r) => r.requestId);
     },
     async call(action, requestId) {
       try {
@@ -167,7 +167,7 @@ export function upstreamBackend(upstream: Upstream): BulkBackend {
         throw error;
       }
     },
-    statusCounts(_day, requestIds) {
+    async statusCounts(_day, requestIds) {
       const poller = upstream.poller;
       return poller?.index.statusCounts(poller.service, requestIds);
     },

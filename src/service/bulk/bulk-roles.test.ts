@@ -8,6 +8,7 @@ import { addUser, removeUser } from '../auth/users.ts';
 import { openDatabases } from '../db/databases.ts';
 import { createBulkJob, markStarted, type BulkSelection } from '../db/system/bulk-jobs.ts';
 import { grantRole } from '../db/system/service-roles.ts';
+import { sqliteSql } from '../db/sqlite-sql.ts';
 import { writeTestPipelines } from '../testing/pipelines.ts';
 import { eventually, startService, TEST_API_KEY, type TestService } from '../testing/service.ts';
 import { startVendorService } from '../testing/vendor/vendor-service.ts';
@@ -57,9 +58,9 @@ describe('a bulk job whose starter loses the role', () => {
     if (!poller) throw new Error('the gateway keeps no index of its upstream');
     vendor.addRequests('pl_2', 150, 'broken.csv', 'failed');
     await poller.pollNow();
-    const day = poller.index.state('prod').today as string;
-    const db = server.app.context.dbs.system;
-    await addUser(db, 'olivia', PASSWORD, 'operator', 'now');
+    const day = (await poller.index.state('prod')).today as string;
+    const shared = server.app.context.shared;
+    await addUser(shared, 'olivia', PASSWORD, 'operator', 'now');
     const olivia = await sessionClient(server, 'olivia', '/services/prod');
 
     // Each call at the vendor takes a while: the first batch of 100 is still running when
@@ -70,7 +71,7 @@ describe('a bulk job whose starter loses the role', () => {
       'rerun after the outage',
       150,
     );
-    grantRole(db, 'olivia', 'prod', 'viewer');
+    await grantRole(shared, 'olivia', 'prod', 'viewer');
     const key = new PipelineClient({
       baseUrl: `${server.url}/services/prod`,
       apiKey: TEST_API_KEY,
@@ -134,26 +135,27 @@ describe('a bulk job resumed after a restart', () => {
       q: undefined,
     };
     const dbs = openDatabases(dataDir);
-    await addUser(dbs.system, 'gone', PASSWORD, 'operator', 'now');
-    await addUser(dbs.system, 'demoted', PASSWORD, 'operator', 'now');
-    await addUser(dbs.system, 'still', PASSWORD, 'operator', 'now');
-    const job = (userName: string, requestIds: string[]) => {
-      const id = createBulkJob(
-        dbs.system,
+    const shared = sqliteSql(dbs.system);
+    await addUser(shared, 'gone', PASSWORD, 'operator', 'now');
+    await addUser(shared, 'demoted', PASSWORD, 'operator', 'now');
+    await addUser(shared, 'still', PASSWORD, 'operator', 'now');
+    const job = async (userName: string, requestIds: string[]) => {
+      const id = await createBulkJob(
+        shared,
         selection,
         { reason: 'before the restart', userName, via: 'session', address: '127.0.0.1' },
         new Date().toISOString(),
         requestIds,
       );
       // One begun before the stop: settling it could call it again.
-      markStarted(dbs.system, id, 0, new Date().toISOString());
+      await markStarted(shared, id, [0], new Date().toISOString());
       return id;
     };
-    const removedJob = job('gone', ids.slice(0, 2));
-    const demotedJob = job('demoted', ids.slice(2, 4));
-    const stillJob = job('still', ids.slice(4, 6));
-    removeUser(dbs.system, 'gone');
-    grantRole(dbs.system, 'demoted', 'local', 'viewer');
+    const removedJob = await job('gone', ids.slice(0, 2));
+    const demotedJob = await job('demoted', ids.slice(2, 4));
+    const stillJob = await job('still', ids.slice(4, 6));
+    await removeUser(shared, 'gone');
+    await grantRole(shared, 'demoted', 'local', 'viewer');
     dbs.close();
 
     const second = await startService({ pipelinesFile, dataDir });
@@ -181,11 +183,10 @@ describe('a bulk job resumed after a restart', () => {
       const detail = await second.client.requestDetail(id);
       expect(detail.status, id).toBe('Error');
     }
-    const retried = second.app.context.dbs.system
-      .prepare("SELECT DISTINCT REQUESTID FROM AUDIT WHERE OPERATION = 'requestretry'")
-      .pluck()
-      .all();
-    expect(retried.sort()).toEqual(ids.slice(4, 6).sort());
+    const retried = await second.app.context.shared.all<{ requestId: string }>(
+      `SELECT DISTINCT REQUESTID AS "requestId" FROM AUDIT WHERE OPERATION = 'requestretry'`,
+    );
+    expect(retried.map((r) => r.requestId).sort()).toEqual(ids.slice(4, 6).sort());
     // A stopped job stays stopped: the next start does not take it up again.
     await second.close();
     open.pop();

@@ -9,6 +9,7 @@ import { openDatabases } from '../db/databases.ts';
 import { createBulkJob, markStarted } from '../db/system/bulk-jobs.ts';
 import type { IndexPoller } from '../gateway/poller.ts';
 import type { ServiceEntry } from '../gateway/services.ts';
+import { sqliteSql } from '../db/sqlite-sql.ts';
 import { eventually, startService, TEST_API_KEY, type TestService } from '../testing/service.ts';
 import { startVendorService, type VendorService } from '../testing/vendor/vendor-service.ts';
 
@@ -54,7 +55,7 @@ async function setup(dataDir?: string): Promise<Setup> {
 }
 
 async function operatorOf(gateway: TestService, userName: string) {
-  await addUser(gateway.app.context.dbs.system, userName, PASSWORD, 'operator', 'now');
+  await addUser(gateway.app.context.shared, userName, PASSWORD, 'operator', 'now');
   const response = await gateway.fetch('/mcapi/auth/login', {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -91,7 +92,7 @@ describe('bulk retry of a service behind the gateway', () => {
       vendor.addRequests('pl_2', 105, 'broken.csv', 'failed');
       await poller.pollNow();
     }
-    const day = poller.index.state('vendor').today as string;
+    const day = (await poller.index.state('vendor')).today as string;
     const failed = vendor.variant.status.failed;
     const truth = vendor.requests().filter((r) => r.status === failed && r.pipelineId === 'pl_2');
     expect(vendor.requests()).toHaveLength(1210);
@@ -139,20 +140,23 @@ describe('bulk retry of a service behind the gateway', () => {
     for (const r of truth)
       if (r.requestId !== fixedElsewhere) expect(r.status).toBe(vendor.variant.status.waiting);
 
-    const audit = gateway.app.context.dbs.system
-      .prepare(
-        "SELECT SERVICE, USERNAME, REQUESTID, HTTPSTATUS FROM AUDIT WHERE OPERATION = 'requestretry'",
-      )
-      .all() as { SERVICE: string; USERNAME: string; REQUESTID: string; HTTPSTATUS: number }[];
+    const audit = await gateway.app.context.shared.all<{
+      SERVICE: string;
+      USERNAME: string;
+      REQUESTID: string;
+      HTTPSTATUS: number;
+    }>(
+      `SELECT SERVICE AS "SERVICE", USERNAME AS "USERNAME", REQUESTID AS "REQUESTID",
+         HTTPSTATUS AS "HTTPSTATUS" FROM AUDIT WHERE OPERATION = 'requestretry'`,
+    );
     expect(audit).toHaveLength(210);
     expect(new Set(audit.map((a) => a.SERVICE))).toEqual(new Set(['vendor']));
     expect(new Set(audit.map((a) => a.USERNAME))).toEqual(new Set(['olivia']));
     expect(audit.find((a) => a.REQUESTID === fixedElsewhere)?.HTTPSTATUS).toBe(409);
-    const start = gateway.app.context.dbs.system
-      .prepare("SELECT SERVICE FROM AUDIT WHERE OPERATION = 'bulkretry'")
-      .pluck()
-      .all();
-    expect(start).toEqual(['vendor']);
+    const start = await gateway.app.context.shared.all(
+      `SELECT SERVICE AS "SERVICE" FROM AUDIT WHERE OPERATION = 'bulkretry'`,
+    );
+    expect(start).toEqual([{ SERVICE: 'vendor' }]);
     expect((await olivia.bulk.jobs()).map((j) => j.jobId)).toEqual([started.jobId]);
   });
 
@@ -173,7 +177,7 @@ describe('bulk retry of a service behind the gateway', () => {
     expect(unwatched.status).toBe(404);
     expect(unwatched.message).toContain('20200101');
     expect(unwatched.message).toContain('did not watch that day');
-    poller.index.markDay('vendor', '20200102', false);
+    await poller.index.markDay('vendor', '20200102', false);
     const partial = await refusal('20200102');
     expect(partial.status).toBe(404);
     expect(partial.message).toContain('20200102');
@@ -190,7 +194,7 @@ describe('bulk retry of a service behind the gateway', () => {
     const { vendor, gateway, poller } = await setup();
     vendor.addRequests('pl_2', 3, 'broken.csv', 'failed');
     await poller.pollNow();
-    const day = poller.index.state('vendor').today as string;
+    const day = (await poller.index.state('vendor')).today as string;
     const selection = { action: 'retry', date: day, statuses: ['Abort'] } as const;
     const anonymous = new PipelineClient({
       baseUrl: `${gateway.url}/services/vendor`,
@@ -208,12 +212,13 @@ describe('bulk retry of a service behind the gateway', () => {
       });
     }
     expect(vendor.calls().requestretry ?? 0).toBe(0);
-    expect(
-      gateway.app.context.dbs.system.prepare('SELECT COUNT(*) FROM BULK_JOB').pluck().get(),
-    ).toBe(0);
-    const refusals = gateway.app.context.dbs.system
-      .prepare("SELECT SERVICE, HTTPSTATUS FROM AUDIT WHERE OPERATION = 'bulkretry'")
-      .all();
+    expect(await gateway.app.context.shared.get('SELECT COUNT(*) AS "n" FROM BULK_JOB')).toEqual({
+      n: 0,
+    });
+    const refusals = await gateway.app.context.shared.all(
+      `SELECT SERVICE AS "SERVICE", HTTPSTATUS AS "HTTPSTATUS" FROM AUDIT
+       WHERE OPERATION = 'bulkretry' ORDER BY SEQ`,
+    );
     expect(refusals).toEqual([
       { SERVICE: 'vendor', HTTPSTATUS: 401 },
       { SERVICE: 'vendor', HTTPSTATUS: 401 },
@@ -225,7 +230,7 @@ describe('bulk retry of a service behind the gateway', () => {
     vendor.addRequests('pl_1', 4, 'daily.csv', 'waiting');
     vendor.addRequests('pl_2', 2, 'daily.csv', 'waiting');
     await poller.pollNow();
-    const day = poller.index.state('vendor').today as string;
+    const day = (await poller.index.state('vendor')).today as string;
     const olivia = await operatorOf(gateway, 'olivia');
     const selection = { action: 'cancel', date: day, id: 'pl_1', statuses: ['Wait'] } as const;
     const preview = await olivia.bulk.preview(selection);
@@ -257,7 +262,7 @@ describe('bulk retry of a service behind the gateway', () => {
     const { vendor, gateway, poller } = await setup();
     vendor.addRequests('pl_2', 3, 'broken.csv', 'failed');
     await poller.pollNow();
-    const day = poller.index.state('vendor').today as string;
+    const day = (await poller.index.state('vendor')).today as string;
     const olivia = await operatorOf(gateway, 'olivia');
     await vendor.close();
     const started = await olivia.bulk.start(
@@ -278,7 +283,7 @@ describe('a bulk job of a service behind the gateway, across a restart', () => {
     const { vendor, entry, gateway, poller } = await setup(dataDir);
     vendor.addRequests('pl_2', 4, 'broken.csv', 'failed');
     await poller.pollNow();
-    const day = poller.index.state('vendor').today as string;
+    const day = (await poller.index.state('vendor')).today as string;
     const ids = vendor.requests().map((r) => r.requestId);
     await gateway.close();
     open.pop();
@@ -287,10 +292,11 @@ describe('a bulk job of a service behind the gateway, across a restart', () => {
     // vendor retried it) before the outcome was written, one not begun, and one not begun
     // that someone else fixed meanwhile.
     const dbs = openDatabases(dataDir);
+    const shared = sqliteSql(dbs.system);
     // Its starter still exists and may still retry there: the job goes on after the restart.
-    await addUser(dbs.system, 'olivia', PASSWORD, 'operator', 'now');
-    const jobId = createBulkJob(
-      dbs.system,
+    await addUser(shared, 'olivia', PASSWORD, 'operator', 'now');
+    const jobId = await createBulkJob(
+      shared,
       {
         service: 'vendor',
         action: 'retry',
@@ -303,8 +309,7 @@ describe('a bulk job of a service behind the gateway, across a restart', () => {
       new Date().toISOString(),
       ids,
     );
-    markStarted(dbs.system, jobId, 1, new Date().toISOString());
-    markStarted(dbs.system, jobId, 2, new Date().toISOString());
+    await markStarted(shared, jobId, [1, 2], new Date().toISOString());
     dbs.close();
     atVendor(vendor, ids[1] as string).status = vendor.variant.status.waiting;
     atVendor(vendor, ids[3] as string).status = vendor.variant.status.done;
@@ -334,7 +339,7 @@ describe('a bulk job of a service behind the gateway, across a restart', () => {
     const { vendor, entry, gateway, poller } = await setup(dataDir);
     vendor.addRequests('pl_2', 30, 'broken.csv', 'failed');
     await poller.pollNow();
-    const day = poller.index.state('vendor').today as string;
+    const day = (await poller.index.state('vendor')).today as string;
     const olivia = await operatorOf(gateway, 'olivia');
     vendor.setDelay(200);
     const started = await olivia.bulk.start(
@@ -347,9 +352,10 @@ describe('a bulk job of a service behind the gateway, across a restart', () => {
     open.pop();
     vendor.setDelay(0);
     const dbs = openDatabases(dataDir);
-    const outcomes = dbs.system
-      .prepare('SELECT OUTCOME, COUNT(*) AS n FROM BULK_ITEM WHERE JOBID = ? GROUP BY OUTCOME')
-      .all(started.jobId) as { OUTCOME: string; n: number }[];
+    const outcomes = await sqliteSql(dbs.system).all<{ OUTCOME: string; n: number }>(
+      'SELECT OUTCOME AS "OUTCOME", COUNT(*) AS "n" FROM BULK_ITEM WHERE JOBID = ? GROUP BY OUTCOME',
+      [started.jobId],
+    );
     dbs.close();
     // Not the whole batch of 30 before closing: some were never called.
     expect(outcomes.find((o) => o.OUTCOME === 'started')?.n ?? 0).toBeGreaterThan(0);

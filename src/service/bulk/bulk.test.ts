@@ -8,6 +8,7 @@ import { run } from '../../kit/cli/pipelinectl.ts';
 import { addUser } from '../auth/users.ts';
 import { openDatabases } from '../db/databases.ts';
 import { createBulkJob, markStarted } from '../db/system/bulk-jobs.ts';
+import { sqliteSql } from '../db/sqlite-sql.ts';
 import { writeTestPipelines } from '../testing/pipelines.ts';
 import { eventually, startService, TEST_API_KEY, type TestService } from '../testing/service.ts';
 
@@ -50,7 +51,7 @@ beforeAll(async () => {
   service = await startService({
     pipelinesFile: writeTestPipelines(mkdtempSync(join(tmpdir(), 'bulk-defs-'))),
   });
-  await addUser(service.app.context.dbs.system, 'olivia', PASSWORD, 'operator', 'now');
+  await addUser(service.app.context.shared, 'olivia', PASSWORD, 'operator', 'now');
   operator = new PipelineClient({
     baseUrl: service.url,
     fetch: service.checkedFetch,
@@ -162,18 +163,11 @@ describe('bulk retry', () => {
 });
 
 async function signInAdmin(): Promise<string> {
-  await addUser(
-    service.app.context.dbs.system,
-    `ada${Date.now()}`,
-    PASSWORD,
-    'administrator',
-    'now',
+  await addUser(service.app.context.shared, `ada${Date.now()}`, PASSWORD, 'administrator', 'now');
+  const names = await service.app.context.shared.all<{ name: string }>(
+    `SELECT NAME AS "name" FROM USERS WHERE NAME LIKE 'ada%' ORDER BY NAME DESC`,
   );
-  const names = service.app.context.dbs.system
-    .prepare("SELECT NAME FROM USERS WHERE NAME LIKE 'ada%' ORDER BY NAME DESC")
-    .pluck()
-    .all() as string[];
-  return signIn(names[0] as string);
+  return signIn(names[0]?.name as string);
 }
 
 describe('bulk cancel', () => {
@@ -251,10 +245,11 @@ describe('a bulk job across a restart', () => {
     // changed (it left Error) before the outcome could be written, and one not begun that
     // someone else changed meanwhile.
     const dbs = openDatabases(dataDir);
+    const shared = sqliteSql(dbs.system);
     // Its starter still exists and may still retry there: the job goes on after the restart.
-    await addUser(dbs.system, 'olivia', PASSWORD, 'operator', 'now');
-    const jobId = createBulkJob(
-      dbs.system,
+    await addUser(shared, 'olivia', PASSWORD, 'operator', 'now');
+    const jobId = await createBulkJob(
+      shared,
       {
         service: 'local',
         action: 'retry',
@@ -267,8 +262,7 @@ describe('a bulk job across a restart', () => {
       new Date().toISOString(),
       ids,
     );
-    markStarted(dbs.system, jobId, 1, new Date().toISOString());
-    markStarted(dbs.system, jobId, 2, new Date().toISOString());
+    await markStarted(shared, jobId, [1, 2], new Date().toISOString());
     const finish = dbs.status.prepare(
       `UPDATE ${statusTableName(requestDay)} SET STATUS = 'Finish' WHERE REQUESTID = ?`,
     );

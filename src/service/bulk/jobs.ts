@@ -17,17 +17,24 @@ import {
   type BulkSelection,
 } from '../db/system/bulk-jobs.ts';
 import { ApiError, stateConflict } from '../errors.ts';
+import { acquireLease, PROCESS_HOLDER, releaseLease } from '../db/leases.ts';
+import type { Sql } from '../db/sql.ts';
 import { backendOf, type BulkBackend, type CallOutcome } from './backend.ts';
 
 // Bulk retry or cancel of a day's requests by filter (issue 14, item 4). The requests are
-// chosen once, when the job starts, and kept with the job in the system database; the job
-// then runs them in bounded batches through the same operations as a single retry or
-// cancel, each call in the audit log under the person who started the job. A stop ends
-// after the call under way; the next start resumes every unfinished job. What differs between
-// the embedded engine and a service behind the gateway is its BulkBackend (backend.ts).
+// chosen once, when the job starts, and kept with the job in the shared store (ctx.shared:
+// the system database, or PostgreSQL with --database); the job then runs them in bounded
+// batches through the same operations as a single retry or cancel, each call in the audit
+// log under the person who started the job. A stop ends after the call under way; the next
+// start resumes every unfinished job. What differs between the embedded engine and a
+// service behind the gateway is its BulkBackend (backend.ts).
 // A job started by a person acts only while that person may (issue 24, item 6): their role
 // on the job's service is read again when the job resumes and before each batch, and a job
 // whose starter was removed or lost the role stops there, saying so.
+// Several gateways on one PostgreSQL (contract section 11): a job runs under a lease in the
+// shared store, renewed while it runs; every gateway looks for running jobs whose lease ran
+// out (their gateway died) and takes them over, settling their started requests by looking
+// at them before anything is called again, so that no request is called twice.
 
 /** Requests per batch; between batches the event loop serves other calls. */
 export const BULK_BATCH = 100;
@@ -41,10 +48,25 @@ export interface BulkStarter {
 
 const OPERATION = { retry: 'requestretry', cancel: 'requestcancel' } as const;
 
+/**
+ * A job's lease runs this long past its last renewal; it is renewed every BULK_RENEW_MS while
+ * the job runs, and every gateway looks for jobs to take over every BULK_CLAIM_MS: a job
+ * whose gateway died is taken over within BULK_LEASE_MS + BULK_CLAIM_MS (40 s; the contract
+ * allows 60).
+ */
+export const BULK_LEASE_MS = 30_000;
+const BULK_RENEW_MS = 10_000;
+const BULK_CLAIM_MS = 10_000;
+
+const leaseName = (id: number): string => `bulk-job:${id}`;
+
 export class BulkJobs {
   private readonly queue: number[] = [];
   private running: Promise<void> | undefined;
   private stopping = false;
+  /** Jobs whose lease this process holds (queued or running here). */
+  private readonly held = new Set<number>();
+  private claimTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -72,8 +94,8 @@ export class BulkJobs {
         `${ids.length} requests match now, not ${expected}: look at the selection again.`,
       );
     }
-    const id = createBulkJob(
-      this.ctx.dbs.system,
+    const id = await createBulkJob(
+      this.ctx.shared,
       selection,
       {
         reason: starter.reason,
@@ -84,22 +106,61 @@ export class BulkJobs {
       this.ctx.clock.now().toISOString(),
       ids,
     );
-    if (ids.length > 0) this.enqueue(id);
+    if (ids.length > 0 && (await this.lease(id))) {
+      this.held.add(id);
+      this.enqueue(id);
+    }
     return id;
   }
 
-  /** Resumes the jobs a stop or a crash left unfinished. */
-  resume(): void {
-    for (const job of runningBulkJobs(this.ctx.dbs.system)) {
-      markResumed(this.ctx.dbs.system, job.id, this.ctx.clock.now().toISOString());
+  /**
+   * Resumes the jobs a stop or a crash left unfinished, and from then on takes over those
+   * of a gateway that died (their lease ran out).
+   */
+  async resume(): Promise<void> {
+    await this.claim();
+    this.claimTimer = setInterval(
+      () => void this.claim().catch((error: unknown) => this.log('bulk jobs not claimed', error)),
+      BULK_CLAIM_MS,
+    );
+    this.claimTimer.unref();
+  }
+
+  /** Takes the running jobs no live gateway holds, and queues them here. */
+  private async claim(): Promise<void> {
+    for (const job of await runningBulkJobs(this.ctx.shared)) {
+      if (this.stopping) return;
+      if (this.held.has(job.id) || !(await this.lease(job.id))) continue;
+      this.held.add(job.id);
+      await markResumed(this.ctx.shared, job.id, this.ctx.clock.now().toISOString());
       this.enqueue(job.id);
     }
   }
 
-  /** Ends after the call under way; unfinished jobs stay recorded as running. */
+  /** Takes or renews a job's lease; false while another gateway holds it. */
+  private lease(id: number): Promise<boolean> {
+    return acquireLease(
+      this.ctx.shared,
+      leaseName(id),
+      PROCESS_HOLDER,
+      this.ctx.clock.now().getTime(),
+      BULK_LEASE_MS,
+    );
+  }
+
+  /**
+   * Ends after the call under way; unfinished jobs stay recorded as running, and their
+   * leases are given up so that another gateway (or the next start) goes on at once.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
+    if (this.claimTimer) clearInterval(this.claimTimer);
     await this.running;
+    for (const id of this.held)
+      await releaseLease(this.ctx.shared, leaseName(id), PROCESS_HOLDER).catch((error: unknown) =>
+        this.log(`bulk job ${id}: lease not given up`, error),
+      );
+    this.held.clear();
   }
 
   /** Resolves when no job is left to run (for tests and shutdown). */
@@ -128,17 +189,46 @@ export class BulkJobs {
       try {
         await this.run(id);
       } catch (error) {
-        // A database that cannot be written: the job stays running, resumed at the next start.
+        // A database that cannot be written, or gone: the job stays running, claimed again
+        // (its lease is still this process's) once the store answers.
         this.log(`bulk job ${id} stopped`, error);
-        return;
+        this.queue.shift();
+        this.held.delete(id);
+        continue;
       }
       this.queue.shift();
+      if (!this.stopping) {
+        this.held.delete(id);
+        await releaseLease(this.ctx.shared, leaseName(id), PROCESS_HOLDER).catch(() => undefined);
+      }
     }
   }
 
+  /**
+   * Runs a job under its lease, renewed every BULK_RENEW_MS; once it cannot be renewed (the
+   * store gone long enough for another gateway to take it), nothing more is called here.
+   */
   private async run(id: number): Promise<void> {
-    const db = this.ctx.dbs.system;
-    const job = getBulkJob(db, id);
+    let lost = false;
+    const renew = setInterval(() => {
+      this.lease(id).then(
+        (held) => {
+          lost ||= !held;
+        },
+        () => undefined,
+      );
+    }, BULK_RENEW_MS);
+    renew.unref();
+    try {
+      await this.runLeased(id, () => lost || this.stopping);
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  private async runLeased(id: number, halted: () => boolean): Promise<void> {
+    const shared = this.ctx.shared;
+    const job = await getBulkJob(shared, id);
     if (!job || job.state !== 'running') return;
     // A service taken out of the configuration: the job waits, recorded, until it is back.
     const backend = backendOf(this.ctx, job.service);
@@ -147,38 +237,45 @@ export class BulkJobs {
       return;
     }
     // Before anything is called again: a starter removed or demoted meanwhile stops it.
-    if (this.stoppedForStarter(job)) return;
+    if (await this.stoppedForStarter(job)) return;
     // Started but not ended: the process stopped between the call and its outcome.
-    for (const item of nextBulkItems(db, id, 'started', Number.MAX_SAFE_INTEGER)) {
-      if (this.stopping) return;
+    for (const item of await nextBulkItems(shared, id, 'started', Number.MAX_SAFE_INTEGER)) {
+      if (halted()) return;
       await this.settleStarted(backend, job, item);
     }
     for (;;) {
-      if (this.stopping) return;
-      const batch = nextBulkItems(db, id, 'pending', BULK_BATCH);
+      if (halted()) return;
+      const batch = await nextBulkItems(shared, id, 'pending', BULK_BATCH);
       if (batch.length === 0) break;
+      // Renewed before each batch is marked: a gateway that lost the job stops here.
+      if (!(await this.lease(id))) return;
       // Read at each batch, as a single call reads it: a role revoked meanwhile holds now.
-      if (this.stoppedForStarter(job)) return;
-      // The whole batch is marked started in one commit before any call, and its outcomes
-      // and audit entries written in one after: a crash in between leaves started items,
+      if (await this.stoppedForStarter(job)) return;
+      // The whole batch is marked started in one statement before any call, and its
+      // outcomes written in one commit after: a crash in between leaves started items,
       // which the next start settles by looking at the requests themselves.
-      const now = this.ctx.clock.now().toISOString();
-      db.transaction(() => {
-        for (const item of batch) markStarted(db, id, item.seq, now);
-      })();
+      await markStarted(
+        shared,
+        id,
+        batch.map((item) => item.seq),
+        this.ctx.clock.now().toISOString(),
+      );
       const ended: [BulkItemRow, CallOutcome][] = [];
       for (const item of batch) {
         // A stop waits for the call under way, not the rest of the batch (an upstream may
         // take its timeout per call); the rest stay started, settled at the next start.
-        if (this.stopping) break;
+        if (halted()) break;
         ended.push([item, await backend.call(job.action, item.requestId)]);
       }
-      db.transaction(() => {
-        for (const [item, outcome] of ended) this.end(job, item, outcome);
-      })();
+      await shared.transaction(async (tx) => {
+        for (const [item, outcome] of ended) await this.recordEnd(tx, job, item, outcome);
+      });
+      // The audit log writes through the shared store itself, not this transaction (whose
+      // lock it would wait on): its entries follow the commit of the outcomes they report.
+      for (const [item, outcome] of ended) await this.audited(job, item, outcome);
       await nextTurn();
     }
-    markJobDone(db, id, this.ctx.clock.now().toISOString());
+    await markJobDone(shared, id, this.ctx.clock.now().toISOString());
   }
 
   /**
@@ -186,12 +283,12 @@ export class BulkJobs {
    * has a role on its service that may do its action; true then. A job started with the API
    * key goes on (the key may call everything while it is valid).
    */
-  private stoppedForStarter(job: BulkJobRow): boolean {
+  private async stoppedForStarter(job: BulkJobRow): Promise<boolean> {
     if ((job.via !== 'session' && !job.via.startsWith('token ')) || job.userName === null)
       return false;
-    const why = lostRole(this.ctx.dbs.system, job.userName, job.service, OPERATION[job.action]);
+    const why = await lostRole(this.ctx.shared, job.userName, job.service, OPERATION[job.action]);
     if (why === undefined) return false;
-    markJobStopped(this.ctx.dbs.system, job.id, why, this.ctx.clock.now().toISOString());
+    await markJobStopped(this.ctx.shared, job.id, why, this.ctx.clock.now().toISOString());
     this.log(`bulk job ${job.id} stopped`, new Error(why));
     return true;
   }
@@ -212,7 +309,7 @@ export class BulkJobs {
       status = await backend.currentStatus(item.requestId);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      this.end(job, item, {
+      await this.end(job, item, {
         outcome: 'failed',
         httpStatus: error.httpStatus,
         message: `Not known whether it was done before the restart: ${error.message}`,
@@ -220,11 +317,11 @@ export class BulkJobs {
       return;
     }
     if (status !== 'gone' && job.statuses.includes(status)) {
-      markStarted(this.ctx.dbs.system, job.id, item.seq, this.ctx.clock.now().toISOString());
-      this.end(job, item, await backend.call(job.action, item.requestId));
+      await markStarted(this.ctx.shared, job.id, [item.seq], this.ctx.clock.now().toISOString());
+      await this.end(job, item, await backend.call(job.action, item.requestId));
       return;
     }
-    this.end(job, item, {
+    await this.end(job, item, {
       outcome: 'ok',
       httpStatus: 200,
       message:
@@ -234,16 +331,30 @@ export class BulkJobs {
     });
   }
 
-  private end(job: BulkJobRow, item: BulkItemRow, ended: CallOutcome): void {
-    markEnded(
-      this.ctx.dbs.system,
+  /** An item's end: its outcome and the job's counter, then its audit entry. */
+  private async end(job: BulkJobRow, item: BulkItemRow, ended: CallOutcome): Promise<void> {
+    await this.recordEnd(this.ctx.shared, job, item, ended);
+    await this.audited(job, item, ended);
+  }
+
+  private recordEnd(
+    sql: Sql,
+    job: BulkJobRow,
+    item: BulkItemRow,
+    ended: CallOutcome,
+  ): Promise<void> {
+    return markEnded(
+      sql,
       job.id,
       item.seq,
       ended.outcome,
       ended.message,
       this.ctx.clock.now().toISOString(),
     );
-    this.ctx.audit.onBehalf(
+  }
+
+  private async audited(job: BulkJobRow, item: BulkItemRow, ended: CallOutcome): Promise<void> {
+    await this.ctx.audit.onBehalf(
       {
         address: job.address,
         subject: { userName: job.userName, via: job.via, requestId: item.requestId },

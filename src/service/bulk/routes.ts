@@ -13,7 +13,6 @@ import type { AuditSubject } from '../audit/audit-log.ts';
 import type { Caller, ExtraAuthenticator } from '../auth/session-auth.ts';
 import { isCalendarDay } from '../clock.ts';
 import type { ServiceContext } from '../context.ts';
-import type { Db } from '../db/sqlite.ts';
 import {
   acceptedRequestIds,
   bulkItemsPage,
@@ -31,6 +30,7 @@ import { pageInfo } from '../pipelineapi/paging.ts';
 import { Params } from '../pipelineapi/params.ts';
 import { requestFilter } from '../pipelineapi/request-filter.ts';
 import { authenticate as authenticatePartC } from '../pipelineapi/authenticate.ts';
+import type { Sql } from '../db/sql.ts';
 import type { BulkBackend } from './backend.ts';
 import { BulkJobs } from './jobs.ts';
 
@@ -67,7 +67,7 @@ export type BulkAuthenticate = (
   operation: OperationName,
   service: string,
   identified?: (caller: Caller) => void,
-) => Caller;
+) => Promise<Caller>;
 
 function actionParam(params: Params): BulkAction {
   const action = params.required('action', 16);
@@ -134,9 +134,9 @@ function jobFields(job: BulkJobRow) {
  * stopped), and how many the service no longer knows; undefined, and left out of the answer,
  * when the service has no index to tell.
  */
-function statusesNow(system: Db, backend: BulkBackend, job: BulkJobRow) {
-  const accepted = acceptedRequestIds(system, job.id);
-  const counts = backend.statusCounts(job.day, accepted);
+async function statusesNow(shared: Sql, backend: BulkBackend, job: BulkJobRow) {
+  const accepted = await acceptedRequestIds(shared, job.id);
+  const counts = await backend.statusCounts(job.day, accepted);
   if (!counts) return undefined;
   const known = counts.reduce((sum, c) => sum + c.count, 0);
   return {
@@ -186,7 +186,7 @@ export function bulkRoutes(
       jsonOnly(request);
       const params = paramsOf(request);
       const route = routeOf(request);
-      authenticate(request, reply, operationOf(params), route.id);
+      await authenticate(request, reply, operationOf(params), route.id);
       const selection = await selectionParams(
         jobs.backend(route.id),
         params,
@@ -215,10 +215,16 @@ export function bulkRoutes(
         subject,
         async () => {
           const route = routeOf(request);
-          const caller = authenticate(request, reply, operationOf(params), route.id, (who) => {
-            subject.userName = who.userName ?? null;
-            subject.via = who.via;
-          });
+          const caller = await authenticate(
+            request,
+            reply,
+            operationOf(params),
+            route.id,
+            (who) => {
+              subject.userName = who.userName ?? null;
+              subject.via = who.via;
+            },
+          );
           subject.userName = caller.userName ?? null;
           subject.via = caller.via;
           const selection = await selectionParams(
@@ -238,7 +244,7 @@ export function bulkRoutes(
             { reason, address: request.ip, subject },
             expected,
           );
-          return getBulkJob(ctx.dbs.system, id) as BulkJobRow;
+          return (await getBulkJob(ctx.shared, id)) as BulkJobRow;
         },
         (started) => ({ status: 'OK', message: `Job ${started.id}: ${started.total} requests` }),
       );
@@ -250,10 +256,10 @@ export function bulkRoutes(
       const params = paramsOf(request);
       const route = routeOf(request);
       // A job is read as a request list is: whoever may read the service may follow it.
-      authenticate(request, reply, 'requestlist', route.id);
+      await authenticate(request, reply, 'requestlist', route.id);
       if (params.optional('job') === undefined) throw missingParameter('job');
       const id = params.integer('job', 0, 1, 1_000_000_000);
-      const job = getBulkJob(ctx.dbs.system, id);
+      const job = await getBulkJob(ctx.shared, id);
       if (!job || job.service !== route.id)
         throw new ApiError(404, ErrorCode.UnknownApi, `Bulk job ${id} does not exist.`);
       const outcome = params.optional('outcome', 16);
@@ -261,8 +267,8 @@ export function bulkRoutes(
         throw badParameter('outcome', `must be one of ${OUTCOMES.join(', ')}`);
       const index = params.integer('index', 0, 0, 1_000_000_000);
       const pageSize = params.integer('pagesize', 100, 1, 1000);
-      const page = bulkItemsPage(
-        ctx.dbs.system,
+      const page = await bulkItemsPage(
+        ctx.shared,
         id,
         outcome as ItemOutcome | undefined,
         index,
@@ -274,7 +280,7 @@ export function bulkRoutes(
           ...jobFields(job),
           Now:
             job.state !== 'running'
-              ? statusesNow(ctx.dbs.system, jobs.backend(route.id), job)
+              ? await statusesNow(ctx.shared, jobs.backend(route.id), job)
               : undefined,
           Item: page.items.map((i) => ({
             RequestId: i.requestId,
@@ -290,8 +296,8 @@ export function bulkRoutes(
     app.get(`${prefix}/bulkjobs/:type`, async (request, reply) => {
       jsonOnly(request);
       const route = routeOf(request);
-      authenticate(request, reply, 'requestlist', route.id);
-      const recent = listBulkJobs(ctx.dbs.system, 50).filter((j) => j.service === route.id);
+      await authenticate(request, reply, 'requestlist', route.id);
+      const recent = (await listBulkJobs(ctx.shared, 50)).filter((j) => j.service === route.id);
       return send(reply, { BulkJobs: { BulkJob: recent.map(jobFields) } });
     });
   }

@@ -20,8 +20,8 @@ export function seedDemoInbox(paths: DataPaths): void {
 }
 
 /** First start with the demo: a few requests, one of them bound to fail (no such file). */
-export function seedDemoRequests(context: ServiceContext): void {
-  if (getSetting(context.dbs.system, 'demoSeeded') === 'true') return;
+export async function seedDemoRequests(context: ServiceContext): Promise<void> {
+  if ((await getSetting(context.shared, 'demoSeeded')) === 'true') return;
   const now = context.clock.now();
   const runs: [string, string, Record<string, string>][] = [
     ['pl_1', 'orders.csv', { minAmount: '10', region: 'EU' }],
@@ -41,5 +41,5 @@ export function seedDemoRequests(context: ServiceContext): void {
       stamp: context.time.stamp(now),
     });
   }
-  setSetting(context.dbs.system, 'demoSeeded', 'true');
+  await setSetting(context.shared, 'demoSeeded', 'true');
 }

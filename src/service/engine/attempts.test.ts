@@ -48,7 +48,7 @@ beforeAll(async () => {
   service = await startService({
     pipelinesFile: writeTestPipelines(mkdtempSync(join(tmpdir(), 'attempts-defs-'))),
   });
-  await addUser(service.app.context.dbs.system, 'olga', PASSWORD, 'operator', 'now');
+  await addUser(service.app.context.shared, 'olga', PASSWORD, 'operator', 'now');
   const login = await service.fetch('/mcapi/auth/login', {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },

@@ -57,7 +57,7 @@ export function flowService(
           'lifetime',
           FsCode.Missing,
         );
-        const user = await authenticateUser(ctx.dbs.system, userName, password, {
+        const user = await authenticateUser(ctx.shared, userName, password, {
           allowPasswordless: true,
         });
         if (!user)
@@ -67,14 +67,14 @@ export function flowService(
             'Login failed: unknown user or wrong password.',
           );
         subject.via = 'session';
-        return send(reply, { sessionId: ctx.sessions.open('fs', user.id, lifetime) });
+        return send(reply, { sessionId: await ctx.sessions.open('fs', user.id, lifetime) });
       });
     });
 
     app.post(`${FLOWAPI_PREFIX}/auth/logout`, (request, reply) => {
       const subject = anonymousSubject();
       return audited(request, 'fs.logout', subject, async () => {
-        const sessionId = signOutNamed(ctx.sessions, 'fs', request, subject, {
+        const sessionId = await signOutNamed(ctx.sessions, 'fs', request, subject, {
           missing: MISSING,
           sessionNotFound: FsCode.SessionNotFound,
         });
@@ -86,7 +86,8 @@ export function flowService(
     // the session itself (an extension), so clients can check theirs.
     app.get(`${FLOWAPI_PREFIX}/auth/session`, async (request, reply) => {
       const id = request.headers[FS_SESSION_HEADER.toLowerCase()];
-      const session = typeof id === 'string' && id !== '' ? ctx.sessions.use('fs', id) : undefined;
+      const session =
+        typeof id === 'string' && id !== '' ? await ctx.sessions.use('fs', id) : undefined;
       if (!session)
         throw new ApiError(
           401,

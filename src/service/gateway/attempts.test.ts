@@ -49,7 +49,7 @@ async function setup(options: { vendorNow?: () => Date; behaviour?: Partial<Vend
   open.push(() => gateway.close());
   const poller = gateway.app.context.services.route('vendor')?.upstream?.poller;
   if (!poller) throw new Error('the gateway keeps no index of its upstream');
-  await addUser(gateway.app.context.dbs.system, 'olga', PASSWORD, 'operator', 'now');
+  await addUser(gateway.app.context.shared, 'olga', PASSWORD, 'operator', 'now');
   const login = await gateway.fetch('/mcapi/auth/login', {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -226,25 +226,25 @@ describe('attempts of a request behind the gateway', () => {
     await round();
     // 3, then 2 (the minute's 5 are spent), then none until the minute has passed.
     expect(reads).toEqual([3, 2, 0]);
-    expect(index.attempts.backlog('vendor')).toBe(7);
+    expect(await index.attempts.backlog('vendor')).toBe(7);
     nowMs += 60_000;
     // A read that fails stays due and is read again next round.
     vendor.setFault('error', { apis: ['requestdetail'] });
     await round();
     expect(reads.at(-1)).toBe(3);
-    expect(index.attempts.backlog('vendor')).toBe(7);
+    expect(await index.attempts.backlog('vendor')).toBe(7);
     vendor.setFault(undefined);
     await round();
     expect(reads.at(-1)).toBe(2);
-    expect(index.attempts.backlog('vendor')).toBe(5);
+    expect(await index.attempts.backlog('vendor')).toBe(5);
     nowMs += 60_000;
     for (let i = 0; i < 3; i++) await round();
-    expect(index.attempts.backlog('vendor')).toBe(0);
+    expect(await index.attempts.backlog('vendor')).toBe(0);
     const broken = vendor.requests().filter((r) => r.filename === 'broken.csv');
     for (const r of broken)
-      expect(index.attempts.failureOf('vendor', r.requestId)).not.toBeUndefined();
+      expect(await index.attempts.failureOf('vendor', r.requestId)).not.toBeUndefined();
     // Finished requests' files are asked only when told to (each costs a read).
-    expect(index.attempts.fileless('vendor', 100)).toHaveLength(30);
+    expect(await index.attempts.fileless('vendor', 100)).toHaveLength(30);
   });
 
   it('lists and counts requests over a range of days exactly, and refuses bad ranges', async () => {

@@ -224,6 +224,8 @@ export class ServiceDirectory implements Services {
     await this.checking;
     for (const poller of this.pollers()) poller.stop();
     await Promise.all(this.pollers().map((p) => p.settled()));
+    // A clean stop gives the pollers' leases up: another gateway polls at once.
+    await Promise.all(this.pollers().map((p) => p.release()));
   }
 
   /**

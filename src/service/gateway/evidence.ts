@@ -1,5 +1,5 @@
 import type { TreeObject } from '../../kit/index.ts';
-import type { FailureEvidence, KeptLogLine } from '../db/index/attempts.ts';
+import type { FailureEvidence, KeptLogLine } from '../db/index/attempt-record.ts';
 import { LOG_LINES } from '../db/index/attempts.ts';
 import type { RequestIndex } from '../db/index/request-index.ts';
 import { ApiError } from '../errors.ts';
@@ -91,7 +91,7 @@ export class EvidenceReader {
   async round(stopped: () => boolean): Promise<number> {
     const limit = Math.min(this.budget.perRound ?? EVIDENCE_PER_ROUND, this.left());
     if (limit === 0) return 0;
-    const due = this.index.attempts.due(this.service, limit);
+    const due = await this.index.attempts.due(this.service, limit);
     let made = 0;
     for (const { requestId, attempt } of due) {
       if (stopped()) break;
@@ -101,7 +101,7 @@ export class EvidenceReader {
     // What is left of the budget may ask the files of finished requests no detail told yet
     // (for `q`), the newest first: a list does not give them.
     const spare = this.budget.files === true ? limit - made : 0;
-    for (const requestId of this.index.attempts.fileless(this.service, spare)) {
+    for (const requestId of await this.index.attempts.fileless(this.service, spare)) {
       if (stopped()) break;
       made++;
       await this.readFile(requestId);
@@ -113,7 +113,7 @@ export class EvidenceReader {
     this.reads.push(this.now().getTime());
     try {
       const tree = await this.upstream.call('requestdetail', { requestid: requestId });
-      this.index.attempts.noteFile(
+      await this.index.attempts.noteFile(
         this.service,
         requestId,
         leafText(elementOf(tree.RequestDetail).SensorFile),
@@ -121,7 +121,7 @@ export class EvidenceReader {
     } catch (error) {
       // Gone: asked no more (as a file of none). Anything else: asked again later.
       if (error instanceof ApiError && error.httpStatus === 404)
-        this.index.attempts.noteFile(this.service, requestId, '');
+        await this.index.attempts.noteFile(this.service, requestId, '');
     }
   }
 
@@ -131,12 +131,12 @@ export class EvidenceReader {
    */
   async messageOf(requestId: string): Promise<string> {
     const { attempts } = this.index;
-    const kept = attempts.failureOf(this.service, requestId);
+    const kept = await attempts.failureOf(this.service, requestId);
     if (kept !== undefined) return kept;
-    const latest = attempts.list(this.service, requestId).at(-1);
+    const latest = (await attempts.list(this.service, requestId)).at(-1);
     if (latest?.evidence !== 'due' || this.left() === 0) return '';
     await this.read(requestId, latest.attempt);
-    return attempts.failureOf(this.service, requestId) ?? '';
+    return (await attempts.failureOf(this.service, requestId)) ?? '';
   }
 
   private async read(requestId: string, attempt: number): Promise<void> {
@@ -152,17 +152,17 @@ export class EvidenceReader {
     } catch (error) {
       // Gone from the service: nothing to read, ever. Anything else: next round.
       const gone = error instanceof ApiError && error.httpStatus === 404;
-      attempts.missed(this.service, requestId, attempt, gone);
+      await attempts.missed(this.service, requestId, attempt, gone);
       return;
     }
     const evidence = evidenceOf(tree);
-    const latest = attempts.list(this.service, requestId).at(-1);
+    const latest = (await attempts.list(this.service, requestId)).at(-1);
     if (!attempts.isFailed(this.service, evidence.status) || latest?.attempt !== attempt) {
       // Retried before it was read: what the service says now is another attempt's.
-      attempts.noteFile(this.service, requestId, evidence.sensorFile);
-      attempts.missed(this.service, requestId, attempt, true);
+      await attempts.noteFile(this.service, requestId, evidence.sensorFile);
+      await attempts.missed(this.service, requestId, attempt, true);
       return;
     }
-    attempts.keep(this.service, requestId, attempt, evidence);
+    await attempts.keep(this.service, requestId, attempt, evidence);
   }
 }

@@ -41,7 +41,7 @@ async function gatewayFor(
     limits: { upstreamTimeoutMs: 1000 },
   });
   open.push(() => gateway.close());
-  await addUser(gateway.app.context.dbs.system, 'olivia', PASSWORD, 'operator', 'now');
+  await addUser(gateway.app.context.shared, 'olivia', PASSWORD, 'operator', 'now');
   const login = await gateway.fetch('/mcapi/auth/login', {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' },

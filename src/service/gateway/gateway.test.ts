@@ -36,7 +36,7 @@ async function signIn(gateway: TestService, userName: string): Promise<string> {
 
 async function startGateway(services: readonly ServiceEntry[]) {
   const gateway = await startService({ services, demo: false, apiKey: undefined });
-  const db = gateway.app.context.dbs.system;
+  const db = gateway.app.context.shared;
   await addUser(db, 'olivia', PASSWORD, 'operator', 'now');
   await addUser(db, 'devon', PASSWORD, 'developer', 'now');
   return gateway;
@@ -321,7 +321,7 @@ describe('an upstream that fails', () => {
         { id: 'broken', name: 'Broken', url: broken, apiKey: 'k' },
       ],
     });
-    await addUser(gateway.app.context.dbs.system, 'olivia', PASSWORD, 'operator', 'now');
+    await addUser(gateway.app.context.shared, 'olivia', PASSWORD, 'operator', 'now');
     session = await signIn(gateway, 'olivia');
   });
 

@@ -61,7 +61,7 @@ export class IndexRound {
     const day = listed.day || before.today;
     if (!day) throw new Error(`service ${upstream.name} did not say which day it lists`);
     if (before.today && before.today !== day) await this.listDay(before.today, startedMs);
-    for (const requestId of index.unsettled(this.service, startedMs, DETAILS_PER_ROUND)) {
+    for (const requestId of await index.unsettled(this.service, startedMs, DETAILS_PER_ROUND)) {
       // Closing the server waits for this round: at most one more call's timeout.
       if (this.host.stopped()) return false;
       await this.detail(requestId);
@@ -71,7 +71,7 @@ export class IndexRound {
     // A new request began between the last round and now: its begin time tells the zone.
     const newest = requests[0];
     const offset = added > 0 && newest ? offsetFrom(newest.beginDate, started) : undefined;
-    index.markIndexed(this.service, day, started, offset);
+    await index.markIndexed(this.service, day, started, offset);
     return true;
   }
 
@@ -141,7 +141,7 @@ export class IndexRound {
     for (const r of entered) this.host.tellStatus(r.pipelineId, r.status);
     // More requests than the upstream gives in one read: each pipeline's list reaches further.
     const complete = gap ? await this.listByPipeline(stated, nowMs) : true;
-    this.host.index.markDay(this.service, stated, complete);
+    await this.host.index.markDay(this.service, stated, complete);
     return { ...listed, day: stated, added };
   }
 
@@ -168,7 +168,7 @@ export class IndexRound {
   async tellFailed(sinceMs: number): Promise<void> {
     const { onFailed, failedStatuses } = this.host;
     if (!onFailed) return;
-    const failed = this.host.index.failedSince(this.service, sinceMs, failedStatuses);
+    const failed = await this.host.index.failedSince(this.service, sinceMs, failedStatuses);
     for (const request of failed) {
       // interfaces.md's detail has no message of its own: the words the failure's evidence
       // kept (its request log's last message, else its application log's last line), read
@@ -186,14 +186,14 @@ export class IndexRound {
       tree = await upstream.call('requestdetail', { requestid: requestId });
     } catch (error) {
       if (error instanceof ApiError && error.httpStatus === 404) {
-        index.settle(this.service, requestId, 'gone', nowMs);
+        await index.settle(this.service, requestId, 'gone', nowMs);
         return;
       }
       throw error;
     }
     const d = elementOf(tree.RequestDetail);
     const status = leafText(d.Status);
-    const changed = index.settle(
+    const changed = await index.settle(
       this.service,
       requestId,
       {

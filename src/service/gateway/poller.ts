@@ -1,16 +1,12 @@
 import type { TreeObject, UpstreamFailure } from '../../kit/index.ts';
-import type { FailedRequest, IndexFilter, RequestIndex } from '../db/index/request-index.ts';
-import {
-  upstreamRequestCounts,
-  upstreamRequestStats,
-  type IndexedCount,
-  type RequestStats,
-} from '../db/index/request-stats.ts';
+import type { FailedRequest, RequestIndex } from '../db/index/request-index.ts';
 import { offsetAt } from '../clock.ts';
 import { AS_OF_MARGIN_MS } from './as-of.ts';
 import type { EvidenceBudget } from './evidence.ts';
+import { IndexReads } from './index-reads.ts';
 import { IndexRound } from './index-round.ts';
 import type { CallLimiter } from './limiter.ts';
+import { PollerLease, type LeaseTimings } from './poller-lease.ts';
 import { upstreamFailureOf, type Upstream } from './upstream.ts';
 import { ZONE_ASK_MS, zoneNameOf } from './zone.ts';
 
@@ -25,6 +21,8 @@ import { ZONE_ASK_MS, zoneNameOf } from './zone.ts';
 //
 // The poller schedules rounds and keeps their outcome, and answers from the index (lists,
 // counts, a day's state) on the service's clock; what a round reads is index-round.ts's.
+// Several gateways on one store poll each upstream once: rounds run only under the
+// service's lease (poller-lease.ts); the others answer from the index all the same.
 
 /**
  * A round waits at least this many times as long as the last one took, so that reading a
@@ -62,6 +60,8 @@ export interface PollerOptions {
   readonly onFailed?: (request: FailedRequest & { message: string }) => void;
   /** requestdetail reads of failures' evidence per round and per minute (issue 25). */
   readonly evidence?: EvidenceBudget | undefined;
+  /** The lease's times (poller-lease.ts's by default; shorter in tests). */
+  readonly lease?: LeaseTimings | undefined;
 }
 
 export interface PollerState {
@@ -79,7 +79,7 @@ export interface PollerState {
   readonly lastRoundMs: number | null;
 }
 
-export class IndexPoller {
+export class IndexPoller extends IndexReads {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   /** The round that follows the one under way, once a caller asked for a fresh one. */
@@ -106,13 +106,19 @@ export class IndexPoller {
 
   /** What its rounds read of the upstream into the index. */
   private readonly rounds: IndexRound;
+  /** Rounds run only while it is held: one poller per upstream across gateways. */
+  private readonly lease: PollerLease;
 
   constructor(
     readonly upstream: Upstream,
-    readonly index: RequestIndex,
+    index: RequestIndex,
     private readonly options: PollerOptions,
   ) {
+    super(index, upstream.entry.id);
     this.delayMs = options.intervalMs;
+    this.lease = new PollerLease(index.sql, this.service, index.holder, options.lease, (m) =>
+      options.log?.(m),
+    );
     index.attempts.configure(this.service, options.failedStatuses ?? ['Error']);
     this.rounds = new IndexRound({
       upstream,
@@ -121,24 +127,42 @@ export class IndexPoller {
       failedStatuses: options.failedStatuses ?? ['Error'],
       onFailed: options.onFailed,
       evidence: options.evidence,
-      stopped: () => this.stopped,
+      // A lease lost meanwhile (a store gone quiet for its whole time): another polls now.
+      stopped: () => this.stopped || !this.lease.held,
       tellStatus: (pipelineId, status) => this.tellStatus(pipelineId, status),
       sharedCall: (operation) => this.sharedCall(operation),
     });
+    // What the index already holds (an earlier start's, another gateway's), before a round.
+    void this.refresh();
   }
 
-  get service(): string {
-    return this.upstream.entry.id;
-  }
-
+  /**
+   * Renews (or tries to take) the lease every LEASE_RENEW_MS, and runs rounds while it
+   * holds it: at once when it takes it over.
+   */
   start(): void {
     if (this.options.scheduled === false) return;
-    this.schedule(0);
+    this.lease.every(async () => {
+      const had = this.lease.held;
+      const holds = await this.lease.take();
+      if (holds && !had && !this.running && !this.stopped) this.schedule(0);
+      if (!holds) await this.refresh();
+    });
   }
 
+  /**
+   * Stops its rounds and the lease's renewal, the lease kept until it runs out: as the
+   * death of its process would (a clean stop then gives it up: release()).
+   */
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    this.lease.stop();
+  }
+
+  /** Whether this poller holds its service's lease now: it polls, the others only read. */
+  get polling(): boolean {
+    return this.lease.held;
   }
 
   /** Waits for the round under way, if any (closing the server). */
@@ -147,8 +171,13 @@ export class IndexPoller {
     await this.following;
   }
 
+  /** Gives the lease up, once stopped and settled, so that another gateway polls at once. */
+  release(): Promise<void> {
+    return this.lease.release();
+  }
+
   state(): PollerState {
-    const { indexedAt, offsetMinutes } = this.index.state(this.service);
+    const { indexedAt, offsetMinutes } = this.known;
     return {
       indexedAt,
       indexError: this.error,
@@ -185,21 +214,22 @@ export class IndexPoller {
   }
 
   /** After a change made through this server: a round soon, not a whole interval later. */
-  nudge(requestId?: string): void {
+  async nudge(requestId?: string): Promise<void> {
     this.shared.clear();
-    if (requestId) this.index.unsettle(this.service, requestId);
-    if (this.options.scheduled === false) return;
+    if (requestId) await this.index.unsettle(this.service, requestId);
+    // Another gateway's poller holds the lease: its next round sees the change.
+    if (this.options.scheduled === false || !this.lease.held) return;
     // A round under way may have listed before the change: one more right after it.
     if (this.running) this.again = true;
     else this.schedule(0);
   }
 
   /** What a requestdetail passed through for a browser said: free news for the index. */
-  observed(
+  async observed(
     requestId: string,
     detail: { status: string; stage: string; endTime: string; sensorFile?: string },
-  ): void {
-    const changed = this.index.settle(
+  ): Promise<void> {
+    const changed = await this.index.settle(
       this.service,
       requestId,
       detail,
@@ -230,56 +260,6 @@ export class IndexPoller {
     return this.running;
   }
 
-  /** The index's answer for a day it watched, or undefined to ask the upstream. */
-  list(day: string | undefined, filter: IndexFilter, index: number, pageSize: number) {
-    const asked = this.watched(day);
-    if (asked === undefined) return undefined;
-    return { day: asked, ...this.index.list(this.service, asked, filter, index, pageSize) };
-  }
-
-  /**
-   * RequestStats (contract section 8) of a day the index watched, the service's today when
-   * none is named; undefined for a day it did not watch (before it began).
-   */
-  stats(day: string | undefined, pipelineId?: string): RequestStats | undefined {
-    const asked = this.watched(day);
-    return asked === undefined
-      ? undefined
-      : upstreamRequestStats(this.index, this.service, asked, pipelineId);
-  }
-
-  /** The per pipeline, hour and status counts of a watched day, as `stats` but unsummed. */
-  counts(
-    day: string | undefined,
-    pipelineId?: string,
-  ): { day: string; counts: IndexedCount[] } | undefined {
-    const asked = this.watched(day);
-    return asked === undefined
-      ? undefined
-      : { day: asked, counts: upstreamRequestCounts(this.index, this.service, asked, pipelineId) };
-  }
-
-  /**
-   * Whether the index holds every request of a day (the service's today when none is
-   * named): `missed` when an answer of the upstream was full even per pipeline, so that
-   * some of the day's requests were never listed.
-   */
-  dayState(day: string | undefined): 'complete' | 'missed' | 'unwatched' {
-    const asked = day ?? this.index.state(this.service).today ?? undefined;
-    const seen = asked === undefined ? undefined : this.index.day(this.service, asked);
-    return seen === undefined ? 'unwatched' : seen.complete ? 'complete' : 'missed';
-  }
-
-  /**
-   * The day asked (the service's today when none is), if the index holds all of it: a day
-   * it watched but could not list whole is answered as one it did not watch, because
-   * counts and totals from it would not be exact.
-   */
-  private watched(day: string | undefined): string | undefined {
-    const asked = day ?? this.index.state(this.service).today ?? undefined;
-    return asked !== undefined && this.dayState(asked) === 'complete' ? asked : undefined;
-  }
-
   /**
    * The `since` (yyyymmddhhmmss, the service's zone) a list read now is as of. A round
    * stamps what it learns with the time it began, so while one is under way nothing it
@@ -307,7 +287,7 @@ export class IndexPoller {
   private offsetMinutes(atMs: number): number {
     const { zone } = this.options;
     if (zone) return offsetAt(zone, new Date(atMs));
-    return this.index.state(this.service).offsetMinutes ?? 0;
+    return this.known.offsetMinutes ?? 0;
   }
 
   private schedule(delayMs: number): void {
@@ -318,13 +298,20 @@ export class IndexPoller {
       void this.pollNow().then(() => {
         const delay = this.again ? 0 : this.delayMs;
         this.again = false;
-        this.schedule(delay);
+        // Without the lease the rounds wait: the lease's renewal starts them once it has it.
+        if (this.lease.held) this.schedule(delay);
       });
     }, delayMs);
     this.timer.unref();
   }
 
   private async round(): Promise<void> {
+    // A round (a test's pollNow() too) takes or renews the lease first: without it, another
+    // gateway polls, and this one only reads what that one keeps.
+    if (this.stopped || !(await this.lease.take())) {
+      await this.refresh();
+      return;
+    }
     const started = this.options.now();
     const startedMs = started.getTime();
     this.roundStartedMs = startedMs;
@@ -340,8 +327,10 @@ export class IndexPoller {
     const interval = this.options.intervalMs;
     const maxDelay = this.options.maxDelayMs ?? Math.max(60_000, interval * 12);
     try {
-      const before = this.index.state(this.service);
-      if (!(await this.rounds.read(started, before))) return;
+      const before = await this.refresh();
+      const done = await this.rounds.read(started, before);
+      await this.refresh();
+      if (!done) return;
       this.error = null;
       this.failure = null;
       this.telling = true;

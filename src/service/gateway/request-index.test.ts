@@ -73,8 +73,8 @@ describe('the index of an upstream service', () => {
     }
     const truth = vendor.requests();
     expect(truth).toHaveLength(4500);
-    const day = poller.index.state('vendor').today as string;
-    expect(poller.index.day('vendor', day)).toEqual({ complete: true });
+    const day = (await poller.index.state('vendor')).today as string;
+    expect(await poller.index.day('vendor', day)).toEqual({ complete: true });
 
     const all = await list(gateway, 'pagesize=1000');
     expect(all.Info.Total).toBe(4500);
@@ -98,7 +98,7 @@ describe('the index of an upstream service', () => {
     const found = await list(gateway, `q=${encodeURIComponent(one.slice(-8))}`);
     expect(found.Request?.map((r) => r.RequestId)).toContain(one);
 
-    const stats = upstreamRequestStats(poller.index, 'vendor', day);
+    const stats = await upstreamRequestStats(poller.index, 'vendor', day);
     expect(stats.total).toBe(4500);
     expect(stats.pipelines).toEqual([
       { id: 'pl_1', name: 'Sales', counts: [{ status: 'Finish', value: 2500 }] },
@@ -119,8 +119,8 @@ describe('the index of an upstream service', () => {
     expect(stats.hours.map((h) => [h.hour, h.counts.reduce((sum, c) => sum + c.value, 0)])).toEqual(
       [...byHour.entries()].sort((a, b) => a[0] - b[0]),
     );
-    expect(upstreamRequestStats(poller.index, 'vendor', day, 'pl_1').total).toBe(2500);
-    expect(poller.stats(undefined)).toEqual(stats);
+    expect((await upstreamRequestStats(poller.index, 'vendor', day, 'pl_1')).total).toBe(2500);
+    expect(await poller.stats(undefined)).toEqual(stats);
     const metrics = await (await gateway.fetch('/metrics')).text();
     expect(metrics).toContain(
       'pipeline_requests_today{service="vendor",pipeline="pl_2",status="Abort"} 100',
@@ -158,8 +158,8 @@ describe('the index of an upstream service', () => {
     expect(unwatched.status).toBe(404);
     expect(await unwatched.text()).toContain('did not watch that day');
     expect((await gateway.keyed('/pipelineapi/requeststats/json?id=pl_9')).status).toBe(404);
-    expect(poller.stats('19990101')).toBeUndefined();
-    expect(upstreamRequestStats(poller.index, 'vendor', '19990101').total).toBe(0);
+    expect(await poller.stats('19990101')).toBeUndefined();
+    expect((await upstreamRequestStats(poller.index, 'vendor', '19990101')).total).toBe(0);
   });
 
   it("reaches beyond one answer through each pipeline's list, and says when even that is not enough", async () => {
@@ -167,8 +167,8 @@ describe('the index of an upstream service', () => {
     vendor.addRequests('pl_1', 700);
     vendor.addRequests('pl_2', 600);
     await poller.pollNow();
-    const day = poller.index.state('vendor').today as string;
-    expect(poller.index.day('vendor', day)).toEqual({ complete: true });
+    const day = (await poller.index.state('vendor')).today as string;
+    expect(await poller.index.day('vendor', day)).toEqual({ complete: true });
     const all = await list(gateway, 'pagesize=1000&index=300');
     expect(all.Info.Total).toBe(1300);
     expect(all.Request?.map((r) => r.RequestId)).toEqual(
@@ -179,9 +179,9 @@ describe('the index of an upstream service', () => {
     );
     vendor.addRequests('pl_1', 1200);
     await poller.pollNow();
-    expect(poller.index.day('vendor', day)).toEqual({ complete: false });
+    expect(await poller.index.day('vendor', day)).toEqual({ complete: false });
     // Counts of a day the index could not list whole would not be exact: refused, saying why.
-    expect(poller.stats(day)).toBeUndefined();
+    expect(await poller.stats(day)).toBeUndefined();
     const refused = await gateway.keyed(`/pipelineapi/requeststats/json?date=${day}`);
     expect(refused.status).toBe(404);
     expect(await refused.text()).toContain('its request index missed some');
@@ -255,7 +255,7 @@ describe('the index of an upstream service', () => {
     });
     expect(exec.status).toBe(200);
     await poller.pollNow();
-    const first = poller.index.state('vendor').today as string;
+    const first = (await poller.index.state('vendor')).today as string;
     expect(first).toBe('20261121');
     // The service's day turns: the last round of the old day, then its requests by detail.
     now = new Date('2026-11-22T10:00:00Z');
@@ -282,7 +282,9 @@ describe('the index of an upstream service', () => {
     const detail = await gateway.keyed(`/pipelineapi/requestdetail?requestid=${held.requestId}`);
     expect(detail.status).toBe(200);
     expect((await list(gateway, 'date=20261121')).Request?.map((r) => r.Status)).toEqual(['Wait']);
-    expect(poller.index.unsettled('vendor', Number.MAX_SAFE_INTEGER, 10)).toEqual([held.requestId]);
+    expect(await poller.index.unsettled('vendor', Number.MAX_SAFE_INTEGER, 10)).toEqual([
+      held.requestId,
+    ]);
   });
 
   it('answers since with the requests changed since then, in the service zone', async () => {

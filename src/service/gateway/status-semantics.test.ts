@@ -244,7 +244,7 @@ describe('status words of a gateway', () => {
     vendor.addRequests('pl_1', 3, 'fail.csv', 'failed');
     const poller = gateway.app.context.services.route('kanto')?.upstream?.poller as IndexPoller;
     await poller.pollNow();
-    const day = poller.index.state('kanto').today as string;
+    const day = (await poller.index.state('kanto')).today as string;
     const preview = await gateway.keyed(`/pipelineapi/bulk/json?action=retry&date=${day}`);
     expect(preview.status).toBe(200);
     const body = (await preview.json()) as { BulkPreview: { Status: string; Total: number } };

@@ -56,7 +56,7 @@ describe.each(VENDOR_PAIRWISE.map((v) => [describeName(v), v] as const))(
       vendor.addRequests('pl_2', 560);
       vendor.addRequests('pl_2', 40, 'broken.csv', 'failed');
       await poller.pollNow();
-      const day = poller.index.state('v').today as string;
+      const day = (await poller.index.state('v')).today as string;
       expect(day).toMatch(/^\d{8}$/);
 
       const capabilities = gateway.app.context.services.list()[0]?.capabilities;
@@ -71,7 +71,7 @@ describe.each(VENDOR_PAIRWISE.map((v) => [describeName(v), v] as const))(
         gateway,
         `/pipelineapi/requestlist/json?date=${day}&status=${variant.status.failed}&pagesize=100`,
       );
-      if (poller.dayState(day) === 'complete') {
+      if ((await poller.dayState(day)) === 'complete') {
         // Exact: the whole day, and its failures in the vendor's own word.
         const root = stats.body.RequestStats as { Total: number };
         expect(stats.status).toBe(200);
@@ -88,8 +88,8 @@ describe.each(VENDOR_PAIRWISE.map((v) => [describeName(v), v] as const))(
       }
       // A vendor that can be paged, or answers whole, is always read whole.
       if (combination.pagesize !== 'ignored' && typeof combination.pagesize === 'object')
-        expect(poller.dayState(day) === 'complete').toBe(combination.index);
-      else expect(poller.dayState(day)).toBe('complete');
+        expect((await poller.dayState(day)) === 'complete').toBe(combination.index);
+      else expect(await poller.dayState(day)).toBe('complete');
 
       // Dates in one form, whatever form the vendor wrote.
       const page = await json(gateway, `/pipelineapi/requestlist/json?date=${day}&pagesize=5`);

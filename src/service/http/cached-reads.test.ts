@@ -162,12 +162,12 @@ describe('cached reads before the full cycle', () => {
       404,
     );
     expect((await fetch(`${fast.origin}/pipelineapi/list/yaml`, { headers })).status).toBe(400);
-    fast.app.context.access.setEnabled(false);
+    await fast.app.context.access.setEnabled(false);
     try {
       const off = await fetch(`${fast.origin}${LIST}`, { headers });
       expect(off.status).toBe(403);
     } finally {
-      fast.app.context.access.setEnabled(true);
+      await fast.app.context.access.setEnabled(true);
     }
     expect(fast.answered()).toBe(before);
   });

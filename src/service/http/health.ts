@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Databases } from '../db/databases.ts';
 import type { Services } from '../gateway/service-state.ts';
+import type { SharedStore } from '../store/shared-store.ts';
 
 /** One part of the server as /readyz reports it. */
 export interface ComponentState {
@@ -19,6 +20,7 @@ export interface ComponentState {
 export function healthRoutes(
   server: FastifyInstance,
   dbs: Databases,
+  store: SharedStore,
   services: Services,
   now: () => Date,
 ): void {
@@ -44,6 +46,20 @@ export function healthRoutes(
         };
       }
     });
+    // The gateways' shared PostgreSQL, named (its password masked): while it is gone, every
+    // gateway is not ready, and each answers 503 for what needs it.
+    if (store.engine === 'postgres') {
+      const state: ComponentState = await store.check().then(
+        () => ({ name: store.name, state: 'ok', checkedAt, message: null }),
+        (error: unknown) => ({
+          name: store.name,
+          state: 'failing',
+          checkedAt,
+          message: error instanceof Error ? error.message : String(error),
+        }),
+      );
+      components.push(state);
+    }
     for (const service of services.list()) {
       if (service.embedded) continue;
       // States only: no one signs in here, and an upstream's words are its own data

@@ -11,6 +11,7 @@ import {
 } from 'prom-client';
 import { OPERATIONS } from '../../kit/wire.ts';
 import type { EndedRequest } from '../engine/recorder.ts';
+import type { IndexPoller } from '../gateway/poller.ts';
 
 /** The day's requests of one service, pipeline and status. */
 export interface DayCount {
@@ -18,6 +19,26 @@ export interface DayCount {
   readonly pipeline: string;
   readonly status: string;
   readonly count: number;
+}
+
+/**
+ * Each upstream's day as its request index holds it (the service's own day), read at a
+ * scrape: from the shared index whichever gateway polls the service.
+ */
+export async function upstreamDayCounts(pollers: readonly IndexPoller[]): Promise<DayCount[]> {
+  const days = await Promise.all(
+    pollers.map(async (poller) =>
+      ((await poller.stats(undefined))?.pipelines ?? []).flatMap((p) =>
+        p.counts.map((c) => ({
+          service: poller.service,
+          pipeline: p.id,
+          status: c.status,
+          count: c.value,
+        })),
+      ),
+    ),
+  );
+  return days.flat();
 }
 
 /** The `route` of an answer no route matched: the dashboard's own pages and every 404. */
@@ -200,7 +221,7 @@ export class ServiceMetrics {
   private readonly changes: Counter<'service' | 'pipeline' | 'status'>;
   private readonly labelsOf = new Map<string, CappedLabels>();
 
-  constructor(dayCounts: () => readonly DayCount[]) {
+  constructor(dayCounts: () => readonly DayCount[] | Promise<readonly DayCount[]>) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
       name: 'pipeline_requests_today',
@@ -209,9 +230,11 @@ export class ServiceMetrics {
         'each scrape (goes down when the day turns; for rates use pipeline_requests_total)',
       labelNames: ['service', 'pipeline', 'status'] as const,
       registers: [this.registry],
-      collect() {
+      // Async: an upstream's counts are read from its index, which may be in PostgreSQL.
+      async collect() {
+        const counts = await dayCounts();
         this.reset();
-        for (const c of dayCounts())
+        for (const c of counts)
           this.set({ service: c.service, pipeline: c.pipeline, status: c.status }, c.count);
       },
     });

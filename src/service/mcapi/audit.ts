@@ -44,11 +44,11 @@ export function auditRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   // whatever the page size: a page that would pass it ends early, and `next` says where
   // the rest begins (-1: nothing follows).
   app.get(`${MCAPI_PREFIX}/audit`, async (request, reply) => {
-    requireRole(requireSession(ctx, request), 'administrator');
+    requireRole(await requireSession(ctx, request), 'administrator');
     const asked = auditParams(request);
     const index = asked.index();
     const pageSize = asked.pageSize();
-    const page = queryAudit(ctx.dbs.system, {
+    const page = await queryAudit(ctx.shared, {
       ...asked.filters,
       index,
       pageSize,
@@ -65,12 +65,12 @@ export function auditRoutes(app: FastifyInstance, ctx: ServiceContext): void {
 
   // The whole filtered range as CSV, newest first, written as it is read (administrators).
   app.get(`${MCAPI_PREFIX}/audit/export`, async (request, reply) => {
-    requireRole(requireSession(ctx, request), 'administrator');
+    requireRole(await requireSession(ctx, request), 'administrator');
     const { filters } = auditParams(request);
     const name = ['audit', filters.from, filters.to].filter(Boolean).join('-');
     return reply
       .header('content-type', 'text/csv; charset=UTF-8')
       .header('content-disposition', `attachment; filename="${name}.csv"`)
-      .send(auditCsv(ctx.dbs.system, filters));
+      .send(auditCsv(ctx.shared, filters));
   });
 }

@@ -42,16 +42,18 @@ async function fleetService(
   session: Session,
   state: ServiceState,
 ): Promise<FleetServiceAnswer | undefined> {
-  const role = roleOn(ctx.dbs.system, session, state.id);
+  const role = await roleOn(ctx.shared, session, state.id);
   if (!mayRead(role)) return undefined;
   const semantics = ctx.services.statusesOf(state.id);
   const source = sourceOf(ctx, state);
-  const day = source?.today();
+  const day = await source?.today();
   const words: FleetWord[] =
     source && day !== undefined
-      ? source
-          .statusCounts(day)
-          .map(({ status, count }) => ({ status, class: fleetClassOf(semantics, status), count }))
+      ? (await source.statusCounts(day)).map(({ status, count }) => ({
+          status,
+          class: fleetClassOf(semantics, status),
+          count,
+        }))
       : [];
   const jumps: FleetJump[] = [];
   if (source && day !== undefined) {
@@ -86,7 +88,7 @@ async function fleetService(
     utcOffsetMinutes: state.utcOffsetMinutes,
     zoneName: state.zoneName,
     day: day ?? null,
-    dayState: source && day !== undefined ? source.dayState(day) : 'unwatched',
+    dayState: source && day !== undefined ? await source.dayState(day) : 'unwatched',
     indexedAt: state.indexedAt ?? null,
     indexError: state.indexError ?? null,
     indexErrorCode: state.indexErrorCode ?? null,
@@ -102,7 +104,7 @@ async function fleetService(
 }
 
 /** The trend parameters of a call, each checked (400 naming it, 403, 404). */
-function trendRequest(ctx: ServiceContext, session: Session, request: FastifyRequest) {
+async function trendRequest(ctx: ServiceContext, session: Session, request: FastifyRequest) {
   const params = merged(request.query, request.body);
   const states = ctx.services.list();
   const serviceId = field(params, 'service', MISSING, false);
@@ -113,7 +115,7 @@ function trendRequest(ctx: ServiceContext, session: Session, request: FastifyReq
       McCode.WrongType,
       `Parameter service names no service here: ${JSON.stringify(serviceId)}.`,
     );
-  const role = roleOn(ctx.dbs.system, session, state.id);
+  const role = await roleOn(ctx.shared, session, state.id);
   if (!mayRead(role))
     throw new ApiError(
       403,
@@ -149,10 +151,10 @@ async function trends(
   session: Session,
   request: FastifyRequest,
 ): Promise<TrendsAnswer> {
-  const { state, pipelineId, days } = trendRequest(ctx, session, request);
+  const { state, pipelineId, days } = await trendRequest(ctx, session, request);
   const semantics = ctx.services.statusesOf(state.id);
   const source = sourceOf(ctx, state);
-  const today = source?.today();
+  const today = await source?.today();
   const zone = {
     timeZone: state.timeZone,
     utcOffsetMinutes: state.utcOffsetMinutes,
@@ -196,11 +198,11 @@ async function trends(
 export function fleetRoutes(
   app: FastifyInstance,
   ctx: ServiceContext,
-  requireSession: (ctx: ServiceContext, request: FastifyRequest) => Session,
+  requireSession: (ctx: ServiceContext, request: FastifyRequest) => Promise<Session>,
   prefix: string,
 ): void {
   app.get(`${prefix}/fleet`, async (request, reply) => {
-    const session = requireSession(ctx, request);
+    const session = await requireSession(ctx, request);
     const services: FleetServiceAnswer[] = [];
     for (const state of ctx.services.list()) {
       const service = await fleetService(ctx, session, state);
@@ -209,7 +211,7 @@ export function fleetRoutes(
     return send<FleetAnswer>(reply, { generatedAt: ctx.clock.now().toISOString(), services });
   });
   app.get(`${prefix}/trends`, async (request, reply) => {
-    const session = requireSession(ctx, request);
+    const session = await requireSession(ctx, request);
     return send<TrendsAnswer>(reply, await trends(ctx, session, request));
   });
 }

@@ -143,8 +143,8 @@ describe('the fleet view and the trends', () => {
       adminPassword: PASSWORD,
     });
     ctx = server.app.context;
-    await addUser(ctx.dbs.system, 'vera', PASSWORD, 'viewer', 'now');
-    grantRole(ctx.dbs.system, 'vera', 'tokyo', 'operator');
+    await addUser(ctx.shared, 'vera', PASSWORD, 'viewer', 'now');
+    await grantRole(ctx.shared, 'vera', 'tokyo', 'operator');
     admin = await signIn(server, 'admin');
     today = ctx.time.day(ctx.clock.now());
 
@@ -162,7 +162,7 @@ describe('the fleet view and the trends', () => {
 
     const index = ctx.services.route('tokyo')?.upstream?.poller?.index;
     if (!index) throw new Error('no index');
-    const tokyoToday = index.state('tokyo').today as string;
+    const tokyoToday = (await index.state('tokyo')).today as string;
     const yesterday = shiftDay(tokyoToday, -1);
     // Yesterday as a poller would have filed it: four requests, three of whose ends it learnt.
     const listed = [1, 2, 3, 4].map((n) => ({
@@ -174,14 +174,14 @@ describe('the fleet view and the trends', () => {
       beginDate: `${iso(yesterday)} 08:00:0${n}`,
     }));
     await index.ingest('tokyo', yesterday, listed, false, Date.now());
-    index.markDay('tokyo', yesterday, true);
+    await index.markDay('tokyo', yesterday, true);
     // The vendor's EndTime in any of its forms: dashes, slashes, a T and a zone.
     for (const [n, end] of [
       [1, `${iso(yesterday)} 08:00:11`],
       [2, `${iso(yesterday).replaceAll('-', '/')} 08:00:42`],
       [3, `${iso(yesterday)}T08:01:03 JST`],
     ] as const)
-      index.settle(
+      await index.settle(
         'tokyo',
         `pl_9-${yesterday}_08-00000${n}`,
         { status: 'Finish', stage: 'Joint', endTime: end },
@@ -333,7 +333,7 @@ describe('the fleet view and the trends', () => {
 
   it("draws an upstream's pipeline from the index: days it watched, and durations it learnt", async () => {
     const index = ctx.services.route('tokyo')?.upstream?.poller?.index;
-    const tokyoToday = index?.state('tokyo').today as string;
+    const tokyoToday = (await index?.state('tokyo'))?.today as string;
     const yesterday = shiftDay(tokyoToday, -1);
     const t = await trends('service=tokyo&pipelineid=pl_9&days=3');
     expect(t.today).toBe(tokyoToday);

@@ -57,11 +57,11 @@ export interface PipelineDay {
 
 /** What one service's source of counts answers: its index, or its status database. */
 export interface DaySource {
-  today(): string | undefined;
-  dayState(day: string): FleetDayState;
-  watched(day: string): boolean;
-  statusCounts(day: string): WordCount[];
-  pipelines(day: string): Map<string, PipelineDay>;
+  today(): Promise<string | undefined>;
+  dayState(day: string): Promise<FleetDayState>;
+  watched(day: string): Promise<boolean>;
+  statusCounts(day: string): Promise<WordCount[]>;
+  pipelines(day: string): Promise<Map<string, PipelineDay>>;
 }
 
 function pipelineDays(
@@ -85,16 +85,16 @@ function pipelineDays(
 function embeddedSource(ctx: ServiceContext): DaySource {
   const db = ctx.dbs.status;
   return {
-    today: () => ctx.time.day(ctx.clock.now()),
-    dayState: () => 'live',
-    watched: () => true,
-    statusCounts(day) {
+    today: () => Promise.resolve(ctx.time.day(ctx.clock.now())),
+    dayState: () => Promise.resolve('live'),
+    watched: () => Promise.resolve(true),
+    async statusCounts(day) {
       const counts = new Map<string, number>();
       for (const c of readRequestCounts(db, day))
         counts.set(c.status, (counts.get(c.status) ?? 0) + c.count);
       return [...counts].map(([status, count]) => ({ status, count }));
     },
-    pipelines(day) {
+    async pipelines(day) {
       const names = pipelineNames(ctx.dbs.system);
       return pipelineDays(
         statusDayOutcomes(db, day).map((r) => ({ ...r, name: names.get(r.pipelineId) ?? '' })),
@@ -109,15 +109,15 @@ function upstreamSource(ctx: ServiceContext, service: string): DaySource | undef
   if (!poller) return undefined;
   const index = poller.index;
   return {
-    today: () => index.state(service).today ?? undefined,
+    today: async () => (await index.state(service)).today ?? undefined,
     dayState: (day) => poller.dayState(day),
-    watched: (day) => index.day(service, day) !== undefined,
+    watched: async (day) => (await index.day(service, day)) !== undefined,
     statusCounts: (day) => indexDayStatusCounts(index, service, day),
-    pipelines(day) {
+    async pipelines(day) {
       const durations = new Map(
-        indexDayDurations(index, service, day).map((d) => [d.pipelineId, d]),
+        (await indexDayDurations(index, service, day)).map((d) => [d.pipelineId, d]),
       );
-      return pipelineDays(indexDayOutcomes(index, service, day), (id) => durations.get(id));
+      return pipelineDays(await indexDayOutcomes(index, service, day), (id) => durations.get(id));
     },
   };
 }
@@ -131,8 +131,8 @@ const caches = new WeakMap<
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * A service's day per pipeline, read again once older than its TTL. Reading one is
- * synchronous (better-sqlite3) and a day of 100,000 requests takes a few hundred ms, so a
+ * A service's day per pipeline, read again once older than its TTL. Reading one from SQLite
+ * is synchronous (better-sqlite3) and a day of 100,000 requests takes a few hundred ms, so a
  * caller that reads many (a month, the first time) lets other calls through between them.
  */
 export async function cachedPipelines(
@@ -151,7 +151,7 @@ export async function cachedPipelines(
   if (hit && now - hit.at < ttl) return hit.value;
   await nextTurn();
   if (cache.size >= CACHE_BOUND) cache.clear();
-  const value = source.pipelines(day);
+  const value = await source.pipelines(day);
   cache.set(key, { at: now, value });
   return value;
 }
@@ -211,7 +211,7 @@ export async function trendPoints(
     const day = shiftDay(today, -i);
     read.push({
       day,
-      watched: source.watched(day),
+      watched: await source.watched(day),
       pipelines: await cachedPipelines(ctx, service, source, day, today),
     });
   }

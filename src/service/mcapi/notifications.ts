@@ -9,10 +9,10 @@ import { adminChange, MCAPI_PREFIX, requireRole, requireSession, send } from './
 export function notificationRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   // Newest first.
   app.get(`${MCAPI_PREFIX}/notifications`, async (request, reply) => {
-    requireRole(requireSession(ctx, request), 'administrator');
+    requireRole(await requireSession(ctx, request), 'administrator');
     return send<NotificationsAnswer>(reply, {
       targets: ctx.notifier.targets.map(shownTarget),
-      notifications: listNotifications(ctx.dbs.system, 200),
+      notifications: await listNotifications(ctx.shared, 200),
     });
   });
 
@@ -20,7 +20,7 @@ export function notificationRoutes(app: FastifyInstance, ctx: ServiceContext): v
   app.post(
     `${MCAPI_PREFIX}/notifications/test`,
     adminChange(ctx, 'mc.notify-test', async (request, reply) => {
-      const session = requireSession(ctx, request);
+      const session = await requireSession(ctx, request);
       return send<NotificationTestAnswer>(reply, {
         results: await ctx.notifier.test(session.userName),
       });

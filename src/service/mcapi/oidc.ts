@@ -252,8 +252,8 @@ export function oidcRoutes(
           if ('refused' in decided) throw new ApiError(403, McCode.LoginFailed, decided.refused);
           // The person is the provider's account (issuer and sub of the ID token, which
           // openid-client checked); the name is a label that never makes them someone else.
-          const signedIn = signInExternalUser(
-            ctx.dbs.system,
+          const signedIn = await signInExternalUser(
+            ctx.shared,
             {
               issuer: provider.serverMetadata().issuer,
               subject: idClaims.sub,
@@ -265,11 +265,11 @@ export function oidcRoutes(
           if ('refused' in signedIn) throw new ApiError(403, McCode.LoginFailed, signedIn.refused);
           const { user } = signedIn;
           // Its roles per service, as the mapping gives them now (contract section 12).
-          replaceGrantedRoles(ctx.dbs.system, user.name, decided.services);
+          await replaceGrantedRoles(ctx.shared, user.name, decided.services);
           subject.userName = user.name;
           subject.via = 'session';
           // The same idle timeout as a password sign-in's default (contract section 4).
-          const sessionId = ctx.sessions.open('mc', user.id, SESSION_MINUTES);
+          const sessionId = await ctx.sessions.open('mc', user.id, SESSION_MINUTES);
           signOut.remember(sessionId);
           return { sessionId, userName: user.name, role: user.role, expires: now + HANDOFF_MS };
         },

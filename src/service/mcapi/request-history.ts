@@ -8,7 +8,7 @@ import type {
 import { PIPELINE_ID_PATTERN, REQUEST_ID_PATTERN } from '../../kit/wire.ts';
 import { field, merged } from '../auth/session-params.ts';
 import type { ServiceContext } from '../context.ts';
-import type { AttemptRecord } from '../db/index/attempts.ts';
+import type { AttemptRecord } from '../db/index/attempt-record.ts';
 import { daysOf, indexRange, RANGE_MAX_DAYS } from '../db/index/request-range.ts';
 import { listAttempts } from '../db/status/attempts.ts';
 import { statusRange } from '../db/status/request-range.ts';
@@ -40,15 +40,21 @@ type Action = AttemptAction;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The successful retries and cancels of a request through this server, oldest first. */
-function actionsOf(ctx: ServiceContext, service: string, requestId: string): Action[] {
-  const read = (operation: string, action: Action['action']) =>
-    queryAudit(ctx.dbs.system, {
-      service,
-      requestId,
-      operation,
-      index: 0,
-      pageSize: ACTIONS_READ,
-    }).entries.flatMap((e: ReadAuditEntry): Action[] => {
+async function actionsOf(
+  ctx: ServiceContext,
+  service: string,
+  requestId: string,
+): Promise<Action[]> {
+  const read = async (operation: string, action: Action['action']) =>
+    (
+      await queryAudit(ctx.shared, {
+        service,
+        requestId,
+        operation,
+        index: 0,
+        pageSize: ACTIONS_READ,
+      })
+    ).entries.flatMap((e: ReadAuditEntry): Action[] => {
       if (e.httpStatus !== 200 || e.status !== 'OK') return [];
       const job = e.parameters.bulkjob;
       return [
@@ -62,9 +68,11 @@ function actionsOf(ctx: ServiceContext, service: string, requestId: string): Act
         },
       ];
     });
-  return [...read('requestretry', 'retry'), ...read('requestcancel', 'cancel')].sort((a, b) =>
-    a.at < b.at ? -1 : a.at > b.at ? 1 : 0,
-  );
+  const [retries, cancels] = await Promise.all([
+    read('requestretry', 'retry'),
+    read('requestcancel', 'cancel'),
+  ]);
+  return [...retries, ...cancels].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 }
 
 /**
@@ -177,11 +185,11 @@ function rangeFilter(params: Record<string, unknown>) {
 export function requestHistoryRoutes(
   app: FastifyInstance,
   ctx: ServiceContext,
-  requireSession: (request: FastifyRequest) => unknown,
+  requireSession: (request: FastifyRequest) => Promise<unknown>,
   prefix: string,
 ): void {
   app.get(`${prefix}/requests/attempts`, async (request, reply) => {
-    requireSession(request);
+    await requireSession(request);
     const params = merged(request.query, request.body);
     const route = serviceOf(ctx, params);
     const requestId = field(params, 'requestid', MISSING, true);
@@ -190,7 +198,7 @@ export function requestHistoryRoutes(
     let attempts: AttemptRecord[] | undefined;
     if (route.upstream) {
       const poller = route.upstream.poller;
-      const found = poller?.index.attempts.list(route.id, requestId) ?? [];
+      const found = (await poller?.index.attempts.list(route.id, requestId)) ?? [];
       attempts = found.length > 0 ? found : undefined;
     } else attempts = listAttempts(ctx.dbs.status, requestId);
     if (!attempts)
@@ -201,7 +209,7 @@ export function requestHistoryRoutes(
           ? `Request ${requestId} is not in the index of service ${route.id} (it keeps the days it watched).`
           : `Request ${requestId} does not exist.`,
       );
-    const actions = actionsOf(ctx, route.id, requestId);
+    const actions = await actionsOf(ctx, route.id, requestId);
     return send<RequestAttempts>(reply, {
       service: route.id,
       requestId,
@@ -211,7 +219,7 @@ export function requestHistoryRoutes(
   });
 
   app.get(`${prefix}/requests/range`, async (request, reply) => {
-    requireSession(request);
+    await requireSession(request);
     const params = merged(request.query, request.body);
     const route = serviceOf(ctx, params);
     const days = rangeDays(params);
@@ -227,7 +235,7 @@ export function requestHistoryRoutes(
           McCode.NotFound,
           `Service ${route.id} keeps no index of its requests here.`,
         );
-      page = indexRange(poller.index, route.id, days, filter, index, pageSize);
+      page = await indexRange(poller.index, route.id, days, filter, index, pageSize);
     } else page = statusRange(ctx.dbs.status, days, filter, index, pageSize);
     return send<RequestRange>(reply, {
       service: route.id,

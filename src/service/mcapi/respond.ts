@@ -38,14 +38,14 @@ export const renderPartAError: ErrorRenderer = (error) => ({
 });
 
 /** The session named by X-As-SessionId; 401/3001 without a live one. */
-export function requireSession(
+export async function requireSession(
   ctx: ServiceContext,
   request: FastifyRequest,
-): Session & { id: string } {
+): Promise<Session & { id: string }> {
   const id = request.headers[MC_SESSION_HEADER.toLowerCase()];
   if (typeof id !== 'string' || id === '')
     throw new ApiError(401, McCode.NoSession, `Sign in first and send ${MC_SESSION_HEADER}.`);
-  const session = ctx.sessions.use('mc', id);
+  const session = await ctx.sessions.use('mc', id);
   if (!session)
     throw new ApiError(401, McCode.NoSession, 'The session has expired or ended; sign in again.');
   noteCaller(request, { via: 'session', userName: session.userName });
@@ -67,7 +67,7 @@ export const adminChange =
   (request: FastifyRequest, reply: FastifyReply) => {
     const subject = anonymousSubject();
     return ctx.audit.serverChange(request, operation, subject, async () => {
-      const session = requireSession(ctx, request);
+      const session = await requireSession(ctx, request);
       Object.assign(subject, { userName: session.userName, via: 'session' });
       requireRole(session, 'administrator');
       return run(request, reply);

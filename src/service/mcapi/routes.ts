@@ -50,18 +50,21 @@ export function managementConsole(
     signInRoutes(app, ctx, loginLimit, providerSignOut);
 
     app.get(`${MCAPI_PREFIX}/pipeline/settings`, async (request, reply) => {
-      requireRole(requireSession(ctx, request), 'administrator');
+      requireRole(await requireSession(ctx, request), 'administrator');
       return send<ApiSettings>(reply, settings(ctx));
     });
 
     // The services this server answers for, with the last check of each (contract section 7).
     // Each with the caller's role there (contract section 12).
     app.get(`${MCAPI_PREFIX}/services`, async (request, reply) => {
-      const session = requireSession(ctx, request);
+      const session = await requireSession(ctx, request);
       return send<ServicesAnswer>(reply, {
-        services: ctx.services
-          .list()
-          .map((service) => ({ ...service, role: roleOn(ctx.dbs.system, session, service.id) })),
+        services: await Promise.all(
+          ctx.services.list().map(async (service) => ({
+            ...service,
+            role: await roleOn(ctx.shared, session, service.id),
+          })),
+        ),
       });
     });
 
@@ -76,7 +79,7 @@ export function managementConsole(
 
     app.put(
       `${MCAPI_PREFIX}/pipeline/settings`,
-      adminChange(ctx, 'mc.settings', (request, reply) => {
+      adminChange(ctx, 'mc.settings', async (request, reply) => {
         const params = merged(request.query, request.body);
         const flag = (name: string, required: boolean) => {
           const value = required
@@ -90,8 +93,8 @@ export function managementConsole(
         // Either may be sent alone; with neither, apiEnabled is the one missing.
         const shared = flag('sharedKeyEnabled', false);
         const enabled = flag('apiEnabled', shared === undefined);
-        if (enabled !== undefined) ctx.access.setEnabled(enabled);
-        if (shared !== undefined) ctx.access.setSharedKeyEnabled(shared);
+        if (enabled !== undefined) await ctx.access.setEnabled(enabled);
+        if (shared !== undefined) await ctx.access.setSharedKeyEnabled(shared);
         return send<ApiSettings>(reply, settings(ctx));
       }),
     );
@@ -100,8 +103,8 @@ export function managementConsole(
 
     app.post(
       `${MCAPI_PREFIX}/pipeline/apikey`,
-      adminChange(ctx, 'mc.apikey', (_request, reply) =>
-        send<ApiKeyAnswer>(reply, { apiKey: ctx.access.reissue() }),
+      adminChange(ctx, 'mc.apikey', async (_request, reply) =>
+        send<ApiKeyAnswer>(reply, { apiKey: await ctx.access.reissue() }),
       ),
     );
   }

@@ -40,12 +40,12 @@ export function signInRoutes(
     const getRole = field(params, 'getRole', MISSING, false) ?? 'false';
     if (getRole !== 'true' && getRole !== 'false')
       throw new ApiError(400, McCode.WrongType, 'Parameter getRole must be true or false.');
-    const user = await authenticateUser(ctx.dbs.system, userName, password, {
+    const user = await authenticateUser(ctx.shared, userName, password, {
       allowPasswordless: false,
     });
     if (!user)
       throw new ApiError(403, McCode.LoginFailed, 'Login failed: unknown user or wrong password.');
-    const sessionId = ctx.sessions.open('mc', user.id, timeout);
+    const sessionId = await ctx.sessions.open('mc', user.id, timeout);
     subject.via = 'session';
     return send<LoginAnswer>(reply, {
       sessionId,
@@ -76,7 +76,7 @@ export function signInRoutes(
   app.post(`${MCAPI_PREFIX}/auth/logout`, clearsCookie, (request, reply) => {
     const subject = anonymousSubject();
     return audited(request, 'mc.logout', subject, async () => {
-      const sessionId = signOutNamed(ctx.sessions, 'mc', request, subject, {
+      const sessionId = await signOutNamed(ctx.sessions, 'mc', request, subject, {
         missing: MISSING,
         sessionNotFound: McCode.SessionNotFound,
       });
@@ -90,14 +90,16 @@ export function signInRoutes(
   // with their role on each service this server answers for (contract section 12), in the
   // services' order: the first is the one plain /pipelineapi reaches.
   app.get(`${MCAPI_PREFIX}/auth/session`, async (request, reply) => {
-    const session = requireSession(ctx, request);
+    const session = await requireSession(ctx, request);
     return send<SessionAnswer>(reply, {
       userName: session.userName,
       role: [session.role],
-      serviceRoles: ctx.services.routes.map((route) => ({
-        service: route.id,
-        role: roleOn(ctx.dbs.system, session, route.id),
-      })),
+      serviceRoles: await Promise.all(
+        ctx.services.routes.map(async (route) => ({
+          service: route.id,
+          role: await roleOn(ctx.shared, session, route.id),
+        })),
+      ),
       serverName: ctx.serverName,
       serverId: ctx.serverId,
       expires: new Date(session.expires).toISOString(),

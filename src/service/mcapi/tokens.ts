@@ -23,14 +23,14 @@ export function tokenRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const audited = ctx.audit.serverChange.bind(ctx.audit);
 
   app.get(`${MCAPI_PREFIX}/tokens`, async (request, reply) => {
-    const session = requireSession(ctx, request);
-    return send<TokensAnswer>(reply, { tokens: listTokens(ctx.dbs.system, session.userId) });
+    const session = await requireSession(ctx, request);
+    return send<TokensAnswer>(reply, { tokens: await listTokens(ctx.shared, session.userId) });
   });
 
   app.post(`${MCAPI_PREFIX}/tokens`, (request, reply) => {
     const subject = anonymousSubject();
     return audited(request, 'mc.token-create', subject, async () => {
-      const session = requireSession(ctx, request);
+      const session = await requireSession(ctx, request);
       Object.assign(subject, { userName: session.userName, via: 'session' });
       const params = merged(request.query, request.body);
       const name = field(params, 'name', MISSING, true).trim();
@@ -56,7 +56,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: ServiceContext): void {
           `Parameter service names no service here: ${JSON.stringify(service)}.`,
         );
       // Theirs: on the token's service when it names one, else their default role.
-      const own = service === null ? session.role : roleOn(ctx.dbs.system, session, service);
+      const own = service === null ? session.role : await roleOn(ctx.shared, session, service);
       const roleText = field(params, 'role', MISSING, false) || own;
       if (!isRole(roleText))
         throw new ApiError(
@@ -70,7 +70,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: ServiceContext): void {
           McCode.Forbidden,
           `Parameter role ${roleText} is above your own role (${own}${service === null ? '' : ` on service ${service}`}).`,
         );
-      const token = createToken(ctx.dbs.system, ctx.clock, session, {
+      const token = await createToken(ctx.shared, ctx.clock, session, {
         name,
         days,
         role: roleText,
@@ -86,11 +86,11 @@ export function tokenRoutes(app: FastifyInstance, ctx: ServiceContext): void {
     // The entry names the token revoked: its id is in the path, not the fields.
     const what = { operation: 'mc.token-revoke', service: null, parameters: { id } };
     return ctx.audit.around(request, what, subject, async () => {
-      const session = requireSession(ctx, request);
+      const session = await requireSession(ctx, request);
       Object.assign(subject, { userName: session.userName, via: 'session' });
       if (
         !/^\d{1,15}$/.test(id) ||
-        !revokeOwnToken(ctx.dbs.system, ctx.clock, session.userId, Number(id))
+        !(await revokeOwnToken(ctx.shared, ctx.clock, session.userId, Number(id)))
       )
         throw new ApiError(
           404,

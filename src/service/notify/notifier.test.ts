@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../config.ts';
 import { readServicesFile } from '../gateway/services.ts';
 import { writeTestPipelines } from '../testing/pipelines.ts';
-import { startService, type TestService } from '../testing/service.ts';
+import { eventually, startService, type TestService } from '../testing/service.ts';
 import {
   startWebhookReceiver,
   type Received,
@@ -68,8 +68,9 @@ describe('notifications', () => {
       await service.app.engine.whenIdle();
       await service.app.context.notifier.settled();
       expect(received).toHaveLength(2);
-      const admin = service.app.context.dbs.system;
-      const rows = admin.prepare('SELECT TARGET, OUTCOME, ATTEMPTS FROM NOTIFICATION').all();
+      const rows = await service.app.context.shared.all(
+        'SELECT TARGET AS "TARGET", OUTCOME AS "OUTCOME", ATTEMPTS AS "ATTEMPTS" FROM NOTIFICATION',
+      );
       // The receiver's path is its secret: only the origin is kept.
       expect(rows).toEqual([{ TARGET: base, OUTCOME: 'sent', ATTEMPTS: 2 }]);
     } finally {
@@ -83,17 +84,24 @@ describe('notifications', () => {
     try {
       await service.client.exec('pl_1', 'missing.csv');
       await service.app.engine.whenIdle();
-      const outcomes = () =>
-        service.app.context.dbs.system
-          .prepare('SELECT OUTCOME FROM NOTIFICATION ORDER BY SEQ')
-          .all()
-          .map((r) => (r as { OUTCOME: string }).OUTCOME);
-      // The request has ended and the engine is idle while its notifications are still tried.
-      expect(outcomes()).toEqual(['pending', 'pending']);
+      const outcomes = async () =>
+        (
+          await service.app.context.shared.all<{ OUTCOME: string }>(
+            'SELECT OUTCOME AS "OUTCOME" FROM NOTIFICATION ORDER BY SEQ',
+          )
+        ).map((r) => r.OUTCOME);
+      // The request has ended and the engine is idle while its notifications are still tried
+      // (claimed beside the engine: the claims may take a moment to be written).
+      expect(
+        await eventually(async () => {
+          const now = await outcomes();
+          return now.length === 2 ? now : undefined;
+        }, 'both claims'),
+      ).toEqual(['pending', 'pending']);
       await service.app.context.notifier.settled();
-      const rows = service.app.context.dbs.system
-        .prepare('SELECT OUTCOME, ATTEMPTS, MESSAGE FROM NOTIFICATION ORDER BY SEQ')
-        .all();
+      const rows = await service.app.context.shared.all(
+        'SELECT OUTCOME AS "OUTCOME", ATTEMPTS AS "ATTEMPTS", MESSAGE AS "MESSAGE" FROM NOTIFICATION ORDER BY SEQ',
+      );
       expect(rows).toEqual([
         { OUTCOME: 'failed', ATTEMPTS: 3, MESSAGE: 'HTTP 500' },
         { OUTCOME: 'failed', ATTEMPTS: 3, MESSAGE: 'no answer in time' },

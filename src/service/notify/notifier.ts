@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/sqlite.ts';
 import { claimNotification, recordAttempt } from '../db/system/notifications.ts';
 import type { EndedRequest } from '../engine/recorder.ts';
+import type { Sql } from '../db/sql.ts';
 
 /** States a notification goes out for (contract section 9: "ends in a failing state"). */
 const FAILING = new Set(['Error']);
@@ -41,15 +41,16 @@ export function checkTarget(url: string): string {
 /**
  * Tells receivers about requests that end failing: a JSON POST whose `text` makes it a Slack
  * or Teams incoming-webhook message, retried with backoff, at most once per request, state
- * and receiver (the claim is a row in the system database, so a restart cannot repeat it).
- * Sending never blocks the engine or a request: it runs beside them and only logs failures.
+ * and receiver (the claim is a row in the shared store, so neither a restart nor another
+ * gateway on the same database can repeat it). Sending never blocks the engine or a request:
+ * the claim and the delivery run beside them and only log failures.
  */
 export class Notifier {
   private readonly delays: readonly number[];
   private readonly pending = new Set<Promise<void>>();
 
   constructor(
-    private readonly db: Db,
+    private readonly shared: Sql,
     private readonly clock: Clock,
     private readonly options: NotifierOptions,
   ) {
@@ -100,10 +101,19 @@ export class Notifier {
 
   /** Claims (subject, state, receiver) in the database, then delivers beside everything else. */
   private sendOnce(target: string, subject: string, status: string, payload: object): void {
+    this.track(this.claimAndDeliver(target, subject, status, payload));
+  }
+
+  private async claimAndDeliver(
+    target: string,
+    subject: string,
+    status: string,
+    payload: object,
+  ): Promise<void> {
     const key = { requestId: subject, status, targetHash: hashOf(target) };
     let claimed = false;
     try {
-      claimed = claimNotification(this.db, {
+      claimed = await claimNotification(this.shared, {
         ...key,
         time: this.clock.now().toISOString(),
         target: shownTarget(target),
@@ -112,15 +122,12 @@ export class Notifier {
       this.options.log('a notification could not be recorded', error);
     }
     if (!claimed) return;
-    this.track(
-      this.deliver(target, payload).then((result) => {
-        try {
-          recordAttempt(this.db, key, result);
-        } catch (error) {
-          this.options.log('a notification outcome could not be recorded', error);
-        }
-      }),
-    );
+    const result = await this.deliver(target, payload);
+    try {
+      await recordAttempt(this.shared, key, result);
+    } catch (error) {
+      this.options.log('a notification outcome could not be recorded', error);
+    }
   }
 
   /**

@@ -30,7 +30,7 @@ const PART_C_ERRORS: Readonly<Record<string, string>> = {
   '413': `The body is over 1 MiB (${ErrorCode.BodyTooLarge})`,
   '500': `Anything unexpected; the Message carries the correlation id the server logged (${ErrorCode.Internal})`,
   '502': `A gateway's upstream failed (${ErrorCode.UpstreamFailed})`,
-  '503': `The data cannot be written (${ErrorCode.Unavailable})`,
+  '503': `The data cannot be written, or the gateways' shared database is unreachable (${ErrorCode.Unavailable})`,
   '504': `A gateway's upstream did not answer in time (${ErrorCode.UpstreamTimeout})`,
 };
 
@@ -153,19 +153,24 @@ function withPathFields(
 }
 
 /**
- * Anything unexpected answers 500 in the shape of the endpoint's other errors (Part A's
- * envelope with its internal code, Part B's XML): added to every endpoint that has errors.
+ * Anything unexpected answers 500, and a shared database gone (contract section 11) 503, in
+ * the shape of the endpoint's other errors (Part A's envelope with its internal code, Part
+ * B's XML): added to every endpoint that has errors.
  */
 function withInternal(answers: Endpoint['answers']): Endpoint['answers'] {
-  if (answers['500']) return answers;
   const error = Object.entries(answers).find(([status]) => Number(status) >= 400)?.[1];
   if (!error) return answers;
   return {
-    ...answers,
     '500': {
       description: 'Anything unexpected; the message carries the correlation id the server logged',
       content: error.content,
     },
+    '503': {
+      description:
+        "The data cannot be written, or the gateways' shared database is unreachable (named, its password masked)",
+      content: error.content,
+    },
+    ...answers,
   };
 }
 

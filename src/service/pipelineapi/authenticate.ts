@@ -41,8 +41,10 @@ function sentByAnotherOrigin(request: FastifyRequest): boolean {
  * whose roles decide for a signed-in person; contract section 12). The caller is also noted
  * for the request's access line (http/access-log.ts).
  */
-export function authenticate(...args: Parameters<typeof authenticateCaller>): Caller {
-  const caller = authenticateCaller(...args);
+export async function authenticate(
+  ...args: Parameters<typeof authenticateCaller>
+): Promise<Caller> {
+  const caller = await authenticateCaller(...args);
   const [, request] = args;
   noteCaller(request, caller);
   return caller;
@@ -51,7 +53,7 @@ export function authenticate(...args: Parameters<typeof authenticateCaller>): Ca
 /** Node gives header names in lower case; lowered once, not on every call. */
 const KEY_HEADER = API_KEY_HEADER.toLowerCase();
 
-function authenticateCaller(
+async function authenticateCaller(
   ctx: ServiceContext,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -59,13 +61,13 @@ function authenticateCaller(
   service: string,
   extra: ExtraAuthenticator | undefined,
   identified?: (caller: Caller) => void,
-): Caller {
+): Promise<Caller> {
   if (!ctx.access.enabled) {
     throw new ApiError(403, ErrorCode.ApiDisabled, 'The pipeline API is disabled in the settings.');
   }
   // Credentials never add up: a signed-in person's role alone decides, whatever key or
   // cookie the browser also sends, and such a call never mints a cookie.
-  const viaSession = extra?.(request, operation, service, identified);
+  const viaSession = await extra?.(request, operation, service, identified);
   if (viaSession) return viaSession;
   const key = request.headers[KEY_HEADER];
   const cookie = request.cookies[SESSION_COOKIE];
@@ -73,7 +75,7 @@ function authenticateCaller(
   // A personal token acts as its person (contract section 12); it never mints a cookie,
   // which would carry the shared key's rights.
   if (typeof key === 'string' && isPersonalToken(key))
-    return tokenCaller(ctx.dbs.system, ctx.clock, key, operation, service, identified);
+    return tokenCaller(ctx.shared, ctx.clock, key, operation, service, identified);
   if (key !== undefined) {
     if (typeof key === 'string' && !ctx.access.sharedKeyEnabled) {
       throw new ApiError(

@@ -139,7 +139,7 @@ describe('inbox', () => {
   });
 
   it('is readable by an operator, like list', async () => {
-    await addUser(service.app.context.dbs.system, 'olivia', 'inbox-password-1', 'operator', 'now');
+    await addUser(service.app.context.shared, 'olivia', 'inbox-password-1', 'operator', 'now');
     const login = await service.fetch('/mcapi/auth/login', {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' },

@@ -461,15 +461,15 @@ describe('authentication', () => {
     const cookie = (
       (await other.keyed('/pipelineapi/version/json')).headers.get('set-cookie') ?? ''
     ).split(';')[0] as string;
-    other.app.context.access.setEnabled(false);
+    await other.app.context.access.setEnabled(false);
     expect(
       await (async () => {
         const r = await other.keyed('/pipelineapi/list/json');
         return [r.status, JSON.parse(await r.text()).ExecuteResponse.Code];
       })(),
     ).toEqual([403, 1101]);
-    other.app.context.access.setEnabled(true);
-    const newKey = other.app.context.access.reissue();
+    await other.app.context.access.setEnabled(true);
+    const newKey = await other.app.context.access.reissue();
     expect((await other.keyed('/pipelineapi/list/json')).status).toBe(401);
     expect(
       (await other.fetch('/pipelineapi/list/json', { headers: { Cookie: cookie } })).status,

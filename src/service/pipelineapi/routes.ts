@@ -4,6 +4,7 @@ import {
   ErrorCode,
   OPERATIONS,
   type OperationName,
+  SESSION_COOKIE,
   type ResponseType,
 } from '../../kit/wire.ts';
 import type { ServiceContext } from '../context.ts';
@@ -19,7 +20,8 @@ import { formatBytes } from '../limits.ts';
 import type { ServiceRoute, Services } from '../gateway/service-state.ts';
 import { AnswerCache, cachedReads, cacheKey } from './answer-cache.ts';
 import { errorDocument } from './answers/execute-response.ts';
-import { authenticate } from './authenticate.ts';
+import { authenticate, plainReader } from './authenticate.ts';
+import { noteCaller } from '../http/access-log.ts';
 import { OPERATION_MODULES } from './operations/index.ts';
 import { Params } from './params.ts';
 import { parseTarget, PIPELINE_API_PREFIX, SERVICES_PREFIX } from './target.ts';
@@ -130,18 +132,18 @@ export function pipelineApi(
    * Reads are not audited, but a personal token refused on one is (contract section 12):
    * its person tried, and the entry names them and the token.
    */
-  function readAuthenticate(
+  async function readAuthenticate(
     route: ServiceRoute,
     request: FastifyRequest,
     reply: FastifyReply,
     operation: OperationName,
-  ): void {
+  ): Promise<void> {
     const subject: AuditSubject = { userName: null, via: 'none', requestId: null };
     try {
-      authenticate(ctx, request, reply, operation, route.id, extraAuth, noteIn(subject));
+      await authenticate(ctx, request, reply, operation, route.id, extraAuth, noteIn(subject));
     } catch (error) {
       if (error instanceof ApiError && subject.via.startsWith('token '))
-        ctx.audit.onBehalf(
+        await ctx.audit.onBehalf(
           { address: request.ip, subject },
           { operation, service: route.id, parameters: request.query },
           { httpStatus: error.httpStatus, status: 'Error', message: error.message },
@@ -184,7 +186,26 @@ export function pipelineApi(
     }
     const { operation, type } = target;
     if (method !== 'GET') return change({ route, request, reply, operation, type });
-    readAuthenticate(route, request, reply, operation);
+    // The shared key with a live cookie, or the cookie alone, is known without the store:
+    // such a read stays synchronous. Anyone else (a person, a token, a cookie to mint) is
+    // looked up first.
+    const plain = plainReader(ctx.access, request.headers, request.cookies[SESSION_COOKIE]);
+    if (plain === undefined)
+      return readAuthenticate(route, request, reply, operation).then(
+        () => read(route, request, reply, target, operation, type) ?? reply,
+      );
+    noteCaller(request, { via: plain });
+    return read(route, request, reply, target, operation, type);
+  }
+
+  function read(
+    route: ServiceRoute,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    target: ReturnType<typeof parseTarget>,
+    operation: OperationName,
+    type: ResponseType,
+  ): Promise<FastifyReply> | undefined {
     if (route.upstream || operation === 'inbox')
       return passThrough({ route, request, reply, operation, type });
     // Reads are answered from the cache while no database has changed since.
@@ -208,7 +229,7 @@ export function pipelineApi(
       { operation, service: route.id, parameters },
       subject,
       async () => {
-        const caller = authenticate(
+        const caller = await authenticate(
           ctx,
           request,
           reply,

@@ -1,5 +1,20 @@
-import type { AttemptChange, AttemptLogLine, RequestAttempt } from '../../../kit/attempts.ts';
-import { prepared, type Db } from '../sqlite.ts';
+import { inList, type Sql } from '../sql.ts';
+import {
+  applyChanges,
+  STATE_COLUMNS,
+  STATE_INSERT,
+  STATE_WIDTH,
+  stateRow,
+  type AttemptState,
+} from './attempt-changes.ts';
+import type {
+  AttemptRecord,
+  FailureEvidence,
+  IndexChange,
+  KeptLogLine,
+  SeenChange,
+} from './attempt-record.ts';
+import { IDS_PER_LOOKUP, paddedList, pieces, valuesRows } from './batches.ts';
 
 // Each attempt of an upstream's request as the gateway's pollers saw it (issue 25): its
 // status changes with the time they were seen, and for a failure the service's own words
@@ -14,48 +29,10 @@ export const MESSAGE_CHARS = 2000;
 export const LOG_LINES = 20;
 /** Longest log line message kept, in characters. */
 export const LOG_LINE_CHARS = 500;
-/** Status changes kept per attempt (the first and the latest ones). */
-const CHANGES_KEPT = 50;
 /** Reads of one failure's evidence before it is given up as lost. */
 const MAX_TRIES = 20;
 /** Longest searchable text of a request's failures (`q`), newest first. */
 const FAILURE_CHARS = 4000;
-
-/** One status change of an attempt, at the time (epoch ms, our clock) it was seen. */
-export interface SeenChange extends Omit<AttemptChange, 'at'> {
-  readonly atMs: number;
-}
-
-/** A log line kept as the failure's evidence, as the attempts answer tells it. */
-export type KeptLogLine = AttemptLogLine;
-
-/** What a requestdetail read at a failure told of it. */
-export interface FailureEvidence {
-  readonly message: string;
-  readonly log: readonly KeptLogLine[];
-  readonly sensorFile: string;
-  readonly beginTime: string;
-  readonly endTime: string;
-}
-
-/**
- * One attempt as kept (gateway or embedded: the same shape, see db/status/attempts.ts): the
- * attempts answer's (the kit's RequestAttempt) with our clock's epoch ms for its instants,
- * and without who retried or cancelled it, which the audit log tells.
- */
-export interface AttemptRecord extends Omit<
-  RequestAttempt,
-  'startedAt' | 'endedAt' | 'changes' | 'retriedBy' | 'cancelledBy'
-> {
-  /**
-   * When it was first seen (the gateway) or first changed (embedded), epoch ms; null when
-   * not known (a request from before attempts were kept).
-   */
-  readonly startedMs: number | null;
-  /** When it was seen ended, epoch ms; null while it runs. */
-  readonly endedMs: number | null;
-  readonly changes: readonly SeenChange[];
-}
 
 interface AttemptRow {
   attempt: number;
@@ -72,31 +49,11 @@ interface AttemptRow {
   evidence: AttemptRecord['evidence'];
 }
 
-/** A change of a request the index just took in: `before` is null for a new one. */
-export interface IndexChange {
-  readonly requestId: string;
-  readonly before: {
-    readonly status: string;
-    readonly stage: string;
-    readonly firstMs: number;
-  } | null;
-  readonly status: string;
-  readonly stage: string;
-  /** A requestdetail showed its EndTime. */
-  readonly ended?: boolean;
-}
-
 /** Terminal by our contract's words; a vendor's own are added per service. */
 const CONTRACT_FINAL = ['Finish', 'Error', 'Stop'];
 
 export const bounded = (text: string, chars: number): string =>
   text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
-
-function keptChanges(changes: SeenChange[]): SeenChange[] {
-  if (changes.length <= CHANGES_KEPT) return changes;
-  // The first (how it began) and the latest ones.
-  return [changes[0] as SeenChange, ...changes.slice(changes.length - CHANGES_KEPT + 1)];
-}
 
 export function attemptOf(row: AttemptRow): AttemptRecord {
   return {
@@ -115,10 +72,30 @@ export function attemptOf(row: AttemptRow): AttemptRecord {
   };
 }
 
+/** AttemptRow's columns under their own names (PostgreSQL folds only unquoted ones). */
+const ATTEMPT_COLUMNS = (
+  [
+    'attempt',
+    'status',
+    'stage',
+    'seen_ms',
+    'ended_ms',
+    'begin_time',
+    'end_time',
+    'changes',
+    'failed',
+    'message',
+    'log',
+    'evidence',
+  ] satisfies (keyof AttemptRow)[]
+)
+  .map((column) => `${column} AS "${column}"`)
+  .join(', ');
+
 export class AttemptLog {
   private readonly words = new Map<string, { failed: Set<string>; final: Set<string> }>();
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly sql: Sql) {}
 
   /** A service's words for a failed request, and for one that ended (beside the contract's). */
   configure(service: string, failed: readonly string[], final: readonly string[] = []): void {
@@ -136,216 +113,145 @@ export class AttemptLog {
     return (this.words.get(service)?.final ?? new Set(CONTRACT_FINAL)).has(status);
   }
 
-  private latest(service: string, requestId: string): AttemptRow | undefined {
-    return prepared(
-      this.db,
-      `SELECT * FROM request_attempt WHERE service = ? AND request_id = ?
-       ORDER BY attempt DESC LIMIT 1`,
-    ).get(service, requestId) as AttemptRow | undefined;
-  }
-
-  /** Takes in changes the index saw (status changes, and new requests seen failing). */
-  seen(service: string, changes: readonly IndexChange[], nowMs: number): void {
+  /**
+   * Takes in changes the index saw (status changes, and new requests seen failing): the
+   * latest attempts of their requests read in a few queries, the attempts they make or
+   * change written in statements of many rows, in one transaction.
+   */
+  async seen(service: string, changes: readonly IndexChange[], nowMs: number): Promise<void> {
     if (changes.length === 0) return;
-    this.db.transaction(() => {
-      for (const change of changes) this.seenOne(service, change, nowMs);
-    })();
-  }
-
-  private seenOne(service: string, change: IndexChange, nowMs: number): void {
-    const { requestId, status, stage } = change;
-    const failed = this.isFailed(service, status);
-    const ended = failed || change.ended === true || this.isFinal(service, status);
-    const insert = prepared(
-      this.db,
-      `INSERT INTO request_attempt (service, request_id, attempt, status, stage, seen_ms,
-         ended_ms, changes, failed, evidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    let latest = this.latest(service, requestId);
-    if (!latest) {
-      if (change.before === null) {
-        // A new request: only a failure needs a row now (its evidence is due).
-        if (!failed) return;
-        insert.run(
-          service,
-          requestId,
-          1,
-          status,
-          stage,
-          nowMs,
-          nowMs,
-          JSON.stringify([{ status, stage, atMs: nowMs }]),
-          1,
-          'due',
+    const ids = [...new Set(changes.map((c) => c.requestId))];
+    await this.sql.transaction(async (tx) => {
+      const latest = new Map<string, AttemptState>();
+      for (let from = 0; from < ids.length; from += IDS_PER_LOOKUP) {
+        const chunk = paddedList(ids.slice(from, from + IDS_PER_LOOKUP));
+        const rows = await tx.all<AttemptState>(
+          `SELECT ${STATE_COLUMNS} FROM request_attempt
+           WHERE service = ? AND ${inList('request_id', chunk)} ORDER BY attempt`,
+          [service, ...chunk],
         );
-        return;
+        for (const row of rows) latest.set(row.requestId, row);
       }
-      // Its first change: the first attempt as the index first saw it.
-      const { before } = change;
-      const beforeEnded = this.isFinal(service, before.status);
-      insert.run(
-        service,
-        requestId,
-        1,
-        before.status,
-        before.stage,
-        before.firstMs,
-        beforeEnded ? before.firstMs : null,
-        JSON.stringify([{ status: before.status, stage: before.stage, atMs: before.firstMs }]),
-        this.isFailed(service, before.status) ? 1 : 0,
-        // A failure seen before and never read: read what is left of it now.
-        this.isFailed(service, before.status) ? 'due' : '',
-      );
-      latest = this.latest(service, requestId) as AttemptRow;
-    }
-    if (latest.status === status) {
-      // The same status: a stage moved, or a detail showed its end.
-      prepared(
-        this.db,
-        `UPDATE request_attempt SET stage = ?, ended_ms = COALESCE(ended_ms, ?)
-         WHERE service = ? AND request_id = ? AND attempt = ?`,
-      ).run(stage, ended ? nowMs : null, service, requestId, latest.attempt);
-      return;
-    }
-    const seenChange: SeenChange = { status, stage, atMs: nowMs };
-    if (latest.ended_ms !== null) {
-      // It had ended and shows another status: retried (here or at the service itself).
-      insert.run(
-        service,
-        requestId,
-        latest.attempt + 1,
-        status,
-        stage,
-        nowMs,
-        ended ? nowMs : null,
-        JSON.stringify([seenChange]),
-        failed ? 1 : 0,
-        failed ? 'due' : '',
-      );
-      return;
-    }
-    const changes = keptChanges([...(JSON.parse(latest.changes) as SeenChange[]), seenChange]);
-    prepared(
-      this.db,
-      `UPDATE request_attempt SET status = ?, stage = ?, changes = ?,
-         ended_ms = ?, failed = ?, evidence = ?
-       WHERE service = ? AND request_id = ? AND attempt = ?`,
-    ).run(
-      status,
-      stage,
-      JSON.stringify(changes),
-      ended ? nowMs : null,
-      failed ? 1 : latest.failed,
-      failed && latest.evidence !== 'kept' ? 'due' : latest.evidence,
-      service,
-      requestId,
-      latest.attempt,
-    );
+      const words = {
+        isFailed: (status: string) => this.isFailed(service, status),
+        isFinal: (status: string) => this.isFinal(service, status),
+      };
+      const written = applyChanges(latest, changes, words, nowMs);
+      // A new attempt is inserted whole; a known one changes only what a change changes
+      // (its evidence's words, log and tries are the evidence reader's).
+      for (const piece of pieces(written))
+        await tx.run(
+          `INSERT INTO request_attempt (${STATE_INSERT}) VALUES ${valuesRows(piece.length, STATE_WIDTH)}
+           ON CONFLICT (service, request_id, attempt) DO UPDATE SET status = excluded.status,
+             stage = excluded.stage, ended_ms = excluded.ended_ms, changes = excluded.changes,
+             failed = excluded.failed, evidence = excluded.evidence`,
+          piece.flatMap((state) => stateRow(service, state)),
+        );
+    });
   }
 
   /** Failures whose evidence is still to be read, the longest waiting first. */
-  due(service: string, limit: number): { requestId: string; attempt: number }[] {
-    return prepared(
-      this.db,
-      `SELECT request_id AS requestId, attempt FROM request_attempt
-       WHERE service = ? AND evidence = 'due' ORDER BY ended_ms, tries, request_id LIMIT ?`,
-    ).all(service, limit) as { requestId: string; attempt: number }[];
+  due(service: string, limit: number): Promise<{ requestId: string; attempt: number }[]> {
+    // A failure has its end (ended_ms); none would come first, as SQLite orders NULL.
+    return this.sql.all<{ requestId: string; attempt: number }>(
+      `SELECT request_id AS "requestId", attempt AS "attempt" FROM request_attempt
+       WHERE service = ? AND evidence = 'due'
+       ORDER BY COALESCE(ended_ms, 0), tries, request_id LIMIT ?`,
+      [service, limit],
+    );
   }
 
   /** How many failures wait for their evidence (the backlog). */
-  backlog(service: string): number {
-    return (
-      prepared(
-        this.db,
-        "SELECT COUNT(*) AS n FROM request_attempt WHERE service = ? AND evidence = 'due'",
-      ).get(service) as { n: number }
-    ).n;
+  async backlog(service: string): Promise<number> {
+    const row = await this.sql.get<{ n: number }>(
+      `SELECT COUNT(*) AS "n" FROM request_attempt WHERE service = ? AND evidence = 'due'`,
+      [service],
+    );
+    return row?.n ?? 0;
   }
 
   /** The evidence read of a failure: kept with the attempt, and searchable on the request. */
-  keep(service: string, requestId: string, attempt: number, evidence: FailureEvidence): void {
+  async keep(
+    service: string,
+    requestId: string,
+    attempt: number,
+    evidence: FailureEvidence,
+  ): Promise<void> {
     const message = bounded(evidence.message, MESSAGE_CHARS);
     const log = evidence.log.slice(-LOG_LINES).map((line) => ({
       date: bounded(line.date, 40),
       type: bounded(line.type, 20),
       message: bounded(line.message, LOG_LINE_CHARS),
     }));
-    this.db.transaction(() => {
-      prepared(
-        this.db,
+    await this.sql.transaction(async (tx) => {
+      await tx.run(
         `UPDATE request_attempt SET message = ?, log = ?, begin_time = ?, end_time = ?,
            evidence = 'kept' WHERE service = ? AND request_id = ? AND attempt = ?`,
-      ).run(
-        message,
-        JSON.stringify(log),
-        bounded(evidence.beginTime, 40),
-        bounded(evidence.endTime, 40),
-        service,
-        requestId,
-        attempt,
+        [
+          message,
+          JSON.stringify(log),
+          bounded(evidence.beginTime, 40),
+          bounded(evidence.endTime, 40),
+          service,
+          requestId,
+          attempt,
+        ],
       );
-      this.noteFile(service, requestId, evidence.sensorFile);
+      await noteFileIn(tx, service, requestId, evidence.sensorFile);
       if (message !== '') {
-        const row = prepared(
-          this.db,
-          'SELECT failure FROM indexed_request WHERE service = ? AND request_id = ?',
-        ).get(service, requestId) as { failure: string } | undefined;
+        const row = await tx.get<{ failure: string }>(
+          'SELECT failure AS "failure" FROM indexed_request WHERE service = ? AND request_id = ?',
+          [service, requestId],
+        );
         // Every failure it had stays searchable, the latest first, within a bound.
         const earlier = (row?.failure ?? '').split('\n').filter((m) => m !== '' && m !== message);
-        prepared(
-          this.db,
+        await tx.run(
           'UPDATE indexed_request SET failure = ? WHERE service = ? AND request_id = ?',
-        ).run(bounded([message, ...earlier].join('\n'), FAILURE_CHARS), service, requestId);
+          [bounded([message, ...earlier].join('\n'), FAILURE_CHARS), service, requestId],
+        );
       }
-    })();
+    });
   }
 
   /**
    * A read that failed: tried again next round. `lost`: the request had moved on (or is
    * gone) before it was read, so what the service says now is not this failure's.
    */
-  missed(service: string, requestId: string, attempt: number, lost: boolean): void {
-    prepared(
-      this.db,
+  async missed(service: string, requestId: string, attempt: number, lost: boolean): Promise<void> {
+    await this.sql.run(
       `UPDATE request_attempt SET tries = tries + 1,
-         evidence = CASE WHEN ? OR tries + 1 >= ? THEN 'lost' ELSE evidence END
+         evidence = CASE WHEN ? = 1 OR tries + 1 >= ? THEN 'lost' ELSE evidence END
        WHERE service = ? AND request_id = ? AND attempt = ?`,
-    ).run(lost ? 1 : 0, MAX_TRIES, service, requestId, attempt);
+      [lost ? 1 : 0, MAX_TRIES, service, requestId, attempt],
+    );
   }
 
   /** A request's file name, as any requestdetail told it (even as none). */
-  noteFile(service: string, requestId: string, sensorFile: string | undefined): void {
-    if (sensorFile === undefined) return;
-    const file = bounded(sensorFile, 1000);
-    prepared(
-      this.db,
-      `UPDATE indexed_request SET sensor_file = ?, file_asked = 1
-       WHERE service = ? AND request_id = ? AND (sensor_file <> ? OR file_asked = 0)`,
-    ).run(file, service, requestId, file);
+  noteFile(service: string, requestId: string, sensorFile: string | undefined): Promise<void> {
+    return noteFileIn(this.sql, service, requestId, sensorFile);
   }
 
   /**
    * Finished requests whose file no requestdetail told yet, the newest first (an unfinished
    * one's detail is read anyway once no list shows it).
    */
-  fileless(service: string, limit: number): string[] {
+  async fileless(service: string, limit: number): Promise<string[]> {
     if (limit <= 0) return [];
-    return prepared(
-      this.db,
-      `SELECT request_id FROM indexed_request WHERE service = ? AND file_asked = 0
+    const rows = await this.sql.all<{ id: string }>(
+      `SELECT request_id AS "id" FROM indexed_request WHERE service = ? AND file_asked = 0
          AND terminal = 1 ORDER BY first_ms DESC, seq DESC LIMIT ?`,
-    )
-      .pluck()
-      .all(service, limit) as string[];
+      [service, limit],
+    );
+    return rows.map((r) => r.id);
   }
 
   /** The kept message of a request's latest failure, if it was read. */
-  failureOf(service: string, requestId: string): string | undefined {
-    const row = prepared(
-      this.db,
-      `SELECT message FROM request_attempt WHERE service = ? AND request_id = ?
+  async failureOf(service: string, requestId: string): Promise<string | undefined> {
+    const row = await this.sql.get<{ message: string }>(
+      `SELECT message AS "message" FROM request_attempt WHERE service = ? AND request_id = ?
          AND failed = 1 AND evidence = 'kept' ORDER BY attempt DESC LIMIT 1`,
-    ).get(service, requestId) as { message: string } | undefined;
+      [service, requestId],
+    );
     return row?.message;
   }
 
@@ -353,30 +259,35 @@ export class AttemptLog {
    * Every attempt of a request, oldest first. A request that never changed has no rows:
    * its one attempt is told from the index's row.
    */
-  list(service: string, requestId: string): AttemptRecord[] {
-    const rows = prepared(
-      this.db,
-      'SELECT * FROM request_attempt WHERE service = ? AND request_id = ? ORDER BY attempt',
-    ).all(service, requestId) as AttemptRow[];
+  async list(service: string, requestId: string): Promise<AttemptRecord[]> {
+    const rows = await this.sql.all<AttemptRow>(
+      `SELECT ${ATTEMPT_COLUMNS} FROM request_attempt WHERE service = ? AND request_id = ?
+       ORDER BY attempt`,
+      [service, requestId],
+    );
     if (rows.length > 0) return rows.map(attemptOf);
-    const only = prepared(
-      this.db,
-      `SELECT status, stage, first_ms, end_time, terminal FROM indexed_request
-       WHERE service = ? AND request_id = ?`,
-    ).get(service, requestId) as
-      | { status: string; stage: string; first_ms: number; end_time: string; terminal: number }
-      | undefined;
+    const only = await this.sql.get<{
+      status: string;
+      stage: string;
+      firstMs: number;
+      endTime: string;
+      terminal: number;
+    }>(
+      `SELECT status AS "status", stage AS "stage", first_ms AS "firstMs", end_time AS "endTime",
+         terminal AS "terminal" FROM indexed_request WHERE service = ? AND request_id = ?`,
+      [service, requestId],
+    );
     if (!only) return [];
     return [
       {
         attempt: 1,
         status: only.status,
         stage: only.stage,
-        startedMs: only.first_ms,
-        endedMs: only.terminal === 1 ? only.first_ms : null,
+        startedMs: only.firstMs,
+        endedMs: only.terminal === 1 ? only.firstMs : null,
         beginTime: '',
-        endTime: only.end_time,
-        changes: [{ status: only.status, stage: only.stage, atMs: only.first_ms }],
+        endTime: only.endTime,
+        changes: [{ status: only.status, stage: only.stage, atMs: only.firstMs }],
         failed: this.isFailed(service, only.status),
         message: '',
         log: [],
@@ -384,4 +295,20 @@ export class AttemptLog {
       },
     ];
   }
+}
+
+/** A request's file name, as a requestdetail told it, in a transaction or not. */
+async function noteFileIn(
+  sql: Sql,
+  service: string,
+  requestId: string,
+  sensorFile: string | undefined,
+): Promise<void> {
+  if (sensorFile === undefined) return;
+  const file = bounded(sensorFile, 1000);
+  await sql.run(
+    `UPDATE indexed_request SET sensor_file = ?, file_asked = 1
+     WHERE service = ? AND request_id = ? AND (sensor_file <> ? OR file_asked = 0)`,
+    [file, service, requestId, file],
+  );
 }

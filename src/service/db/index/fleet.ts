@@ -1,5 +1,4 @@
-import { prepared } from '../sqlite.ts';
-import type { RequestIndex } from './request-index.ts';
+import { byStatus, type RequestIndex } from './request-index.ts';
 
 // What the fleet view (GET /mcapi/fleet) reads of the gateway's index: a day's requests of
 // one upstream counted per status word, exact for what the pollers saw. Read-only queries
@@ -14,14 +13,17 @@ export interface WordCount {
  * A day's requests of a service per status word (an open set, counted as the upstream
  * words them). The (service, day, status) index answers it without reading a request row.
  */
-export function indexDayStatusCounts(
+export async function indexDayStatusCounts(
   index: RequestIndex,
   service: string,
   day: string,
-): WordCount[] {
-  return prepared(
-    index.db,
-    `SELECT status, COUNT(*) AS count FROM indexed_request
-     WHERE service = ? AND day = ? GROUP BY status ORDER BY status`,
-  ).all(service, day) as WordCount[];
+): Promise<WordCount[]> {
+  // Ordered here, not by the database's collation, which PostgreSQL's may make another.
+  return byStatus(
+    await index.sql.all<WordCount>(
+      `SELECT status AS "status", COUNT(*) AS "count" FROM indexed_request
+       WHERE service = ? AND day = ? GROUP BY status`,
+      [service, day],
+    ),
+  );
 }

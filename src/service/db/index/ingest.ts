@@ -1,5 +1,7 @@
-import { prepared, type Db } from '../sqlite.ts';
-import type { AttemptLog, IndexChange } from './attempts.ts';
+import { inList, type Sql, type SqlValue } from '../sql.ts';
+import type { IndexChange } from './attempt-record.ts';
+import type { AttemptLog } from './attempts.ts';
+import { IDS_PER_LOOKUP, paddedList, pieces, valuesRows } from './batches.ts';
 
 // A day's list as an upstream gives it, taken into the index (request-index.ts): what is
 // new numbered in the day's order, what changed marked with its time, failures handed to
@@ -23,10 +25,7 @@ export interface ListedRequest {
 export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['Finish', 'Error', 'Stop']);
 
 /** Rows written per transaction of an ingest, with other calls let through between. */
-const INGEST_CHUNK = 5000;
-
-/** Request ids looked up per query of an ingest. */
-const KNOWN_CHUNK = 20_000;
+const INGEST_CHUNK = 4096;
 
 const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -60,6 +59,51 @@ export interface Ingested {
   readonly entered: ListedRequest[];
 }
 
+/** The columns of a new request, in the order `insertRow` gives them. */
+const INSERT_COLUMNS = `service, request_id, day, seq, pipeline_id, name, status, stage, begin_date,
+  hour, terminal, first_ms, changed_ms, checked_ms`;
+const INSERT_WIDTH = 14;
+
+/**
+ * A known request's new status and stage, as a multi-row upsert on its key: the row exists
+ * (it was read this ingest, and nothing deletes one), so only the SET part applies, and the
+ * VALUES carry the new values (the others only satisfy NOT NULL). One statement updates
+ * many rows in both engines, where an UPDATE per row would be a round trip each.
+ */
+const UPDATE_SET = `ON CONFLICT (service, request_id) DO UPDATE SET status = excluded.status,
+  stage = excluded.stage, name = excluded.name, end_time = '', terminal = excluded.terminal,
+  changed_ms = excluded.changed_ms, checked_ms = excluded.checked_ms`;
+
+/** Writes `rows` (INSERT_WIDTH values each) in statements of many rows. */
+async function writeRows(sql: Sql, rows: readonly SqlValue[][], upsert: boolean): Promise<void> {
+  for (const piece of pieces(rows))
+    await sql.run(
+      `INSERT INTO indexed_request (${INSERT_COLUMNS}) VALUES ${valuesRows(piece.length, INSERT_WIDTH)}${
+        upsert ? ` ${UPDATE_SET}` : ''
+      }`,
+      piece.flat(),
+    );
+}
+
+/** The known rows of these requests, whatever day the index filed them under. */
+async function knownOf(
+  sql: Sql,
+  service: string,
+  ids: readonly string[],
+): Promise<Map<string, { status: string; stage: string; first: number }>> {
+  const known = new Map<string, { status: string; stage: string; first: number }>();
+  for (let i = 0; i < ids.length; i += IDS_PER_LOOKUP) {
+    const chunk = paddedList(ids.slice(i, i + IDS_PER_LOOKUP));
+    const rows = await sql.all<{ id: string; status: string; stage: string; first: number }>(
+      `SELECT request_id AS "id", status AS "status", stage AS "stage", first_ms AS "first"
+       FROM indexed_request WHERE service = ? AND ${inList('request_id', chunk)}`,
+      [service, ...chunk],
+    );
+    for (const row of rows) known.set(row.id, row);
+  }
+  return known;
+}
+
 /**
  * Takes in one requestlist answer of a day (newest first; RequestIndex.ingest), `full` when
  * the upstream may have had older ones out of reach of it. New requests are numbered oldest first; a
@@ -67,42 +111,36 @@ export interface Ingested {
  * and its oldest request is new this round, so requests older than it may be missing.
  *
  * A whole day of a vendor that answers it in one piece is 100,000 rows: what is known is
- * read in one query, and the writes go in transactions of INGEST_CHUNK rows with the
- * event loop let through between them, so that no other call waits for all of them.
+ * read in a few queries, and the writes go in statements of many rows, in transactions of
+ * INGEST_CHUNK rows with the event loop let through between them, so that no other call
+ * waits for all of them.
  */
 export async function ingestListed(
-  db: Db,
+  sql: Sql,
   attempts: AttemptLog,
   ...[service, day, listed, full, nowMs]: IngestArgs
 ): Promise<Ingested> {
-  const known = new Map<string, { status: string; stage: string; first: number }>();
-  const ids = listed.map((r) => r.requestId);
-  // The known rows of these requests, whatever day the index filed them under.
-  for (let i = 0; i < ids.length; i += KNOWN_CHUNK) {
-    const rows = prepared(
-      db,
-      `SELECT request_id AS id, status, stage, first_ms AS first FROM indexed_request
-       WHERE service = ? AND request_id IN (SELECT value FROM json_each(?))`,
-    ).all(service, JSON.stringify(ids.slice(i, i + KNOWN_CHUNK))) as {
-      id: string;
-      status: string;
-      stage: string;
-      first: number;
-    }[];
-    for (const row of rows) known.set(row.id, row);
-  }
+  const known = await knownOf(
+    sql,
+    service,
+    listed.map((r) => r.requestId),
+  );
   // New to this round (whose rounds share one `nowMs`), not only to this answer: a
   // pipeline's list of the same round must not count as reaching further back.
   const oldest = listed.at(-1);
   const firstSeen = oldest === undefined ? undefined : known.get(oldest.requestId)?.first;
   const gap = full && oldest !== undefined && (firstSeen === undefined || firstSeen >= nowMs);
-  const counters = prepared(
-    db,
-    'SELECT first_seq, last_seq FROM indexed_service WHERE service = ?',
-  ).get(service) as { first_seq: number; last_seq: number } | undefined;
-  if (!counters) prepared(db, 'INSERT INTO indexed_service (service) VALUES (?)').run(service);
-  let seq = counters?.last_seq ?? 0;
-  let first = counters?.first_seq ?? 1;
+  const counters = await sql.get<{ first: number; last: number }>(
+    'SELECT first_seq AS "first", last_seq AS "last" FROM indexed_service WHERE service = ?',
+    [service],
+  );
+  if (!counters)
+    await sql.run(
+      'INSERT INTO indexed_service (service) VALUES (?) ON CONFLICT (service) DO NOTHING',
+      [service],
+    );
+  let seq = counters?.last ?? 0;
+  let first = counters?.first ?? 1;
   // New requests listed after the oldest known one are older than everything known (a
   // pipeline's list reaching further back): numbered below, newest first. The others
   // are newer: numbered above, oldest first.
@@ -112,8 +150,10 @@ export async function ingestListed(
   const seqOf = new Map<string, number>();
   for (let i = lastKnown + 1; i < listed.length && lastKnown >= 0; i++)
     seqOf.set((listed[i] as ListedRequest).requestId, --first);
-  const inserts: unknown[][] = [];
-  const updates: unknown[][] = [];
+  const inserts: SqlValue[][] = [];
+  // By request: one listed twice in an answer (a page boundary moving) is written once, as
+  // last seen, since one statement may not change a row twice.
+  const updates = new Map<string, SqlValue[]>();
   const seen: string[] = [];
   // What the attempts log takes in: status changes, and new requests already failing.
   const changes: IndexChange[] = [];
@@ -124,30 +164,31 @@ export async function ingestListed(
     const r = listed[i] as ListedRequest;
     const before = known.get(r.requestId);
     const terminal = TERMINAL_STATUSES.has(r.status) ? 1 : 0;
+    const row = (seqNo: number, firstMs: number): SqlValue[] => [
+      service,
+      r.requestId,
+      day,
+      seqNo,
+      r.pipelineId,
+      r.name,
+      r.status,
+      r.stage,
+      r.beginDate,
+      hourOf(r),
+      terminal,
+      firstMs,
+      nowMs,
+      nowMs,
+    ];
     if (!before) {
       // A request listed twice in one answer is taken once.
       known.set(r.requestId, { status: r.status, stage: r.stage, first: nowMs });
       if (attempts.isFailed(service, r.status))
         changes.push({ requestId: r.requestId, before: null, status: r.status, stage: r.stage });
       if (r.status !== 'Wait') entered.push(r);
-      inserts.push([
-        service,
-        r.requestId,
-        day,
-        seqOf.get(r.requestId) ?? ++seq,
-        r.pipelineId,
-        r.name,
-        r.status,
-        r.stage,
-        r.beginDate,
-        hourOf(r),
-        terminal,
-        nowMs,
-        nowMs,
-        nowMs,
-      ]);
+      inserts.push(row(seqOf.get(r.requestId) ?? ++seq, nowMs));
     } else if (before.status !== r.status || before.stage !== r.stage) {
-      updates.push([r.status, r.stage, r.name, terminal, nowMs, nowMs, service, r.requestId]);
+      updates.set(r.requestId, row(0, before.first));
       if (before.status !== r.status)
         changes.push({
           requestId: r.requestId,
@@ -160,47 +201,35 @@ export async function ingestListed(
       known.set(r.requestId, { ...before, status: r.status, stage: r.stage });
     } else seen.push(r.requestId);
   }
-  const insert = prepared(
-    db,
-    `INSERT INTO indexed_request (service, request_id, day, seq, pipeline_id, name, status,
-       stage, begin_date, hour, terminal, first_ms, changed_ms, checked_ms)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const update = prepared(
-    db,
-    `UPDATE indexed_request SET status = ?, stage = ?, name = ?, end_time = '',
-       terminal = ?, changed_ms = ?, checked_ms = ? WHERE service = ? AND request_id = ?`,
-  );
-  const check = prepared(
-    db,
-    `UPDATE indexed_request SET checked_ms = ?
-     WHERE service = ? AND request_id IN (SELECT value FROM json_each(?))`,
-  );
   // Counters first: a chunk written is then never numbered again by a round that fails.
-  prepared(db, 'UPDATE indexed_service SET first_seq = ?, last_seq = ? WHERE service = ?').run(
+  await sql.run('UPDATE indexed_service SET first_seq = ?, last_seq = ? WHERE service = ?', [
     first,
     seq,
     service,
-  );
-  for (let i = 0; i < inserts.length; i += INGEST_CHUNK) {
-    db.transaction(() => {
-      for (const values of inserts.slice(i, i + INGEST_CHUNK)) insert.run(...values);
-    })();
-    await yieldToEvents();
-  }
-  for (let i = 0; i < updates.length; i += INGEST_CHUNK) {
-    db.transaction(() => {
-      for (const values of updates.slice(i, i + INGEST_CHUNK)) update.run(...values);
-    })();
-    await yieldToEvents();
-  }
+  ]);
+  for (const [rows, upsert] of [
+    [inserts, false],
+    [[...updates.values()], true],
+  ] as const)
+    for (let i = 0; i < rows.length; i += INGEST_CHUNK) {
+      await sql.transaction((tx) => writeRows(tx, rows.slice(i, i + INGEST_CHUNK), upsert));
+      await yieldToEvents();
+    }
   for (let i = 0; i < seen.length; i += INGEST_CHUNK) {
-    check.run(nowMs, service, JSON.stringify(seen.slice(i, i + INGEST_CHUNK)));
+    await sql.transaction(async (tx) => {
+      for (const piece of pieces(seen.slice(i, i + INGEST_CHUNK), IDS_PER_LOOKUP)) {
+        const ids = paddedList(piece);
+        await tx.run(
+          `UPDATE indexed_request SET checked_ms = ? WHERE service = ? AND ${inList('request_id', ids)}`,
+          [nowMs, service, ...ids],
+        );
+      }
+    });
     await yieldToEvents();
   }
   for (let i = 0; i < changes.length; i += INGEST_CHUNK) {
-    attempts.seen(service, changes.slice(i, i + INGEST_CHUNK), nowMs);
+    await attempts.seen(service, changes.slice(i, i + INGEST_CHUNK), nowMs);
     await yieldToEvents();
   }
-  return { added: inserts.length, changed: updates.length, gap, entered };
+  return { added: inserts.length, changed: updates.size, gap, entered };
 }

@@ -89,4 +89,15 @@ export const indexMigrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    up(db) {
+      // Issue 28: one poller per upstream under a lease. With PostgreSQL the lease is the
+      // shared store's LEASE; in this file (one process) it is kept the same way, so that
+      // the poller has one code path (db/leases.ts).
+      db.exec(
+        'CREATE TABLE LEASE (NAME VARCHAR PRIMARY KEY, HOLDER VARCHAR NOT NULL, EXPIRES INTEGER NOT NULL)',
+      );
+    },
+  },
 ];

@@ -1,6 +1,10 @@
 import { join } from 'node:path';
-import { containing, openDatabase, prepared, type Db } from '../sqlite.ts';
+import { PROCESS_HOLDER } from '../leases.ts';
+import { inList, type Engine, type Sql } from '../sql.ts';
+import { sqliteSql } from '../sqlite-sql.ts';
+import { containing, openDatabase } from '../sqlite.ts';
 import { AttemptLog } from './attempts.ts';
+import { IDS_PER_LOOKUP, paddedList } from './batches.ts';
 import {
   ingestListed,
   TERMINAL_STATUSES,
@@ -13,7 +17,9 @@ import { indexMigrations } from './migrations.ts';
 // The gateway's index of its upstreams' requests (contract section 8), filled by one
 // poller per service (gateway/poller.ts) and read for requestlist and request statistics.
 // Everything here is exact for what the pollers saw; a day whose list was already longer
-// than an upstream answers at once when first seen is marked incomplete.
+// than an upstream answers at once when first seen is marked incomplete. It lives in its own
+// SQLite file, or in the shared PostgreSQL of several gateways (issue 28), written in the
+// portable SQL of db/sql.ts.
 
 /** A request an upstream reports failing, as the index last saw it. */
 export interface FailedRequest {
@@ -54,15 +60,13 @@ export interface IndexState {
 /** The file of the index in a data folder; only a server with upstreams creates it. */
 export const INDEX_FILE = 'upstream-index.db';
 
-interface Row {
-  request_id: string;
-  pipeline_id: string;
-  name: string;
-  status: string;
-  stage: string;
-  begin_date: string;
-  changed_ms: number;
-}
+/** A row of a list, named as IndexedRequest names it. */
+const LIST_COLUMNS = `request_id AS "requestId", pipeline_id AS "pipelineId", name AS "name",
+  status AS "status", stage AS "stage", begin_date AS "beginDate", changed_ms AS "changedMs"`;
+
+/** Statuses as the answers order them, whatever the database's collation. */
+export const byStatus = <T extends { status: string }>(rows: T[]): T[] =>
+  rows.sort((a, b) => (a.status < b.status ? -1 : a.status > b.status ? 1 : 0));
 
 /**
  * The conditions of a list's pipeline, statuses and text, with their bound values: shared by
@@ -79,13 +83,14 @@ export function filterConditions(filter: Pick<IndexFilter, 'pipelineId' | 'statu
     values.push(filter.pipelineId);
   }
   if (filter.statuses !== undefined) {
-    // One bound parameter whatever the number of statuses: nothing sent becomes SQL.
-    where.push('status IN (SELECT value FROM json_each(?))');
-    values.push(JSON.stringify(filter.statuses));
+    // One bound parameter per status: nothing sent becomes SQL.
+    where.push(inList('status', filter.statuses));
+    values.push(...filter.statuses);
   }
   if (filter.text !== undefined) {
+    // Any case as SQLite's LIKE had it, in both engines (PostgreSQL's LIKE heeds case).
     where.push(
-      "(request_id LIKE ? ESCAPE '\\' OR sensor_file LIKE ? ESCAPE '\\' OR failure LIKE ? ESCAPE '\\')",
+      "(lower(request_id) LIKE lower(?) ESCAPE '\\' OR lower(sensor_file) LIKE lower(?) ESCAPE '\\' OR lower(failure) LIKE lower(?) ESCAPE '\\')",
     );
     const like = containing(filter.text);
     values.push(like, like, like);
@@ -93,54 +98,84 @@ export function filterConditions(filter: Pick<IndexFilter, 'pipelineId' | 'statu
   return { where, values };
 }
 
+/** Indexes opened in this process: each names its pollers' leases apart (see `holder`). */
+let opened = 0;
+
 export class RequestIndex {
   /** Each request's attempts and the evidence of its failures (issue 25). */
   readonly attempts: AttemptLog;
 
-  constructor(readonly db: Db) {
-    this.attempts = new AttemptLog(db);
+  constructor(
+    /** The index's store: its own SQLite file, or the shared PostgreSQL. */
+    readonly sql: Sql,
+    /**
+     * Who its pollers' leases name as holder (gateway/poller-lease.ts): this process and
+     * this index, so that two gateways in one process (tests) are two holders too.
+     */
+    readonly holder = `${PROCESS_HOLDER}#${++opened}`,
+    private readonly closeStore: () => void = () => undefined,
+  ) {
+    this.attempts = new AttemptLog(sql);
+  }
+
+  /**
+   * The index in its own SQLite file of a data folder. The file is this folder's gateway's
+   * alone, so its leases name the folder's gateway, whichever start: one started again
+   * after a crash polls at once rather than after the dead start's lease runs out.
+   */
+  /** In the gateways' shared PostgreSQL when they have one (contract section 11), else a file of its own. */
+  static of(store: { readonly engine: Engine; readonly sql: Sql }, dataDir: string): RequestIndex {
+    return store.engine === 'postgres' ? new RequestIndex(store.sql) : RequestIndex.open(dataDir);
   }
 
   static open(dataDir: string): RequestIndex {
-    return new RequestIndex(openDatabase(join(dataDir, INDEX_FILE), indexMigrations));
+    const db = openDatabase(join(dataDir, INDEX_FILE), indexMigrations);
+    return new RequestIndex(sqliteSql(db), 'this data folder', () => {
+      if (db.open) db.close();
+    });
   }
 
+  /** Closes its own file; the shared store closes with the server. */
   close(): void {
-    if (this.db.open) this.db.close();
+    this.closeStore();
   }
 
-  state(service: string): IndexState {
-    const row = prepared(
-      this.db,
-      'SELECT today, indexed_at, offset_minutes FROM indexed_service WHERE service = ?',
-    ).get(service) as
-      | { today: string | null; indexed_at: string | null; offset_minutes: number | null }
-      | undefined;
+  async state(service: string): Promise<IndexState> {
+    const row = await this.sql.get<IndexState>(
+      `SELECT today AS "today", indexed_at AS "indexedAt", offset_minutes AS "offsetMinutes"
+       FROM indexed_service WHERE service = ?`,
+      [service],
+    );
     return {
       today: row?.today ?? null,
-      indexedAt: row?.indexed_at ?? null,
-      offsetMinutes: row?.offset_minutes ?? null,
+      indexedAt: row?.indexedAt ?? null,
+      offsetMinutes: row?.offsetMinutes ?? null,
     };
   }
 
   /** Records a successful round: the service's day and the time the round began. */
-  markIndexed(service: string, today: string, at: Date, offsetMinutes?: number): void {
-    prepared(
-      this.db,
+  async markIndexed(
+    service: string,
+    today: string,
+    at: Date,
+    offsetMinutes?: number,
+  ): Promise<void> {
+    await this.sql.run(
       `INSERT INTO indexed_service (service, today, indexed_at, offset_minutes)
        VALUES (?, ?, ?, ?)
        ON CONFLICT (service) DO UPDATE SET today = excluded.today,
          indexed_at = excluded.indexed_at,
-         offset_minutes = COALESCE(excluded.offset_minutes, offset_minutes)`,
-    ).run(service, today, at.toISOString(), offsetMinutes ?? null);
+         offset_minutes = COALESCE(excluded.offset_minutes, indexed_service.offset_minutes)`,
+      [service, today, at.toISOString(), offsetMinutes ?? null],
+    );
   }
 
   /** Whether the pollers watched this day, and whether they saw all of it. */
-  day(service: string, day: string): { complete: boolean } | undefined {
-    const row = prepared(
-      this.db,
-      'SELECT complete FROM indexed_day WHERE service = ? AND day = ?',
-    ).get(service, day) as { complete: number } | undefined;
+  async day(service: string, day: string): Promise<{ complete: boolean } | undefined> {
+    const row = await this.sql.get<{ complete: number }>(
+      'SELECT complete AS "complete" FROM indexed_day WHERE service = ? AND day = ?',
+      [service, day],
+    );
     return row && { complete: row.complete === 1 };
   }
 
@@ -149,154 +184,158 @@ export class RequestIndex {
    * may have had older ones out of reach of it (ingest.ts).
    */
   ingest(...args: IngestArgs): Promise<Ingested> {
-    return ingestListed(this.db, this.attempts, ...args);
+    return ingestListed(this.sql, this.attempts, ...args);
   }
 
   /** Records that the pollers watch a day; once incomplete, a day stays incomplete. */
-  markDay(service: string, day: string, complete: boolean): void {
-    prepared(
-      this.db,
+  async markDay(service: string, day: string, complete: boolean): Promise<void> {
+    await this.sql.run(
       `INSERT INTO indexed_day (service, day, complete) VALUES (?, ?, ?)
-       ON CONFLICT (service, day) DO UPDATE SET complete = complete AND excluded.complete`,
-    ).run(service, day, complete ? 1 : 0);
+       ON CONFLICT (service, day) DO UPDATE SET complete =
+         CASE WHEN indexed_day.complete = 1 AND excluded.complete = 1 THEN 1 ELSE 0 END`,
+      [service, day, complete ? 1 : 0],
+    );
   }
 
   /**
    * Requests not known to have ended that no list showed since `beforeMs`, least recently
    * checked first: the ones a poller asks requestdetail about.
    */
-  unsettled(service: string, beforeMs: number, limit: number): string[] {
-    return prepared(
-      this.db,
-      `SELECT request_id FROM indexed_request
+  async unsettled(service: string, beforeMs: number, limit: number): Promise<string[]> {
+    const rows = await this.sql.all<{ id: string }>(
+      `SELECT request_id AS "id" FROM indexed_request
        WHERE service = ? AND terminal = 0 AND checked_ms < ? ORDER BY checked_ms LIMIT ?`,
-    )
-      .pluck()
-      .all(service, beforeMs, limit) as string[];
+      [service, beforeMs, limit],
+    );
+    return rows.map((r) => r.id);
   }
 
   /**
    * What a requestdetail said of a request: its status, stage and EndTime. Returns the
    * request's pipeline when its status is another than the index held (metrics).
    */
-  settle(
+  async settle(
     service: string,
     requestId: string,
     detail: { status: string; stage: string; endTime: string; sensorFile?: string } | 'gone',
     nowMs: number,
-  ): { pipelineId: string } | undefined {
+  ): Promise<{ pipelineId: string } | undefined> {
     if (detail === 'gone') {
       // The upstream no longer knows it: stop asking, keep what was last seen.
-      prepared(
-        this.db,
+      await this.sql.run(
         'UPDATE indexed_request SET terminal = 1, checked_ms = ? WHERE service = ? AND request_id = ?',
-      ).run(nowMs, service, requestId);
+        [nowMs, service, requestId],
+      );
       return undefined;
     }
-    const before = prepared(
-      this.db,
-      'SELECT pipeline_id AS pipelineId, status FROM indexed_request WHERE service = ? AND request_id = ?',
-    ).get(service, requestId) as { pipelineId: string; status: string } | undefined;
+    const before = await this.sql.get<{
+      pipelineId: string;
+      status: string;
+      stage: string;
+      firstMs: number;
+      terminal: number;
+    }>(
+      `SELECT pipeline_id AS "pipelineId", status AS "status", stage AS "stage",
+         first_ms AS "firstMs", terminal AS "terminal"
+       FROM indexed_request WHERE service = ? AND request_id = ?`,
+      [service, requestId],
+    );
     const terminal = TERMINAL_STATUSES.has(detail.status) || detail.endTime !== '' ? 1 : 0;
-    this.attemptSeen(service, requestId, detail, nowMs);
-    prepared(
-      this.db,
+    if (before) {
+      await this.attempts.noteFile(service, requestId, detail.sensorFile);
+      // A change of status, or an end the index did not know of (a vendor's own final word).
+      if (before.status !== detail.status || (detail.endTime !== '' && before.terminal === 0))
+        await this.attempts.seen(
+          service,
+          [
+            {
+              requestId,
+              before: { status: before.status, stage: before.stage, firstMs: before.firstMs },
+              status: detail.status,
+              stage: detail.stage,
+              ended: detail.endTime !== '',
+            },
+          ],
+          nowMs,
+        );
+    }
+    await this.sql.run(
       `UPDATE indexed_request SET
          changed_ms = CASE WHEN status = ? AND stage = ? THEN changed_ms ELSE ? END,
          status = ?, stage = ?, end_time = ?, terminal = ?, checked_ms = ?
        WHERE service = ? AND request_id = ?`,
-    ).run(
-      detail.status,
-      detail.stage,
-      nowMs,
-      detail.status,
-      detail.stage,
-      detail.endTime,
-      terminal,
-      nowMs,
-      service,
-      requestId,
+      [
+        detail.status,
+        detail.stage,
+        nowMs,
+        detail.status,
+        detail.stage,
+        detail.endTime,
+        terminal,
+        nowMs,
+        service,
+        requestId,
+      ],
     );
     return before && before.status !== detail.status
       ? { pipelineId: before.pipelineId }
       : undefined;
   }
 
-  /** What a requestdetail told, for the request's attempts and its file name. */
-  private attemptSeen(
-    service: string,
-    requestId: string,
-    detail: { status: string; stage: string; endTime: string; sensorFile?: string },
-    nowMs: number,
-  ): void {
-    const row = prepared(
-      this.db,
-      `SELECT status, stage, first_ms AS firstMs, terminal FROM indexed_request
-       WHERE service = ? AND request_id = ?`,
-    ).get(service, requestId) as
-      { status: string; stage: string; firstMs: number; terminal: number } | undefined;
-    if (!row) return;
-    this.attempts.noteFile(service, requestId, detail.sensorFile);
-    // A change of status, or an end the index did not know of (a vendor's own final word).
-    if (row.status !== detail.status || (detail.endTime !== '' && row.terminal === 0))
-      this.attempts.seen(
-        service,
-        [
-          {
-            requestId,
-            before: { status: row.status, stage: row.stage, firstMs: row.firstMs },
-            status: detail.status,
-            stage: detail.stage,
-            ended: detail.endTime !== '',
-          },
-        ],
-        nowMs,
-      );
-  }
-
   /**
    * Requests of a service that changed (or appeared) after `sinceMs` into one of
    * `statuses`: those seen failing since a round began (that round told of its own).
    */
-  failedSince(service: string, sinceMs: number, statuses: readonly string[]): FailedRequest[] {
-    return prepared(
-      this.db,
-      `SELECT request_id AS requestId, pipeline_id AS pipelineId, name, status, stage
-       FROM indexed_request WHERE service = ? AND changed_ms > ?
-         AND status IN (SELECT value FROM json_each(?))`,
-    ).all(service, sinceMs, JSON.stringify(statuses)) as FailedRequest[];
+  failedSince(
+    service: string,
+    sinceMs: number,
+    statuses: readonly string[],
+  ): Promise<FailedRequest[]> {
+    return this.sql.all<FailedRequest>(
+      `SELECT request_id AS "requestId", pipeline_id AS "pipelineId", name AS "name",
+         status AS "status", stage AS "stage"
+       FROM indexed_request WHERE service = ? AND changed_ms > ? AND ${inList('status', statuses)}`,
+      [service, sinceMs, ...statuses],
+    );
   }
 
   /** How many of these requests are in each status as the index last saw them. */
-  statusCounts(
+  async statusCounts(
     service: string,
     requestIds: readonly string[],
-  ): { status: string; count: number }[] {
+  ): Promise<{ status: string; count: number }[]> {
     if (requestIds.length === 0) return [];
-    return prepared(
-      this.db,
-      `SELECT status, COUNT(*) AS count FROM indexed_request
-       WHERE service = ? AND request_id IN (SELECT value FROM json_each(?))
-       GROUP BY status ORDER BY status`,
-    ).all(service, JSON.stringify(requestIds)) as { status: string; count: number }[];
+    const counts = new Map<string, number>();
+    // A bulk job's requests may be a whole day: looked up a statement's worth at a time.
+    const unique = [...new Set(requestIds)];
+    for (let from = 0; from < unique.length; from += IDS_PER_LOOKUP) {
+      const ids = paddedList(unique.slice(from, from + IDS_PER_LOOKUP));
+      for (const row of await this.sql.all<{ status: string; count: number }>(
+        `SELECT status AS "status", COUNT(*) AS "count" FROM indexed_request
+         WHERE service = ? AND ${inList('request_id', ids)} GROUP BY status`,
+        [service, ...ids],
+      ))
+        counts.set(row.status, (counts.get(row.status) ?? 0) + row.count);
+    }
+    return byStatus([...counts].map(([status, count]) => ({ status, count })));
   }
 
   /** A request this server just retried or cancelled: ask about it again. */
-  unsettle(service: string, requestId: string): void {
-    prepared(
-      this.db,
+  async unsettle(service: string, requestId: string): Promise<void> {
+    await this.sql.run(
       'UPDATE indexed_request SET terminal = 0, checked_ms = 0 WHERE service = ? AND request_id = ?',
-    ).run(service, requestId);
+      [service, requestId],
+    );
   }
 
   /** A page of a day's indexed requests, newest first, with the exact count of matches. */
-  list(
+  async list(
     service: string,
     day: string,
     filter: IndexFilter,
     index: number,
     pageSize: number,
-  ): { rows: IndexedRequest[]; total: number } {
+  ): Promise<{ rows: IndexedRequest[]; total: number }> {
     const matching = filterConditions(filter);
     const where = ['service = ?', 'day = ?', ...matching.where];
     const values: (string | number)[] = [service, day, ...matching.values];
@@ -305,26 +344,15 @@ export class RequestIndex {
       values.push(filter.sinceMs);
     }
     const condition = where.join(' AND ');
-    const total = (
-      prepared(this.db, `SELECT COUNT(*) AS n FROM indexed_request WHERE ${condition}`).get(
-        ...values,
-      ) as { n: number }
-    ).n;
-    const rows = (
-      prepared(
-        this.db,
-        `SELECT request_id, pipeline_id, name, status, stage, begin_date, changed_ms
-         FROM indexed_request WHERE ${condition} ORDER BY begin_date DESC, seq DESC LIMIT ? OFFSET ?`,
-      ).all(...values, pageSize, index) as Row[]
-    ).map((r) => ({
-      requestId: r.request_id,
-      pipelineId: r.pipeline_id,
-      name: r.name,
-      status: r.status,
-      stage: r.stage,
-      beginDate: r.begin_date,
-      changedMs: r.changed_ms,
-    }));
-    return { rows, total };
+    const counted = await this.sql.get<{ n: number }>(
+      `SELECT COUNT(*) AS "n" FROM indexed_request WHERE ${condition}`,
+      values,
+    );
+    const rows = await this.sql.all<IndexedRequest>(
+      `SELECT ${LIST_COLUMNS} FROM indexed_request WHERE ${condition}
+       ORDER BY begin_date DESC, seq DESC LIMIT ? OFFSET ?`,
+      [...values, pageSize, index],
+    );
+    return { rows, total: counted?.n ?? 0 };
   }
 }

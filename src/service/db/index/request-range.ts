@@ -1,6 +1,5 @@
 import type { RangeRequest } from '../../../kit/index.ts';
-import { prepared } from '../sqlite.ts';
-import { filterConditions, type RequestIndex } from './request-index.ts';
+import { byStatus, filterConditions, type RequestIndex } from './request-index.ts';
 
 // Requests over a range of days (issue 25): a page, newest first, and exact counts per day
 // and per status, from the gateway's index. The embedded service answers the same from its
@@ -62,50 +61,60 @@ export function daysOf(from: string, to: string): string[] | undefined {
 }
 
 /** A page of a service's indexed requests over `days` (oldest first), with exact counts. */
-export function indexRange(
+export async function indexRange(
   index: RequestIndex,
   service: string,
   days: readonly string[],
   filter: RangeFilter,
   offset: number,
   pageSize: number,
-): RangePage {
+): Promise<RangePage> {
   const from = days[0] ?? '';
   const to = days.at(-1) ?? '';
   const matching = filterConditions(filter);
   const where = ['service = ?', 'day BETWEEN ? AND ?', ...matching.where];
   const values: (string | number)[] = [service, from, to, ...matching.values];
   const condition = where.join(' AND ');
+  const { sql } = index;
   const perDay = new Map(
     (
-      prepared(
-        index.db,
-        `SELECT day, COUNT(*) AS n FROM indexed_request WHERE ${condition} GROUP BY day`,
-      ).all(...values) as { day: string; n: number }[]
+      await sql.all<{ day: string; n: number }>(
+        `SELECT day AS "day", COUNT(*) AS "n" FROM indexed_request WHERE ${condition} GROUP BY day`,
+        values,
+      )
     ).map((r) => [r.day, r.n]),
   );
-  const statuses = (
-    prepared(
-      index.db,
-      `SELECT status, COUNT(*) AS count FROM indexed_request WHERE ${condition}
-       GROUP BY status ORDER BY status`,
-    ).all(...values) as { status: string; count: number }[]
-  ).map((r) => ({ status: r.status, count: r.count }));
+  const statuses = byStatus(
+    await sql.all<{ status: string; count: number }>(
+      `SELECT status AS "status", COUNT(*) AS "count" FROM indexed_request WHERE ${condition}
+       GROUP BY status`,
+      values,
+    ),
+  );
+  const watched = new Map(
+    (
+      await sql.all<{ day: string; complete: number }>(
+        `SELECT day AS "day", complete AS "complete" FROM indexed_day
+         WHERE service = ? AND day BETWEEN ? AND ?`,
+        [service, from, to],
+      )
+    ).map((r) => [r.day, r.complete === 1]),
+  );
   const rangeDays: RangeDay[] = days.map((day) => {
-    const seen = index.day(service, day);
+    const complete = watched.get(day);
     return {
       day,
       count: perDay.get(day) ?? 0,
-      state: seen === undefined ? 'unwatched' : seen.complete ? 'complete' : 'missed',
+      state: complete === undefined ? 'unwatched' : complete ? 'complete' : 'missed',
     };
   });
   // Named as the answer names them, in its order: each row is a RangeRequest as it stands.
-  const rows = prepared(
-    index.db,
-    `SELECT request_id AS requestId, pipeline_id AS pipelineId, status, stage,
-       begin_date AS beginDate, day FROM indexed_request
+  const rows = await sql.all<RangeRequest>(
+    `SELECT request_id AS "requestId", pipeline_id AS "pipelineId", status AS "status",
+       stage AS "stage", begin_date AS "beginDate", day AS "day" FROM indexed_request
      WHERE ${condition} ORDER BY day DESC, begin_date DESC, seq DESC LIMIT ? OFFSET ?`,
-  ).all(...values, pageSize, offset) as RangeRequest[];
+    [...values, pageSize, offset],
+  );
   return {
     total: rangeDays.reduce((sum, d) => sum + d.count, 0),
     exact: rangeDays.every((d) => d.state === 'complete'),

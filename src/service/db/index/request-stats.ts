@@ -1,4 +1,3 @@
-import { prepared } from '../sqlite.ts';
 import type { RequestIndex } from './request-index.ts';
 
 export interface StatusCount {
@@ -37,30 +36,31 @@ export function upstreamRequestCounts(
   service: string,
   day: string,
   pipelineId?: string,
-): IndexedCount[] {
+): Promise<IndexedCount[]> {
   const filter = pipelineId === undefined ? '' : ' AND pipeline_id = ?';
   const values = pipelineId === undefined ? [service, day] : [service, day, pipelineId];
-  return prepared(
-    index.db,
-    `SELECT pipeline_id AS pipelineId, MAX(name) AS name, hour, status, COUNT(*) AS count
+  return index.sql.all<IndexedCount>(
+    `SELECT pipeline_id AS "pipelineId", MAX(name) AS "name", hour AS "hour", status AS "status",
+       COUNT(*) AS "count"
      FROM indexed_request WHERE service = ? AND day = ?${filter}
      GROUP BY pipeline_id, hour, status`,
-  ).all(...values) as IndexedCount[];
+    values,
+  );
 }
 
 /** The same counts summed per pipeline and per hour (for /metrics and the tests). */
-export function upstreamRequestStats(
+export async function upstreamRequestStats(
   index: RequestIndex,
   service: string,
   day: string,
   pipelineId?: string,
-): RequestStats {
+): Promise<RequestStats> {
   const pipelines = new Map<string, { id: string; name: string; counts: Map<string, number> }>();
   const hours = new Map<number, Map<string, number>>();
   let total = 0;
   const add = (to: Map<string, number>, status: string, n: number) =>
     to.set(status, (to.get(status) ?? 0) + n);
-  for (const row of upstreamRequestCounts(index, service, day, pipelineId)) {
+  for (const row of await upstreamRequestCounts(index, service, day, pipelineId)) {
     total += row.count;
     const entry = pipelines.get(row.pipelineId) ?? {
       id: row.pipelineId,

@@ -1,13 +1,5 @@
-import {
-  attemptOf,
-  bounded,
-  LOG_LINE_CHARS,
-  LOG_LINES,
-  MESSAGE_CHARS,
-  type AttemptRecord,
-  type KeptLogLine,
-  type SeenChange,
-} from '../index/attempts.ts';
+import { attemptOf, bounded, LOG_LINE_CHARS, LOG_LINES, MESSAGE_CHARS } from '../index/attempts.ts';
+import type { AttemptRecord, KeptLogLine, SeenChange } from '../index/attempt-record.ts';
 import { prepared, type Db } from '../sqlite.ts';
 import { getRequest } from './requests.ts';
 

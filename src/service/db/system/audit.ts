@@ -1,6 +1,6 @@
 import type { AuditFilter, AuditPageQuery } from '../../../kit/audit.ts';
 import { boundEntry, ENTRY_BYTES, TRUNCATION_NOTE, type AuditFields } from './audit-bounds.ts';
-import { prepared, type Db } from '../sqlite.ts';
+import type { Sql, SqlValue } from '../sql.ts';
 
 /**
  * One state-changing call through the server and its outcome: `time`; `day` (yyyymmdd in
@@ -15,45 +15,46 @@ export type AuditEntry = AuditFields;
 export type ReadAuditEntry = AuditEntry & { readonly truncated: boolean };
 
 /** Writes an entry; returns its sequence number (for a summary that grows in place). */
-export function appendAudit(db: Db, entry: AuditEntry): number {
-  const result = prepared(
-    db,
+export async function appendAudit(sql: Sql, entry: AuditEntry): Promise<number> {
+  const row = await sql.get<{ SEQ: number }>(
     `INSERT INTO AUDIT (TIME, DAY, USERNAME, VIA, ADDRESS, SERVICE, OPERATION, PARAMETERS,
-       HTTPSTATUS, STATUS, MESSAGE, REQUESTID) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    entry.time,
-    entry.day,
-    entry.userName,
-    entry.via,
-    entry.address,
-    entry.service,
-    entry.operation,
-    JSON.stringify(entry.parameters),
-    entry.httpStatus,
-    entry.status,
-    entry.message,
-    entry.requestId,
+       HTTPSTATUS, STATUS, MESSAGE, REQUESTID) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     RETURNING SEQ AS "SEQ"`,
+    [
+      entry.time,
+      entry.day,
+      entry.userName,
+      entry.via,
+      entry.address,
+      entry.service,
+      entry.operation,
+      JSON.stringify(entry.parameters),
+      entry.httpStatus,
+      entry.status,
+      entry.message,
+      entry.requestId,
+    ],
   );
-  return Number(result.lastInsertRowid);
+  return (row as { SEQ: number }).SEQ;
 }
 
 /** Rewrites a summary entry's count: its parameters, message and last status. */
-export function updateAuditSummary(
-  db: Db,
+export async function updateAuditSummary(
+  sql: Sql,
   seq: number,
   change: { parameters: Readonly<Record<string, string>>; message: string; httpStatus: number },
-): void {
-  prepared(db, 'UPDATE AUDIT SET PARAMETERS = ?, MESSAGE = ?, HTTPSTATUS = ? WHERE SEQ = ?').run(
+): Promise<void> {
+  await sql.run('UPDATE AUDIT SET PARAMETERS = ?, MESSAGE = ?, HTTPSTATUS = ? WHERE SEQ = ?', [
     JSON.stringify(change.parameters),
     change.message,
     change.httpStatus,
     seq,
-  );
+  ]);
 }
 
 /** Removes entries older than `before` (an ISO time); returns how many went. */
-export function pruneAudit(db: Db, before: string): number {
-  return prepared(db, 'DELETE FROM AUDIT WHERE TIME < ?').run(before).changes;
+export function pruneAudit(sql: Sql, before: string): Promise<number> {
+  return sql.run('DELETE FROM AUDIT WHERE TIME < ?', [before]);
 }
 
 /**
@@ -87,29 +88,36 @@ interface AuditRow {
   REQUESTID: string | null;
 }
 
-const COLUMNS = `SEQ, TIME, DAY, substr(USERNAME, 1, ${READ_CHARS.OTHER}) AS USERNAME, VIA,
-  substr(ADDRESS, 1, ${READ_CHARS.OTHER}) AS ADDRESS, substr(SERVICE, 1, ${READ_CHARS.OTHER}) AS SERVICE,
-  substr(OPERATION, 1, ${READ_CHARS.OTHER}) AS OPERATION,
-  substr(PARAMETERS, 1, ${READ_CHARS.PARAMETERS}) AS PARAMETERS, length(PARAMETERS) AS PARAMETERSLENGTH,
-  HTTPSTATUS, substr(STATUS, 1, ${READ_CHARS.OTHER}) AS STATUS,
-  substr(MESSAGE, 1, ${READ_CHARS.MESSAGE}) AS MESSAGE, substr(REQUESTID, 1, ${READ_CHARS.OTHER}) AS REQUESTID`;
+const COLUMNS = `SEQ AS "SEQ", TIME AS "TIME", DAY AS "DAY",
+  substr(USERNAME, 1, ${READ_CHARS.OTHER}) AS "USERNAME", VIA AS "VIA",
+  substr(ADDRESS, 1, ${READ_CHARS.OTHER}) AS "ADDRESS",
+  substr(SERVICE, 1, ${READ_CHARS.OTHER}) AS "SERVICE",
+  substr(OPERATION, 1, ${READ_CHARS.OTHER}) AS "OPERATION",
+  substr(PARAMETERS, 1, ${READ_CHARS.PARAMETERS}) AS "PARAMETERS",
+  length(PARAMETERS) AS "PARAMETERSLENGTH", HTTPSTATUS AS "HTTPSTATUS",
+  substr(STATUS, 1, ${READ_CHARS.OTHER}) AS "STATUS",
+  substr(MESSAGE, 1, ${READ_CHARS.MESSAGE}) AS "MESSAGE",
+  substr(REQUESTID, 1, ${READ_CHARS.OTHER}) AS "REQUESTID"`;
 
 // Each filter is a parameter, compared with `IS NULL OR`: one statement serves every
-// combination and nothing a client sends becomes SQL.
-const WHERE = `WHERE (@from IS NULL OR DAY >= @from) AND (@to IS NULL OR DAY <= @to)
-  AND (@user IS NULL OR USERNAME = @user) AND (@service IS NULL OR SERVICE = @service)
-  AND (@operation IS NULL OR OPERATION = @operation)
-  AND (@requestId IS NULL OR REQUESTID = @requestId)`;
+// combination and nothing a client sends becomes SQL. (PostgreSQL must be told a bare
+// parameter's type: CAST.)
+const FILTERS = [
+  ['from', 'DAY >='],
+  ['to', 'DAY <='],
+  ['user', 'USERNAME ='],
+  ['service', 'SERVICE ='],
+  ['operation', 'OPERATION ='],
+  ['requestId', 'REQUESTID ='],
+] as const;
+const WHERE = `WHERE ${FILTERS.map(([, test]) => `(CAST(? AS VARCHAR) IS NULL OR ${test} ?)`).join(' AND ')}`;
 
-function filterValues(query: AuditFilters) {
-  return {
-    from: query.from ?? null,
-    to: query.to ?? null,
-    user: query.user ?? null,
-    service: query.service ?? null,
-    operation: query.operation ?? null,
-    requestId: query.requestId ?? null,
-  };
+/** The filters' values as WHERE binds them: each twice. */
+function filterValues(query: AuditFilters): SqlValue[] {
+  return FILTERS.flatMap(([name]) => {
+    const value = query[name] ?? null;
+    return [value, value];
+  });
 }
 
 /**
@@ -156,21 +164,20 @@ const entryBytes = (entry: ReadAuditEntry) => Buffer.byteLength(JSON.stringify(e
  * than pass `maxBytes` (each entry's JSON counted), at the entry `next` names; -1 when none
  * follows.
  */
-export function queryAudit(
-  db: Db,
+export async function queryAudit(
+  sql: Sql,
   query: AuditQuery,
-): { total: number; next: number; entries: ReadAuditEntry[] } {
+): Promise<{ total: number; next: number; entries: ReadAuditEntry[] }> {
   const filters = filterValues(query);
-  const total = (
-    prepared(db, `SELECT COUNT(*) AS n FROM AUDIT ${WHERE}`).get(filters) as { n: number }
-  ).n;
+  const total =
+    (await sql.get<{ n: number }>(`SELECT COUNT(*) AS "n" FROM AUDIT ${WHERE}`, filters))?.n ?? 0;
   const entries: ReadAuditEntry[] = [];
   let bytes = 0;
-  // Read one at a time: a page that reaches its bytes stops reading.
-  for (const row of prepared(
-    db,
-    `SELECT ${COLUMNS} FROM AUDIT ${WHERE} ORDER BY SEQ DESC LIMIT @limit OFFSET @offset`,
-  ).iterate({ ...filters, limit: query.pageSize, offset: query.index }) as Iterable<AuditRow>) {
+  const rows = await sql.all<AuditRow>(
+    `SELECT ${COLUMNS} FROM AUDIT ${WHERE} ORDER BY SEQ DESC LIMIT ? OFFSET ?`,
+    [...filters, query.pageSize, query.index],
+  );
+  for (const row of rows) {
     const entry = entryOf(row);
     const size = entryBytes(entry);
     if (query.maxBytes !== undefined && entries.length > 0 && bytes + size > query.maxBytes) break;
@@ -186,23 +193,22 @@ export function queryAudit(
  * (a sequence number): an export reads a range in such batches, each a statement of its
  * own, so nothing holds the database between them. `last` is where the next batch starts.
  */
-export function auditBatch(
-  db: Db,
+export async function auditBatch(
+  sql: Sql,
   filters: AuditFilters,
   before: number,
   limit: number,
-): { entries: ReadAuditEntry[]; last: number | undefined } {
-  const rows = prepared(
-    db,
-    `SELECT ${COLUMNS} FROM AUDIT ${WHERE} AND SEQ < @before ORDER BY SEQ DESC LIMIT @limit`,
-  ).all({ ...filterValues(filters), before, limit }) as AuditRow[];
+): Promise<{ entries: ReadAuditEntry[]; last: number | undefined }> {
+  const rows = await sql.all<AuditRow>(
+    `SELECT ${COLUMNS} FROM AUDIT ${WHERE} AND SEQ < ? ORDER BY SEQ DESC LIMIT ?`,
+    [...filterValues(filters), before, limit],
+  );
   return { entries: rows.map(entryOf), last: rows.at(-1)?.SEQ };
 }
 
 /** The sequence number after the newest entry: an export's range ends before it. */
-export function nextAuditSeq(db: Db): number {
+export async function nextAuditSeq(sql: Sql): Promise<number> {
   return (
-    ((prepared(db, 'SELECT MAX(SEQ) AS seq FROM AUDIT').get() as { seq: number | null }).seq ?? 0) +
-    1
+    ((await sql.get<{ seq: number | null }>('SELECT MAX(SEQ) AS "seq" FROM AUDIT'))?.seq ?? 0) + 1
   );
 }

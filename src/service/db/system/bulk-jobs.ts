@@ -1,9 +1,10 @@
 import type { AuditVia } from './audit-bounds.ts';
-import { prepared, type Db } from '../sqlite.ts';
+import { inList, type Sql } from '../sql.ts';
 
 // Bulk jobs (src/service/bulk): the job, and its requests chosen once at the start with
 // an outcome each. Outcomes move pending → started → ok | refused | failed; `started` is
-// written before the call, so a restart knows which calls may have happened.
+// written before the call, so a restart knows which calls may have happened. Written in the
+// portable SQL of db/sql.ts: the same text runs on SQLite and PostgreSQL.
 
 export type BulkAction = 'retry' | 'cancel';
 /** `stopped`: ended before its end, its starter having lost the role it needs (STOPPED says). */
@@ -68,6 +69,34 @@ interface RawJob {
   FAILED: number;
 }
 
+/** A job's columns, each under its own quoted name (PostgreSQL would fold `SELECT *`'s). */
+const JOB_COLUMNS = (
+  [
+    'ID',
+    'SERVICE',
+    'ACTION',
+    'DAY',
+    'PIPELINEID',
+    'STATUSES',
+    'Q',
+    'REASON',
+    'USERNAME',
+    'VIA',
+    'ADDRESS',
+    'CREATED',
+    'RESUMED',
+    'FINISHED',
+    'STATE',
+    'STOPPED',
+    'TOTAL',
+    'SUCCEEDED',
+    'REFUSED',
+    'FAILED',
+  ] satisfies (keyof RawJob)[]
+)
+  .map((column) => `${column} AS "${column}"`)
+  .join(', ');
+
 function job(raw: RawJob): BulkJobRow {
   return {
     id: raw.ID,
@@ -95,23 +124,28 @@ function job(raw: RawJob): BulkJobRow {
 
 /** An item's columns named as BulkItemRow names them, in its order. */
 const ITEM_COLUMNS =
-  'SEQ AS seq, REQUESTID AS requestId, OUTCOME AS outcome, MESSAGE AS message, TIME AS time';
+  'SEQ AS "seq", REQUESTID AS "requestId", OUTCOME AS "outcome", MESSAGE AS "message", TIME AS "time"';
+
+/**
+ * Items inserted per statement when a job is recorded: one round trip per chunk rather than
+ * per request, with 3 parameters a row well under either engine's limit on parameters.
+ */
+const ITEM_CHUNK = 200;
 
 /** Records a job and its requests, all pending, in one transaction; returns its id. */
 export function createBulkJob(
-  db: Db,
+  sql: Sql,
   selection: BulkSelection,
   who: { reason: string; userName: string | null; via: BulkJobRow['via']; address: string },
   created: string,
   requestIds: readonly string[],
-): number {
-  return db.transaction(() => {
-    const id = Number(
-      prepared(
-        db,
-        `INSERT INTO BULK_JOB (SERVICE, ACTION, DAY, PIPELINEID, STATUSES, Q, REASON, USERNAME,
-           VIA, ADDRESS, CREATED, STATE, TOTAL) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
+): Promise<number> {
+  return sql.transaction(async (tx) => {
+    const inserted = await tx.get<{ ID: number }>(
+      `INSERT INTO BULK_JOB (SERVICE, ACTION, DAY, PIPELINEID, STATUSES, Q, REASON, USERNAME,
+         VIA, ADDRESS, CREATED, STATE, TOTAL) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       RETURNING ID AS "ID"`,
+      [
         selection.service,
         selection.action,
         selection.day,
@@ -125,138 +159,151 @@ export function createBulkJob(
         created,
         requestIds.length === 0 ? 'done' : 'running',
         requestIds.length,
-      ).lastInsertRowid,
+      ],
     );
-    const item = prepared(
-      db,
-      "INSERT INTO BULK_ITEM (JOBID, SEQ, REQUESTID, OUTCOME) VALUES (?, ?, ?, 'pending')",
-    );
-    requestIds.forEach((requestId, seq) => item.run(id, seq, requestId));
+    if (!inserted) throw new Error('BULK_JOB returned no id');
+    const id = Number(inserted.ID);
+    for (let from = 0; from < requestIds.length; from += ITEM_CHUNK) {
+      const chunk = requestIds.slice(from, from + ITEM_CHUNK);
+      await tx.run(
+        `INSERT INTO BULK_ITEM (JOBID, SEQ, REQUESTID, OUTCOME) VALUES ${chunk
+          .map(() => "(?, ?, ?, 'pending')")
+          .join(', ')}`,
+        chunk.flatMap((requestId, i) => [id, from + i, requestId]),
+      );
+    }
     if (requestIds.length === 0)
-      prepared(db, 'UPDATE BULK_JOB SET FINISHED = ? WHERE ID = ?').run(created, id);
+      await tx.run('UPDATE BULK_JOB SET FINISHED = ? WHERE ID = ?', [created, id]);
     return id;
-  })();
+  });
 }
 
-export function getBulkJob(db: Db, id: number): BulkJobRow | undefined {
-  const raw = prepared(db, 'SELECT * FROM BULK_JOB WHERE ID = ?').get(id) as RawJob | undefined;
+export async function getBulkJob(sql: Sql, id: number): Promise<BulkJobRow | undefined> {
+  const raw = await sql.get<RawJob>(`SELECT ${JOB_COLUMNS} FROM BULK_JOB WHERE ID = ?`, [id]);
   return raw && job(raw);
 }
 
 /** The newest jobs first. */
-export function listBulkJobs(db: Db, limit: number): BulkJobRow[] {
+export async function listBulkJobs(sql: Sql, limit: number): Promise<BulkJobRow[]> {
   return (
-    prepared(db, 'SELECT * FROM BULK_JOB ORDER BY ID DESC LIMIT ?').all(limit) as RawJob[]
+    await sql.all<RawJob>(`SELECT ${JOB_COLUMNS} FROM BULK_JOB ORDER BY ID DESC LIMIT ?`, [limit])
   ).map(job);
 }
 
 /** Jobs a stop or a crash left unfinished, oldest first. */
-export function runningBulkJobs(db: Db): BulkJobRow[] {
+export async function runningBulkJobs(sql: Sql): Promise<BulkJobRow[]> {
   return (
-    prepared(db, "SELECT * FROM BULK_JOB WHERE STATE = 'running' ORDER BY ID").all() as RawJob[]
+    await sql.all<RawJob>(`SELECT ${JOB_COLUMNS} FROM BULK_JOB WHERE STATE = 'running' ORDER BY ID`)
   ).map(job);
 }
 
-export function markResumed(db: Db, id: number, time: string): void {
-  prepared(db, 'UPDATE BULK_JOB SET RESUMED = ? WHERE ID = ?').run(time, id);
+export async function markResumed(sql: Sql, id: number, time: string): Promise<void> {
+  await sql.run('UPDATE BULK_JOB SET RESUMED = ? WHERE ID = ?', [time, id]);
 }
 
 /** The next items to do: pending ones, or (after a restart) those started but not ended. */
 export function nextBulkItems(
-  db: Db,
+  sql: Sql,
   id: number,
   outcome: 'pending' | 'started',
   limit: number,
-): BulkItemRow[] {
-  return prepared(
-    db,
+): Promise<BulkItemRow[]> {
+  return sql.all<BulkItemRow>(
     `SELECT ${ITEM_COLUMNS} FROM BULK_ITEM WHERE JOBID = ? AND OUTCOME = ? ORDER BY SEQ LIMIT ?`,
-  ).all(id, outcome, limit) as BulkItemRow[];
+    [id, outcome, limit],
+  );
 }
 
-export function markStarted(db: Db, id: number, seq: number, time: string): void {
-  prepared(
-    db,
-    "UPDATE BULK_ITEM SET OUTCOME = 'started', TIME = ? WHERE JOBID = ? AND SEQ = ?",
-  ).run(time, id, seq);
+/** Items marked started together, before any of them is called. */
+export async function markStarted(
+  sql: Sql,
+  id: number,
+  seqs: readonly number[],
+  time: string,
+): Promise<void> {
+  await sql.run(
+    `UPDATE BULK_ITEM SET OUTCOME = 'started', TIME = ? WHERE JOBID = ? AND ${inList('SEQ', seqs)}`,
+    [time, id, ...seqs],
+  );
 }
 
 const COUNTER = { ok: 'SUCCEEDED', refused: 'REFUSED', failed: 'FAILED' } as const;
 
 /** An item's end, and the job's counter, together. */
 export function markEnded(
-  db: Db,
+  sql: Sql,
   id: number,
   seq: number,
   outcome: 'ok' | 'refused' | 'failed',
   message: string,
   time: string,
-): void {
-  db.transaction(() => {
-    prepared(
-      db,
+): Promise<void> {
+  return sql.transaction(async (tx) => {
+    await tx.run(
       'UPDATE BULK_ITEM SET OUTCOME = ?, MESSAGE = ?, TIME = ? WHERE JOBID = ? AND SEQ = ?',
-    ).run(outcome, message, time, id, seq);
-    prepared(
-      db,
-      `UPDATE BULK_JOB SET ${COUNTER[outcome]} = ${COUNTER[outcome]} + 1 WHERE ID = ?`,
-    ).run(id);
-  })();
+      [outcome, message, time, id, seq],
+    );
+    await tx.run(`UPDATE BULK_JOB SET ${COUNTER[outcome]} = ${COUNTER[outcome]} + 1 WHERE ID = ?`, [
+      id,
+    ]);
+  });
 }
 
-export function markJobDone(db: Db, id: number, time: string): void {
-  prepared(db, "UPDATE BULK_JOB SET STATE = 'done', FINISHED = ? WHERE ID = ?").run(time, id);
+export async function markJobDone(sql: Sql, id: number, time: string): Promise<void> {
+  await sql.run("UPDATE BULK_JOB SET STATE = 'done', FINISHED = ? WHERE ID = ?", [time, id]);
 }
 
 /** Ends a job before its end, saying why; its items not done stay as they are. */
-export function markJobStopped(db: Db, id: number, why: string, time: string): void {
-  prepared(
-    db,
+export async function markJobStopped(
+  sql: Sql,
+  id: number,
+  why: string,
+  time: string,
+): Promise<void> {
+  await sql.run(
     "UPDATE BULK_JOB SET STATE = 'stopped', STOPPED = ?, FINISHED = ? WHERE ID = ? AND STATE = 'running'",
-  ).run(why, time, id);
+    [why, time, id],
+  );
 }
 
 /**
  * A page of a job's items in order, optionally of one outcome, with their count: by the
  * outcome index, and without one the job's own total (its items never change in number).
  */
-export function bulkItemsPage(
-  db: Db,
+export async function bulkItemsPage(
+  sql: Sql,
   id: number,
   outcome: ItemOutcome | undefined,
   index: number,
   pageSize: number,
-): { items: BulkItemRow[]; total: number } {
+): Promise<{ items: BulkItemRow[]; total: number }> {
   if (outcome === undefined) {
     const total = (
-      prepared(db, 'SELECT TOTAL FROM BULK_JOB WHERE ID = ?').get(id) as
-        { TOTAL: number } | undefined
+      await sql.get<{ TOTAL: number }>('SELECT TOTAL AS "TOTAL" FROM BULK_JOB WHERE ID = ?', [id])
     )?.TOTAL;
-    const items = prepared(
-      db,
+    const items = await sql.all<BulkItemRow>(
       `SELECT ${ITEM_COLUMNS} FROM BULK_ITEM WHERE JOBID = ? ORDER BY SEQ LIMIT ? OFFSET ?`,
-    ).all(id, pageSize, index) as BulkItemRow[];
+      [id, pageSize, index],
+    );
     return { items, total: total ?? 0 };
   }
-  const total = (
-    prepared(db, 'SELECT COUNT(*) AS n FROM BULK_ITEM WHERE JOBID = ? AND OUTCOME = ?').get(
-      id,
-      outcome,
-    ) as { n: number }
-  ).n;
-  const items = prepared(
-    db,
+  const counted = await sql.get<{ n: number }>(
+    'SELECT COUNT(*) AS "n" FROM BULK_ITEM WHERE JOBID = ? AND OUTCOME = ?',
+    [id, outcome],
+  );
+  const items = await sql.all<BulkItemRow>(
     `SELECT ${ITEM_COLUMNS} FROM BULK_ITEM WHERE JOBID = ? AND OUTCOME = ? ORDER BY SEQ LIMIT ? OFFSET ?`,
-  ).all(id, outcome, pageSize, index) as BulkItemRow[];
-  return { items, total };
+    [id, outcome, pageSize, index],
+  );
+  return { items, total: counted?.n ?? 0 };
 }
 
 /** The requests of a job whose call the service accepted, in the job's order. */
-export function acceptedRequestIds(db: Db, id: number): string[] {
-  return prepared(
-    db,
-    "SELECT REQUESTID FROM BULK_ITEM WHERE JOBID = ? AND OUTCOME = 'ok' ORDER BY SEQ",
-  )
-    .pluck()
-    .all(id) as string[];
+export async function acceptedRequestIds(sql: Sql, id: number): Promise<string[]> {
+  return (
+    await sql.all<{ requestId: string }>(
+      `SELECT REQUESTID AS "requestId" FROM BULK_ITEM WHERE JOBID = ? AND OUTCOME = 'ok' ORDER BY SEQ`,
+      [id],
+    )
+  ).map((row) => row.requestId);
 }

@@ -217,6 +217,16 @@ export const systemMigrations: readonly Migration[] = [
     version: 9,
     up: personalTokens,
   },
+  {
+    version: 10,
+    up(db) {
+      // Work one process at a time does, under a lease that runs out when its holder dies
+      // (db/leases.ts): the same table as on a shared PostgreSQL.
+      db.exec(
+        'CREATE TABLE LEASE (NAME VARCHAR PRIMARY KEY, HOLDER VARCHAR NOT NULL, EXPIRES INTEGER NOT NULL)',
+      );
+    },
+  },
 ];
 
 /**
@@ -338,4 +348,5 @@ export const HIDDEN_SYSTEM_TABLES: ReadonlySet<string> = new Set([
   'BULK_ITEM',
   'USER_SERVICE_ROLE',
   'API_TOKEN',
+  'LEASE',
 ]);

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../sqlite.ts';
+import { sqliteSql } from '../sqlite-sql.ts';
 import { systemMigrations } from './migrations.ts';
 import {
   grantedRole,
@@ -37,7 +38,7 @@ function version6(): Database.Database {
 }
 
 describe('migration 7', () => {
-  it('keeps users and their sessions, admits the viewer, and keeps roles per service with their user', () => {
+  it('keeps users and their sessions, admits the viewer, and keeps roles per service with their user', async () => {
     const db = version6();
     expect(() =>
       db
@@ -62,27 +63,28 @@ describe('migration 7', () => {
       'now',
     );
 
-    expect(grantRole(db, 'alice', 'prod', 'viewer')).toBe(true);
-    expect(grantRole(db, 'alice', 'prod', 'developer')).toBe(true);
-    expect(grantRole(db, 'nobody', 'prod', 'viewer')).toBe(false);
-    expect(grantedRole(db, 'alice', 'prod')).toBe('developer');
-    expect(grantedRole(db, 'alice', 'local')).toBeUndefined();
-    expect(() => grantRole(db, 'alice', 'x', 'king' as 'viewer')).toThrow(/CHECK/);
-    replaceGrantedRoles(db, 'vera', [
+    const sql = sqliteSql(db);
+    expect(await grantRole(sql, 'alice', 'prod', 'viewer')).toBe(true);
+    expect(await grantRole(sql, 'alice', 'prod', 'developer')).toBe(true);
+    expect(await grantRole(sql, 'nobody', 'prod', 'viewer')).toBe(false);
+    expect(await grantedRole(sql, 'alice', 'prod')).toBe('developer');
+    expect(await grantedRole(sql, 'alice', 'local')).toBeUndefined();
+    await expect(grantRole(sql, 'alice', 'x', 'king' as 'viewer')).rejects.toThrow(/CHECK/);
+    await replaceGrantedRoles(sql, 'vera', [
       { service: 'local', role: 'operator' },
       { service: 'prod', role: 'viewer' },
     ]);
-    expect(grantedRoles(db, 'vera')).toEqual([
+    expect(await grantedRoles(sql, 'vera')).toEqual([
       { service: 'local', role: 'operator' },
       { service: 'prod', role: 'viewer' },
     ]);
-    expect(revokeRole(db, 'vera', 'local')).toBe(true);
-    expect(revokeRole(db, 'vera', 'local')).toBe(false);
+    expect(await revokeRole(sql, 'vera', 'local')).toBe(true);
+    expect(await revokeRole(sql, 'vera', 'local')).toBe(false);
     // A removed user's roles and sessions go with them.
     db.prepare("DELETE FROM USERS WHERE NAME = 'alice'").run();
-    expect(grantedRoles(db, 'alice')).toEqual([]);
+    expect(await grantedRoles(sql, 'alice')).toEqual([]);
     expect(db.prepare('SELECT COUNT(*) FROM SESSIONS').pluck().get()).toBe(0);
-    expect(grantedRoles(db, 'vera')).toEqual([{ service: 'prod', role: 'viewer' }]);
+    expect(await grantedRoles(sql, 'vera')).toEqual([{ service: 'prod', role: 'viewer' }]);
     db.close();
   });
 });

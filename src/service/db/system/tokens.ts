@@ -1,5 +1,5 @@
 import type { Role } from '../../../kit/wire.ts';
-import { prepared, type Db } from '../sqlite.ts';
+import type { Sql } from '../sql.ts';
 
 // Personal API tokens (contract section 12): each under the SHA-256 hash of its value.
 
@@ -22,10 +22,12 @@ export interface TokenWithOwner extends TokenRow {
   readonly USERROLE: Role;
 }
 
-const COLUMNS = 'ID, USERID, NAME, ROLE, SERVICE, CREATED, EXPIRES, LASTUSED, REVOKED';
+const COLUMNS = `t.ID AS "ID", t.USERID AS "USERID", t.NAME AS "NAME", t.ROLE AS "ROLE",
+  t.SERVICE AS "SERVICE", t.CREATED AS "CREATED", t.EXPIRES AS "EXPIRES",
+  t.LASTUSED AS "LASTUSED", t.REVOKED AS "REVOKED"`;
 
-export function insertToken(
-  db: Db,
+export async function insertToken(
+  sql: Sql,
   token: {
     userId: number;
     name: string;
@@ -35,51 +37,47 @@ export function insertToken(
     created: string;
     expires: string;
   },
-): number {
-  const { lastInsertRowid } = prepared(
-    db,
+): Promise<number> {
+  const row = await sql.get<{ ID: number }>(
     `INSERT INTO API_TOKEN (USERID, NAME, HASH, ROLE, SERVICE, CREATED, EXPIRES)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    token.userId,
-    token.name,
-    token.hash,
-    token.role,
-    token.service,
-    token.created,
-    token.expires,
+     VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ID AS "ID"`,
+    [token.userId, token.name, token.hash, token.role, token.service, token.created, token.expires],
   );
-  return Number(lastInsertRowid);
+  return (row as { ID: number }).ID;
 }
 
 /** A user's tokens not revoked, newest first. */
-export function tokensOf(db: Db, userId: number): TokenRow[] {
-  return prepared(
-    db,
-    `SELECT ${COLUMNS} FROM API_TOKEN WHERE USERID = ? AND REVOKED IS NULL ORDER BY ID DESC`,
-  ).all(userId) as TokenRow[];
-}
-
-/** The token with this hash and its owner, if both exist. */
-export function tokenByHash(db: Db, hash: string): TokenWithOwner | undefined {
-  return prepared(
-    db,
-    `SELECT t.ID, t.USERID, t.NAME, t.ROLE, t.SERVICE, t.CREATED, t.EXPIRES, t.LASTUSED,
-       t.REVOKED, u.NAME AS USERNAME, u.ROLE AS USERROLE
-     FROM API_TOKEN t JOIN USERS u ON u.ID = t.USERID WHERE t.HASH = ?`,
-  ).get(hash) as TokenWithOwner | undefined;
-}
-
-/** Revokes one of a user's tokens; false when they have no such token not yet revoked. */
-export function revokeToken(db: Db, userId: number, id: number, when: string): boolean {
-  return (
-    prepared(
-      db,
-      'UPDATE API_TOKEN SET REVOKED = ? WHERE ID = ? AND USERID = ? AND REVOKED IS NULL',
-    ).run(when, id, userId).changes > 0
+export function tokensOf(sql: Sql, userId: number): Promise<TokenRow[]> {
+  return sql.all<TokenRow>(
+    `SELECT ${COLUMNS} FROM API_TOKEN t WHERE t.USERID = ? AND t.REVOKED IS NULL ORDER BY t.ID DESC`,
+    [userId],
   );
 }
 
-export function touchToken(db: Db, id: number, when: string): void {
-  prepared(db, 'UPDATE API_TOKEN SET LASTUSED = ? WHERE ID = ?').run(when, id);
+/** The token with this hash and its owner, if both exist. */
+export function tokenByHash(sql: Sql, hash: string): Promise<TokenWithOwner | undefined> {
+  return sql.get<TokenWithOwner>(
+    `SELECT ${COLUMNS}, u.NAME AS "USERNAME", u.ROLE AS "USERROLE"
+     FROM API_TOKEN t JOIN USERS u ON u.ID = t.USERID WHERE t.HASH = ?`,
+    [hash],
+  );
+}
+
+/** Revokes one of a user's tokens; false when they have no such token not yet revoked. */
+export async function revokeToken(
+  sql: Sql,
+  userId: number,
+  id: number,
+  when: string,
+): Promise<boolean> {
+  return (
+    (await sql.run(
+      'UPDATE API_TOKEN SET REVOKED = ? WHERE ID = ? AND USERID = ? AND REVOKED IS NULL',
+      [when, id, userId],
+    )) > 0
+  );
+}
+
+export async function touchToken(sql: Sql, id: number, when: string): Promise<void> {
+  await sql.run('UPDATE API_TOKEN SET LASTUSED = ? WHERE ID = ?', [when, id]);
 }

@@ -72,9 +72,9 @@ describe('system migration 8: users by identity', () => {
       process.off('warning', onWarning),
     );
     try {
-      const db = service.app.context.dbs.system;
+      const db = service.app.context.shared;
       expect(
-        listUsers(db).map((u) => [u.name, u.role, u.external, u.hasPassword, u.created]),
+        (await listUsers(db)).map((u) => [u.name, u.role, u.external, u.hasPassword, u.created]),
       ).toEqual([
         ['ALICE-3', 'operator', false, true, '2024-01-04T00:00:00.000Z'],
         ['Alice-2', 'developer', false, true, '2024-01-03T00:00:00.000Z'],
@@ -110,9 +110,9 @@ describe('system migration 8: users by identity', () => {
         expect(login.status, userName).toBe(200);
       }
       // New users get IDs of their own, never one given before, and names stay unique.
-      const ids = listUsers(db).map((u) => u.id);
+      const ids = (await listUsers(db)).map((u) => u.id);
       await addUser(db, 'bob', PASSWORD, 'operator', 'now');
-      const bob = listUsers(db).find((u) => u.name === 'bob');
+      const bob = (await listUsers(db)).find((u) => u.name === 'bob');
       expect(ids).not.toContain(bob?.id);
       expect(bob?.id).toBeGreaterThan(Math.max(...ids));
       await expect(addUser(db, 'Bob', PASSWORD, 'operator', 'now')).rejects.toThrow(
@@ -127,17 +127,17 @@ describe('system migration 8: users by identity', () => {
     const dataDir = await folderOfVersion6();
     const service = await startService({ dataDir });
     try {
-      const db = service.app.context.dbs.system;
-      const robot = listUsers(db).find((u) => u.name === 'robot');
-      const before = Math.max(...listUsers(db).map((u) => u.id));
-      removeUser(db, 'admin');
+      const db = service.app.context.shared;
+      const robot = (await listUsers(db)).find((u) => u.name === 'robot');
+      const before = Math.max(...(await listUsers(db)).map((u) => u.id));
+      await removeUser(db, 'admin');
       const gone = await service.fetch('/mcapi/auth/session', {
         headers: { 'X-As-SessionId': 'session-of-admin' },
       });
       expect(gone.status).toBe(401);
-      removeUser(db, 'robot');
+      await removeUser(db, 'robot');
       await addUser(db, 'robot', PASSWORD, 'operator', 'now');
-      const again = listUsers(db).find((u) => u.name === 'robot');
+      const again = (await listUsers(db)).find((u) => u.name === 'robot');
       expect(again?.id).toBeGreaterThan(before);
       expect(again?.id).not.toBe(robot?.id);
     } finally {

@@ -1,5 +1,5 @@
 import type { Role } from '../../../kit/wire.ts';
-import { prepared, type Db } from '../sqlite.ts';
+import type { Sql } from '../sql.ts';
 
 /**
  * The password hash of a user of the OpenID provider: no scrypt hash, never verifies, and
@@ -19,37 +19,40 @@ export interface UserRow {
   readonly SUBJECT: string | null;
 }
 
-const COLUMNS = 'ID, NAME, PASSWORDHASH, ROLE, CREATED, ISSUER, SUBJECT';
+const COLUMNS = `ID AS "ID", NAME AS "NAME", PASSWORDHASH AS "PASSWORDHASH", ROLE AS "ROLE",
+  CREATED AS "CREATED", ISSUER AS "ISSUER", SUBJECT AS "SUBJECT"`;
 
-export function userRowByName(db: Db, name: string): UserRow | undefined {
-  return prepared(db, `SELECT ${COLUMNS} FROM USERS WHERE NAME = ?`).get(name) as
-    UserRow | undefined;
+export function userRowByName(sql: Sql, name: string): Promise<UserRow | undefined> {
+  return sql.get<UserRow>(`SELECT ${COLUMNS} FROM USERS WHERE NAME = ?`, [name]);
 }
 
-/** The user whose name is `name` regardless of case (at most one). */
-export function userRowByLabel(db: Db, name: string): UserRow | undefined {
-  return prepared(db, `SELECT ${COLUMNS} FROM USERS WHERE NAME = ? COLLATE NOCASE`).get(name) as
-    UserRow | undefined;
+/** The user whose name is `name` regardless of case (at most one; names are ASCII). */
+export function userRowByLabel(sql: Sql, name: string): Promise<UserRow | undefined> {
+  return sql.get<UserRow>(`SELECT ${COLUMNS} FROM USERS WHERE lower(NAME) = lower(?)`, [name]);
 }
 
-export function userRowBySubject(db: Db, issuer: string, subject: string): UserRow | undefined {
-  return prepared(db, `SELECT ${COLUMNS} FROM USERS WHERE ISSUER = ? AND SUBJECT = ?`).get(
+export function userRowBySubject(
+  sql: Sql,
+  issuer: string,
+  subject: string,
+): Promise<UserRow | undefined> {
+  return sql.get<UserRow>(`SELECT ${COLUMNS} FROM USERS WHERE ISSUER = ? AND SUBJECT = ?`, [
     issuer,
     subject,
-  ) as UserRow | undefined;
+  ]);
 }
 
-export function userRows(db: Db): UserRow[] {
-  return prepared(db, `SELECT ${COLUMNS} FROM USERS ORDER BY NAME`).all() as UserRow[];
+export function userRows(sql: Sql): Promise<UserRow[]> {
+  return sql.all<UserRow>(`SELECT ${COLUMNS} FROM USERS ORDER BY NAME`);
 }
 
-export function userCount(db: Db): number {
-  return (prepared(db, 'SELECT COUNT(*) AS n FROM USERS').get() as { n: number }).n;
+export async function userCount(sql: Sql): Promise<number> {
+  return (await sql.get<{ n: number }>('SELECT COUNT(*) AS "n" FROM USERS'))?.n ?? 0;
 }
 
 /** Adds a user; its ID comes from the database. Returns that ID. */
 export function insertUser(
-  db: Db,
+  sql: Sql,
   user: {
     name: string;
     passwordHash: string;
@@ -58,44 +61,52 @@ export function insertUser(
     issuer?: string | undefined;
     subject?: string | undefined;
   },
-): number {
-  const { lastInsertRowid } = prepared(
-    db,
-    'INSERT INTO USERS (NAME, PASSWORDHASH, ROLE, CREATED, ISSUER, SUBJECT) VALUES (?, ?, ?, ?, ?, ?)',
-  ).run(
-    user.name,
-    user.passwordHash,
-    user.role,
-    user.created,
-    user.issuer ?? null,
-    user.subject ?? null,
-  );
-  return (prepared(db, 'SELECT ID FROM USERS WHERE rowid = ?').get(lastInsertRowid) as UserRow).ID;
+): Promise<number> {
+  // The ID is the database's (a trigger in SQLite, an identity in PostgreSQL), read back by
+  // the name, which is unique.
+  return sql.transaction(async (tx) => {
+    await tx.run(
+      'INSERT INTO USERS (NAME, PASSWORDHASH, ROLE, CREATED, ISSUER, SUBJECT) VALUES (?, ?, ?, ?, ?, ?)',
+      [
+        user.name,
+        user.passwordHash,
+        user.role,
+        user.created,
+        user.issuer ?? null,
+        user.subject ?? null,
+      ],
+    );
+    return (
+      (await tx.get<{ ID: number }>('SELECT ID AS "ID" FROM USERS WHERE NAME = ?', [
+        user.name,
+      ])) as { ID: number }
+    ).ID;
+  });
 }
 
-export function updateUserRole(db: Db, id: number, role: Role): void {
-  prepared(db, 'UPDATE USERS SET ROLE = ? WHERE ID = ?').run(role, id);
+export async function updateUserRole(sql: Sql, id: number, role: Role): Promise<void> {
+  await sql.run('UPDATE USERS SET ROLE = ? WHERE ID = ?', [role, id]);
 }
 
 /** Renames a user (references by name follow: ON UPDATE CASCADE). */
-export function updateUserName(db: Db, id: number, name: string): void {
-  prepared(db, 'UPDATE USERS SET NAME = ? WHERE ID = ?').run(name, id);
+export async function updateUserName(sql: Sql, id: number, name: string): Promise<void> {
+  await sql.run('UPDATE USERS SET NAME = ? WHERE ID = ?', [name, id]);
 }
 
 /** Sets a password hash and ends every session of the user; false when there is no such user. */
-export function updateUserPassword(db: Db, name: string, passwordHash: string): boolean {
-  return db.transaction(() => {
-    const row = userRowByName(db, name);
+export function updateUserPassword(sql: Sql, name: string, passwordHash: string): Promise<boolean> {
+  return sql.transaction(async (tx) => {
+    const row = await userRowByName(tx, name);
     if (!row) return false;
-    prepared(db, 'UPDATE USERS SET PASSWORDHASH = ? WHERE ID = ?').run(passwordHash, row.ID);
-    prepared(db, 'DELETE FROM SESSIONS WHERE USERID = ?').run(row.ID);
+    await tx.run('UPDATE USERS SET PASSWORDHASH = ? WHERE ID = ?', [passwordHash, row.ID]);
+    await tx.run('DELETE FROM SESSIONS WHERE USERID = ?', [row.ID]);
     return true;
-  })();
+  });
 }
 
 /** Removes a user with its sessions (and all else that cascades); false when there was none. */
-export function deleteUser(db: Db, name: string): boolean {
-  return prepared(db, 'DELETE FROM USERS WHERE NAME = ?').run(name).changes > 0;
+export async function deleteUser(sql: Sql, name: string): Promise<boolean> {
+  return (await sql.run('DELETE FROM USERS WHERE NAME = ?', [name])) > 0;
 }
 
 /** A session's row with its user's name and role as they are now. */
@@ -108,8 +119,8 @@ export interface SessionRow {
   readonly TIMEOUTMS: number;
 }
 
-export function insertSession(
-  db: Db,
+export async function insertSession(
+  sql: Sql,
   session: {
     idHash: string;
     kind: 'mc' | 'fs';
@@ -117,48 +128,63 @@ export function insertSession(
     now: number;
     timeoutMs: number;
   },
-): void {
-  prepared(
-    db,
+): Promise<void> {
+  await sql.run(
     'INSERT INTO SESSIONS (IDHASH, KIND, USERID, CREATED, LASTUSED, TIMEOUTMS, EXPIRES) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  ).run(
-    session.idHash,
-    session.kind,
-    session.userId,
-    session.now,
-    session.now,
-    session.timeoutMs,
-    session.now + session.timeoutMs,
+    [
+      session.idHash,
+      session.kind,
+      session.userId,
+      session.now,
+      session.now,
+      session.timeoutMs,
+      session.now + session.timeoutMs,
+    ],
   );
 }
 
-export function sessionRow(db: Db, idHash: string, kind: 'mc' | 'fs'): SessionRow | undefined {
-  return prepared(
-    db,
-    `SELECT s.USERID, u.NAME, u.ROLE, s.KIND, s.EXPIRES, s.TIMEOUTMS
+export function sessionRow(
+  sql: Sql,
+  idHash: string,
+  kind: 'mc' | 'fs',
+): Promise<SessionRow | undefined> {
+  return sql.get<SessionRow>(
+    `SELECT s.USERID AS "USERID", u.NAME AS "NAME", u.ROLE AS "ROLE", s.KIND AS "KIND",
+       s.EXPIRES AS "EXPIRES", s.TIMEOUTMS AS "TIMEOUTMS"
      FROM SESSIONS s JOIN USERS u ON u.ID = s.USERID WHERE s.IDHASH = ? AND s.KIND = ?`,
-  ).get(idHash, kind) as SessionRow | undefined;
+    [idHash, kind],
+  );
 }
 
-export function touchSession(db: Db, idHash: string, now: number, expires: number): void {
-  prepared(db, 'UPDATE SESSIONS SET LASTUSED = ?, EXPIRES = ? WHERE IDHASH = ?').run(
+export async function touchSession(
+  sql: Sql,
+  idHash: string,
+  now: number,
+  expires: number,
+): Promise<void> {
+  await sql.run('UPDATE SESSIONS SET LASTUSED = ?, EXPIRES = ? WHERE IDHASH = ?', [
     now,
     expires,
     idHash,
-  );
+  ]);
 }
 
 /** Ends a live session; false when there was none of that kind. */
-export function deleteSession(db: Db, idHash: string, kind: 'mc' | 'fs', now: number): boolean {
+export async function deleteSession(
+  sql: Sql,
+  idHash: string,
+  kind: 'mc' | 'fs',
+  now: number,
+): Promise<boolean> {
   return (
-    prepared(db, 'DELETE FROM SESSIONS WHERE IDHASH = ? AND KIND = ? AND EXPIRES > ?').run(
+    (await sql.run('DELETE FROM SESSIONS WHERE IDHASH = ? AND KIND = ? AND EXPIRES > ?', [
       idHash,
       kind,
       now,
-    ).changes > 0
+    ])) > 0
   );
 }
 
-export function deleteExpiredSessions(db: Db, now: number): void {
-  prepared(db, 'DELETE FROM SESSIONS WHERE EXPIRES <= ?').run(now);
+export async function deleteExpiredSessions(sql: Sql, now: number): Promise<void> {
+  await sql.run('DELETE FROM SESSIONS WHERE EXPIRES <= ?', [now]);
 }

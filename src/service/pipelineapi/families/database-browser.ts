@@ -8,7 +8,7 @@ import { formatBytes } from '../../limits.ts';
 import type { Leaf } from '../../render/document.ts';
 import { resultDocument } from '../answers/result.ts';
 import { pageParams, TABLE_NAME_FORM, tableNameSchema, whole } from '../fields.ts';
-import type { OperationModule } from '../operation.ts';
+import type { OperationAnswers } from '../operation.ts';
 import { pageInfo } from '../paging.ts';
 import type { Params } from '../params.ts';
 
@@ -61,7 +61,7 @@ function browseParams<T>(params: Params, tableOf: (requested: string | undefined
   return { table, ...pageParams(params, 10_000) };
 }
 
-export const databaseBrowser = (database: DatabaseName): OperationModule => ({
+export const databaseBrowser = (database: DatabaseName): OperationAnswers => ({
   embedded: (ctx, params) => {
     const { table, pageSize, index } = browseParams(params, (requested) =>
       requested === undefined ? undefined : embeddedTable(ctx, database, requested, 'tablename'),

@@ -4,7 +4,7 @@ import { getRequest } from '../../db/status/requests.ts';
 import { ApiError } from '../../errors.ts';
 import { executeResponse } from '../answers/execute-response.ts';
 import { REQUEST_ID_FIELD, requestIdParam } from '../fields.ts';
-import type { OperationModule } from '../operation.ts';
+import type { OperationAnswers } from '../operation.ts';
 import type { Params } from '../params.ts';
 import { learningRefusals, upstreamChange } from './upstream-change.ts';
 
@@ -18,7 +18,7 @@ function existingRequest(ctx: ServiceContext, params: Params): string {
   return requestId;
 }
 
-export const requestChange = (action: 'retry' | 'cancel', summary: string): OperationModule => {
+export const requestChange = (action: 'retry' | 'cancel', summary: string): OperationAnswers => {
   const operation = action === 'retry' ? 'requestretry' : 'requestcancel';
   return {
     embedded: (ctx, params) => {

@@ -1,12 +1,12 @@
 import { setRunmode } from '../../db/system/pipelines.ts';
 import { PIPELINE_ID_FIELD, knownPipeline, pipelineIdParam } from '../fields.ts';
 import { executeResponse } from '../answers/execute-response.ts';
-import type { OperationModule } from '../operation.ts';
+import type { OperationAnswers } from '../operation.ts';
 import { upstreamChange } from './upstream-change.ts';
 
 // resume and suspend: a pipeline's runmode, by its `pipelineid`.
 
-export const runmodeChange = (mode: 'run' | 'stop', summary: string): OperationModule => ({
+export const runmodeChange = (mode: 'run' | 'stop', summary: string): OperationAnswers => ({
   embedded: (ctx, params) => {
     const pipeline = knownPipeline(ctx, pipelineIdParam(params));
     if (pipeline.runmode !== mode) {

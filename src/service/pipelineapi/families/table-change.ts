@@ -3,13 +3,13 @@ import { deleteAllRows, dropTable } from '../../db/action/tables.ts';
 import { ApiError, stateConflict } from '../../errors.ts';
 import { executeResponse } from '../answers/execute-response.ts';
 import { requiredTableParam, tableNameSchema } from '../fields.ts';
-import type { OperationModule } from '../operation.ts';
+import type { OperationAnswers } from '../operation.ts';
 import { embeddedTable } from './database-browser.ts';
 import { upstreamChange } from './upstream-change.ts';
 
 // deletetable and droptable: every row of an action table, or the table itself.
 
-export const tableChange = (change: 'delete' | 'drop', summary: string): OperationModule => ({
+export const tableChange = (change: 'delete' | 'drop', summary: string): OperationAnswers => ({
   embedded: async (ctx, params) => {
     const table = embeddedTable(ctx, 'action', requiredTableParam(params, 'table'), 'table');
     if (ctx.engine.isTableInUse(table)) {

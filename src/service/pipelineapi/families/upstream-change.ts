@@ -15,7 +15,7 @@ export const upstreamChange =
     const sent = fields(params);
     const tree = await upstream.call(operation, sent);
     // The index learns of a change made here at once, not a whole interval later.
-    upstream.poller?.nudge(sent.requestid);
+    await upstream.poller?.nudge(sent.requestid);
     const rowCount = elementOf(tree.ExecuteResponse).RowCount;
     return executeResponse(
       rowCount === undefined ? {} : { RowCount: Number(leafText(rowCount)) || 0 },
@@ -35,7 +35,7 @@ async function statusNow(upstream: Upstream, id: string): Promise<string | undef
     // Not knowing the status only means nothing is learnt; the refusal is answered as it came.
   }
   const poller = upstream.poller;
-  return poller?.index.statusCounts(poller.service, [id])[0]?.status;
+  return (await poller?.index.statusCounts(poller.service, [id]))?.[0]?.status;
 }
 
 /**

@@ -65,7 +65,7 @@ export const exec: OperationModule = {
     const before = await requestIds(upstream, pipelineId);
     const tree = await upstream.call('exec', fields);
     const stated = leafText(elementOf(tree.ExecuteResponse).RequestId);
-    upstream.poller?.nudge();
+    await upstream.poller?.nudge();
     if (stated) return executeResponse({ RequestId: stated });
     // interfaces.md shows no RequestId in exec's answer: the new one is the request of
     // this pipeline that the day's list did not have before. Said only when it is one.
@@ -90,4 +90,16 @@ export const exec: OperationModule = {
     ],
     root: 'ExecuteResponse',
   },
+  samples: [
+    {
+      label: 'exec (a suspended pipeline: the request waits)',
+      phase: 'change',
+      fields: () => ({ pipelineid: 'pl_3', filename: 'orders.csv' }),
+    },
+    {
+      label: '400/1001 missing parameter',
+      fails: true,
+      fields: () => ({ filename: 'orders.csv' }),
+    },
+  ],
 };

@@ -61,4 +61,5 @@ export const inbox: OperationModule = {
     fields: [],
     root: 'Inbox',
   },
+  samples: [{ label: 'inbox with two files', phase: 'read' }],
 };

@@ -44,4 +44,7 @@ export const list: OperationModule = {
     ),
   upstream: upstreamList,
   openapi: { summary: 'The pipelines', fields: [], root: 'PipelineList' },
+  samples: [
+    { label: 'list: pl_1 with Args, pl_2 and pl_3 without, pl_7 with rules', phase: 'read' },
+  ],
 };

@@ -51,4 +51,11 @@ export const pipelinecache: OperationModule = {
     fields: [PIPELINE_ID_FIELD, switchField('sensor'), switchField('filter'), switchField('joint')],
     root: 'ExecuteResponse',
   },
+  samples: [
+    {
+      label: 'pipelinecache',
+      phase: 'change',
+      fields: () => ({ pipelineid: 'pl_1', sensor: 'true' }),
+    },
+  ],
 };

@@ -83,7 +83,7 @@ export const requestdetail: OperationModule = {
     });
     const d = elementOf(tree.RequestDetail);
     if (leafText(d.RequestId))
-      upstream.poller?.observed(leafText(d.RequestId), {
+      await upstream.poller?.observed(leafText(d.RequestId), {
         status: leafText(d.Status),
         stage: leafText(d.Stage),
         endTime: vendorDate(d.EndTime),
@@ -132,4 +132,26 @@ export const requestdetail: OperationModule = {
     fields: [REQUEST_ID_FIELD, switchField('requestlog'), switchField('applog')],
     root: 'RequestDetail',
   },
+  samples: [
+    {
+      label: 'requestdetail with both logs',
+      phase: 'read',
+      fields: (f) => ({ requestid: f.finished, requestlog: 'true', applog: 'true' }),
+    },
+    {
+      label: 'requestdetail of a failure with both logs',
+      phase: 'read',
+      fields: (f) => ({ requestid: f.failed, requestlog: 'true', applog: 'true' }),
+    },
+    {
+      label: 'requestdetail without logs',
+      phase: 'read',
+      fields: (f) => ({ requestid: f.finished }),
+    },
+    {
+      label: '404/1202 unknown request',
+      fails: true,
+      fields: () => ({ requestid: 'pl_1-20000101_00-000001' }),
+    },
+  ],
 };

@@ -77,7 +77,7 @@ export const requestlist: OperationModule = {
     // A day the index watched is answered from it: exact totals, filters and any depth,
     // with no call to the upstream whatever the number of browsers.
     const poller = upstream.poller;
-    const indexed = poller?.list(
+    const indexed = await poller?.list(
       date,
       {
         pipelineId: id,
@@ -133,4 +133,14 @@ export const requestlist: OperationModule = {
     ],
     root: 'RequestList',
   },
+  samples: [
+    { label: 'requestlist of a day, with Total', phase: 'read', fields: (f) => ({ date: f.day }) },
+    {
+      label: 'requestlist of one record',
+      phase: 'read',
+      fields: (f) => ({ date: f.day, id: 'pl_2' }),
+    },
+    { label: 'requestlist of an empty day', phase: 'read', fields: () => ({ date: '20000101' }) },
+    { label: '400/1002 bad parameter', fails: true, fields: () => ({ date: '2026-11-21' }) },
+  ],
 };

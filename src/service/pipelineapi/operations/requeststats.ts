@@ -43,10 +43,10 @@ export const requeststats: OperationModule = {
   // the days the index watched, refused for others (counting one page would invent a total).
   upstream: async (upstream, params) => {
     const { pipelineId, day } = statsParams(params);
-    const watched = upstream.poller?.counts(day, pipelineId);
+    const watched = await upstream.poller?.counts(day, pipelineId);
     if (!watched) {
       const why =
-        upstream.poller?.dayState(day) === 'missed'
+        (await upstream.poller?.dayState(day)) === 'missed'
           ? `the upstream listed more requests of that day than one answer holds, even per pipeline, so its request index missed some`
           : 'its request index did not watch that day';
       throw new ApiError(
@@ -78,4 +78,29 @@ export const requeststats: OperationModule = {
     ],
     root: 'RequestStats',
   },
+  samples: [
+    {
+      // pl_2's request has a status outside the contract (an open set): its own Count. pl_7 has
+      // no request, so its Pipeline has no Count at all (an empty list XML cannot write).
+      label: 'requeststats of a day, an unknown status, a pipeline without requests',
+      phase: 'read',
+      fields: (f) => ({ date: f.day }),
+    },
+    {
+      label: 'requeststats of one pipeline',
+      phase: 'read',
+      fields: (f) => ({ date: f.day, id: 'pl_1' }),
+    },
+    { label: 'requeststats of an empty day', phase: 'read', fields: () => ({ date: '20000101' }) },
+    {
+      label: '400/1002 bad day of requeststats',
+      fails: true,
+      fields: () => ({ date: '20261131' }),
+    },
+    {
+      label: '404/1201 requeststats of an unknown pipeline',
+      fails: true,
+      fields: () => ({ id: 'pl_99' }),
+    },
+  ],
 };

@@ -10,4 +10,5 @@ export const version: OperationModule = {
     return { root: 'Response', body: { Version: leafText(elementOf(tree.Response).Version) } };
   },
   openapi: { summary: 'The service’s version', fields: [], root: 'Response' },
+  samples: [{ label: 'version', phase: 'read' }],
 };

@@ -132,6 +132,11 @@ export interface VendorService {
   addTableRows(table: string, count: number): void;
   /** Calls received so far, per api (list, requestlist, ...): what a gateway costs it. */
   calls(): Readonly<Record<string, number>>;
+  /**
+   * Calls carried out so far, per api: those the service acted on (a call whose caller left
+   * before it was answered is dropped unanswered, as some products do, and not counted here).
+   */
+  carriedOut(): Readonly<Record<string, number>>;
   /** The most calls that were in flight at once so far, refused ones included. */
   maxInFlight(): number;
   /** Answers every later call this many milliseconds late (0: at once), whatever latencyMs says. */
@@ -149,6 +154,8 @@ export interface VendorService {
   ): void;
   /** Requests as the service holds them, newest first. */
   requests(): readonly VendorRequest[];
+  /** Pipelines as the service holds them (a suspend sets runmode stop). */
+  pipelines(): readonly Readonly<VendorPipeline>[];
   close(): Promise<void>;
 }
 
@@ -715,6 +722,7 @@ export async function startVendorService(
 
   let fault: { kind: VendorFault; apis?: ReadonlySet<string>; bytes: number } | undefined;
   const calls: Record<string, number> = {};
+  const carriedOut: Record<string, number> = {};
   let delayMs: number | undefined;
   let inFlight = 0;
   let answering = 0;
@@ -765,6 +773,7 @@ export async function startVendorService(
       try {
         if (broken?.kind === 'error') throw systemError(req);
         told = answer(req, res, fields);
+        carriedOut[api] = (carriedOut[api] ?? 0) + 1;
       } catch (error) {
         told = refuse(error instanceof Refusal ? error : systemError(req));
       }
@@ -815,6 +824,7 @@ export async function startVendorService(
       }
     },
     calls: () => ({ ...calls }),
+    carriedOut: () => ({ ...carriedOut }),
     maxInFlight: () => maxInFlight,
     setDelay(ms) {
       delayMs = ms;
@@ -823,6 +833,7 @@ export async function startVendorService(
       fault = kind && { kind, bytes, ...(apis ? { apis: new Set(apis) } : {}) };
     },
     requests: () => (newestFirst ??= [...requests].reverse()),
+    pipelines: () => pipelines,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

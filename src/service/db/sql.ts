@@ -1,0 +1,46 @@
+// The gateway's shared state (contract section 11) lives in SQLite (the default) or in
+// PostgreSQL. Its queries are written once, in the SQL both engines speak, against this
+// interface; sqlite-sql.ts and postgres-sql.ts carry it to each engine. Nothing above the
+// store knows which engine it has.
+//
+// Portable SQL, as the store's modules write it:
+// - `?` placeholders (postgres-sql.ts numbers them);
+// - rows as objects keyed by quoted aliases (`ID AS "ID"`), since PostgreSQL folds
+//   unquoted names to lower case and SQLite keeps them;
+// - `lower(x) = lower(?)` for "regardless of case" (ASCII in both: names allow ASCII only);
+// - `INSERT … ON CONFLICT … DO UPDATE`, `RETURNING`, and numbers as INTEGER/BIGINT, read as
+//   JavaScript numbers.
+
+export type SqlValue = string | number | null;
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Sql {
+  readonly engine: Engine;
+  all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
+  /** Runs a change and says how many rows it changed. */
+  run(sql: string, params?: readonly SqlValue[]): Promise<number>;
+  /** Runs `work` in one transaction: all of its statements or none. */
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+}
+
+/** `column IN (?, ?, …)` with one bound parameter per value (never the values as SQL). */
+export function inList(column: string, values: readonly SqlValue[]): string {
+  return values.length === 0 ? '0 = 1' : `${column} IN (${values.map(() => '?').join(', ')})`;
+}
+
+/**
+ * The store could not be reached or refused to work (PostgreSQL down, a lost connection):
+ * the server answers 503 naming the database, and serves again once it is back.
+ */
+export class StoreUnavailable extends Error {
+  override readonly name = 'StoreUnavailable';
+  constructor(
+    /** The database, its password masked. */
+    readonly database: string,
+    readonly reason: string,
+  ) {
+    super(`The database ${database} is unavailable: ${reason}`);
+  }
+}

@@ -1,0 +1,232 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addUser } from '../auth/users.ts';
+import { readConfig } from '../config.ts';
+import { openDatabases } from '../db/databases.ts';
+import { PG_PASSWORD, startPostgres, type PostgresCluster } from '../testing/postgres.ts';
+import { startService, type TestService } from '../testing/service.ts';
+import { startVendorService, type VendorService } from '../testing/vendor/vendor-service.ts';
+import { maskPassword, parseDatabaseUrl } from './database-url.ts';
+import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
+import { openSharedStore } from './shared-store.ts';
+
+// Several gateways on one PostgreSQL act as one (contract section 11): a session, a token,
+// a role or an audit entry made through one holds on the other at once; a bad or absent
+// database stops the start naming the flag; a database gone answers 503 and comes back.
+
+const PASSWORD = 'gateways-password-1';
+
+const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8', ...headers },
+  body: new URLSearchParams(fields).toString(),
+});
+
+async function signIn(gateway: TestService, userName: string): Promise<string> {
+  const response = await gateway.fetch('/mcapi/auth/login', form({ userName, password: PASSWORD }));
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { result: { data: { sessionId: string } } }).result.data
+    .sessionId;
+}
+
+const systemDb = () =>
+  openDatabases(mkdtempSync(join(tmpdir(), 'gateways-')), { embedded: false }).system;
+
+let cluster: PostgresCluster;
+let vendor: VendorService;
+
+beforeAll(async () => {
+  cluster = await startPostgres();
+  vendor = await startVendorService({});
+});
+
+afterAll(async () => {
+  await vendor.close();
+  await cluster.remove();
+});
+
+describe('--database', () => {
+  it('takes a postgres URL and masks its password wherever it is named', () => {
+    expect(parseDatabaseUrl('postgres://u:s3cret@db.example:5432/gw').masked).toBe(
+      'postgres://u:***@db.example:5432/gw',
+    );
+    for (const [text, reason] of [
+      ['mysql://u:s3cret@h/db', /a postgres:\/\/ URL is expected/],
+      ['postgres://u:s3cret@h', /names no database/],
+      ['not a url s3cret', /not a URL/],
+    ] as const) {
+      const error = (() => {
+        try {
+          readConfig(['--database', text], {});
+        } catch (thrown) {
+          return thrown as Error;
+        }
+        return undefined;
+      })();
+      expect(error?.message).toMatch(/^--database /);
+      expect(error?.message).toMatch(reason);
+      if (text.includes('://')) expect(error?.message).not.toContain('s3cret');
+    }
+    expect(maskPassword('postgresql://a:b@c/d')).toBe('postgresql://a:***@c/d');
+  });
+
+  it('stops the start when the database cannot be reached, naming the flag, the password masked', async () => {
+    const url = `postgres://pipeline:${PG_PASSWORD}@127.0.0.1:1/none`;
+    const failure = await openSharedStore({ databaseUrl: url, system: systemDb(), log: () => {} })
+      .then(() => undefined)
+      .catch((error: unknown) => error as Error);
+    expect(failure?.message).toMatch(
+      /^--database postgres:\/\/pipeline:\*\*\*@127\.0\.0\.1:1\/none: /,
+    );
+    expect(failure?.message).toMatch(/ECONNREFUSED/);
+    expect(failure?.message).not.toContain(PG_PASSWORD);
+  });
+
+  it('migrates once when gateways start together, and refuses a schema newer than the code', async () => {
+    const url = await cluster.freshDatabase();
+    const stores = await Promise.all(
+      [1, 2, 3].map(() => openSharedStore({ databaseUrl: url, system: systemDb(), log: () => {} })),
+    );
+    for (const store of stores) await store.close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const versions = await client.query<{ version: number }>(
+        'SELECT VERSION AS version FROM SCHEMA_VERSION ORDER BY VERSION',
+      );
+      expect(versions.rows.map((r) => r.version)).toEqual(
+        POSTGRES_MIGRATIONS.map((m) => m.version),
+      );
+      await client.query("INSERT INTO SCHEMA_VERSION (VERSION, APPLIED) VALUES (999, 'later')");
+    } finally {
+      await client.end();
+    }
+    const refused = await openSharedStore({ databaseUrl: url, system: systemDb(), log: () => {} })
+      .then(() => undefined)
+      .catch((error: unknown) => error as Error);
+    expect(refused?.message).toMatch(/schema is version 999, newer than this gateway's/);
+    expect(refused?.message).not.toContain(PG_PASSWORD);
+  });
+});
+
+describe('two gateways on one PostgreSQL', () => {
+  let one: TestService;
+  let two: TestService;
+
+  beforeAll(async () => {
+    const databaseUrl = await cluster.freshDatabase();
+    const services = [{ id: 'prod', name: 'Production', url: vendor.url, apiKey: vendor.apiKey }];
+    one = await startService({ services, databaseUrl, apiKey: undefined });
+    two = await startService({ services, databaseUrl, apiKey: undefined });
+    await addUser(one.app.context.shared, 'olivia', PASSWORD, 'operator', 'now');
+  });
+
+  afterAll(async () => {
+    await one.close();
+    await two.close();
+  });
+
+  it('share people, sessions, sign-outs and the first administrator', async () => {
+    // The second start found the administrator the first one made: one `admin` for both.
+    expect(one.app.initialAdminPassword).toBeDefined();
+    expect(two.app.initialAdminPassword).toBeUndefined();
+    const session = await signIn(two, 'olivia');
+    const onOne = await one.fetch('/mcapi/auth/session', {
+      headers: { 'X-As-SessionId': session },
+    });
+    expect(onOne.status).toBe(200);
+    expect((await two.fetch('/mcapi/auth/logout', form({ sessionId: session }))).status).toBe(200);
+    expect(
+      (await one.fetch('/mcapi/auth/session', { headers: { 'X-As-SessionId': session } })).status,
+    ).toBe(401);
+  });
+
+  it('refuse on one a token revoked on the other, at once', async () => {
+    const session = await signIn(one, 'olivia');
+    const created = await one.fetch(
+      '/mcapi/tokens',
+      form({ name: 'ci', expiresInDays: '7' }, { 'X-As-SessionId': session }),
+    );
+    const { id, token } = (
+      (await created.json()) as { result: { data: { id: number; token: string } } }
+    ).result.data;
+    const list = () =>
+      two.fetch('/services/prod/pipelineapi/list/json', { headers: { 'X-Pipelinewebapi': token } });
+    expect((await list()).status).toBe(200);
+    const revoked = await one.fetch(`/mcapi/tokens/${id}`, {
+      method: 'DELETE',
+      headers: { 'X-As-SessionId': session },
+    });
+    expect(revoked.status).toBe(200);
+    expect((await list()).status).toBe(401);
+  });
+
+  it('read on one the audit entries written by the other', async () => {
+    // A sign-in through the second gateway is an audit entry; the first one's
+    // administrator reads it.
+    await signIn(two, 'olivia');
+    const signedIn = await one.fetch(
+      '/mcapi/auth/login',
+      form({ userName: 'admin', password: one.app.initialAdminPassword as string }),
+    );
+    const adminSession = ((await signedIn.json()) as { result: { data: { sessionId: string } } })
+      .result.data.sessionId;
+    const audit = await one.fetch('/mcapi/audit?operation=mc.login&user=olivia', {
+      headers: { 'X-As-SessionId': adminSession },
+    });
+    expect(audit.status).toBe(200);
+    const data = (
+      (await audit.json()) as {
+        result: { data: { total: number; entries: { userName: string; httpStatus: number }[] } };
+      }
+    ).result.data;
+    // Every sign-in of olivia so far, whichever gateway took it.
+    expect(data.total).toBeGreaterThanOrEqual(3);
+    expect(data.entries[0]).toMatchObject({ userName: 'olivia', httpStatus: 200 });
+  });
+
+  it('answer 503 naming the database while it is gone, and serve again once it is back', async () => {
+    const session = await signIn(one, 'olivia');
+    await cluster.kill();
+    try {
+      const down = await one.fetch('/mcapi/auth/session', {
+        headers: { 'X-As-SessionId': session },
+      });
+      expect(down.status).toBe(503);
+      const body = (await down.json()) as { result: { code: number; message: string } };
+      expect(body.result.code).toBe(5003);
+      expect(body.result.message).toMatch(
+        /database postgres:\/\/pipeline:\*\*\*@127\.0\.0\.1:\d+\/\w+ is unreachable/,
+      );
+      expect(body.result.message).not.toContain(PG_PASSWORD);
+      const ready = await two.fetch('/readyz');
+      expect(ready.status).toBe(503);
+      const components = ((await ready.json()) as { components: { name: string; state: string }[] })
+        .components;
+      expect(components).toContainEqual(
+        expect.objectContaining({
+          name: expect.stringMatching(/^database postgres:\/\/pipeline:\*\*\*@/),
+          state: 'failing',
+        }),
+      );
+    } finally {
+      await cluster.start();
+    }
+    // The pools connect again by themselves: the same session serves on both.
+    const deadline = Date.now() + 15_000;
+    let status = 0;
+    while (Date.now() < deadline) {
+      status = (await one.fetch('/mcapi/auth/session', { headers: { 'X-As-SessionId': session } }))
+        .status;
+      if (status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(status).toBe(200);
+    expect(
+      (await two.fetch('/mcapi/auth/session', { headers: { 'X-As-SessionId': session } })).status,
+    ).toBe(200);
+  });
+});
