@@ -49,13 +49,27 @@ async function gateway(vendor: VendorService, databaseUrl?: string): Promise<Chi
     '1',
     '--admin-password',
     ADMIN_PASSWORD,
+    // Sign-ins are limited per client address: each measured sign-in comes from an address
+    // of its own, as many people's would, told by a proxy the gateway believes.
+    '--trust-proxy',
+    '127.0.0.1',
   ]);
 }
+
+let people = 0;
+/** Another person's address, as a proxy in front of the gateways would tell it. */
+const nextAddress = (): string => {
+  people++;
+  return `10.${(people >> 16) & 255}.${(people >> 8) & 255}.${people & 255}`;
+};
 
 async function signIn(url: string): Promise<string> {
   const response = await fetch(`${url}/mcapi/auth/login`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'X-Forwarded-For': nextAddress(),
+    },
     body: new URLSearchParams({ userName: 'admin', password: ADMIN_PASSWORD }).toString(),
   });
   if (response.status !== 200) throw new Error(`sign-in answered ${response.status}`);
@@ -94,13 +108,18 @@ async function throughput(
   const sessions = new Map<string, string>();
   for (const url of urls) sessions.set(url, await signIn(url));
   // Each gateway answers from the index once it has seen the day.
-  for (const url of urls)
+  for (const url of urls) {
+    let last = '';
     await until(async () => {
       const response = await fetch(`${url}${path}`, {
         headers: { 'X-As-SessionId': sessions.get(url) as string },
       });
+      last = `${response.status} ${(await response.text()).slice(0, 200)}`;
       return response.status === 200 ? true : undefined;
-    }, `${url} to index the day`);
+    }, `${url} to index the day`).catch((error: unknown) => {
+      throw new Error(`${(error as Error).message} (its last answer: ${last})`);
+    });
+  }
   const readsPerSecond = await rate(urls, seconds, 32, async (url) => {
     const response = await fetch(`${url}${path}`, {
       headers: { 'X-As-SessionId': sessions.get(url) as string },
@@ -150,13 +169,16 @@ async function failovers(
   const children = [await gateway(vendor, url), await gateway(vendor, url)];
   try {
     // The poller: whoever holds `poller:prod` is killed; the other takes it.
-    const first = await until(() => leaseHolder(url, 'poller:prod'), 'a poller to hold its lease');
+    const first = await until(
+      () => leaseHolder(url, 'poller:upstream'),
+      'a poller to hold its lease',
+    );
     const polling = holderOf(children, first);
     if (!polling) throw new Error(`no gateway holds ${first}`);
     polling.process.kill('SIGKILL');
     const pollerKilled = Date.now();
     await until(async () => {
-      const holder = await leaseHolder(url, 'poller:prod');
+      const holder = await leaseHolder(url, 'poller:upstream');
       return holder !== undefined && holder !== first ? holder : undefined;
     }, 'the other gateway to take the poller over');
     const pollerFailoverMs = Date.now() - pollerKilled;
@@ -211,11 +233,12 @@ async function failovers(
 export async function benchHa(seconds: number): Promise<HaResult> {
   const cluster = await startPostgres();
   const vendor = await startVendorService();
-  vendor.addRequests('pl_1', 1000);
+  // Under the double's page bound (1,000), so that its whole day is in one answer.
+  vendor.addRequests('pl_1', 500);
   vendor.addRequests('pl_2', 20, 'broken.csv', 'failed');
   const day = dayOfRequestId(vendor.requests()[0]?.requestId ?? '') as string;
   // The day's exact counts, which a gateway answers from its index, a person signed in.
-  const path = `/services/prod/pipelineapi/requeststats/json?date=${day}`;
+  const path = `/pipelineapi/requeststats/json?date=${day}`;
   const started: ChildService[] = [];
   try {
     const sqlite = await gateway(vendor);

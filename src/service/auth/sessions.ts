@@ -12,6 +12,9 @@ import {
 
 export type SessionKind = 'mc' | 'fs';
 
+/** An idle-timeout session's expiry is pushed on at most this often. */
+const TOUCH_EVERY_MS = 15_000;
+
 export interface Session {
   /** The user the session belongs to; the name and role below are that user's now. */
   readonly userId: number;
@@ -56,7 +59,10 @@ export class SessionStore {
     const row = await sessionRow(this.sql, hashOf(id), kind);
     if (!row || row.EXPIRES <= now) return undefined;
     let expires = row.EXPIRES;
-    if (kind === 'mc') {
+    // Extended at most once a TOUCH_EVERY_MS: a read then costs no write (on a shared
+    // PostgreSQL, a round trip and a row version per call), and the idle timeout is kept to
+    // within that much.
+    if (kind === 'mc' && now + row.TIMEOUTMS - row.EXPIRES >= TOUCH_EVERY_MS) {
       expires = now + row.TIMEOUTMS;
       await touchSession(this.sql, hashOf(id), now, expires);
     }
