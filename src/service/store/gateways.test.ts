@@ -1,8 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../app.ts';
 import { addUser } from '../auth/users.ts';
 import { readConfig } from '../config.ts';
 import { openDatabases } from '../db/databases.ts';
@@ -115,9 +117,10 @@ describe('--database', () => {
 describe('two gateways on one PostgreSQL', () => {
   let one: TestService;
   let two: TestService;
+  let databaseUrl: string;
 
   beforeAll(async () => {
-    const databaseUrl = await cluster.freshDatabase();
+    databaseUrl = await cluster.freshDatabase();
     const services = [{ id: 'prod', name: 'Production', url: vendor.url, apiKey: vendor.apiKey }];
     one = await startService({ services, databaseUrl, apiKey: undefined });
     two = await startService({ services, databaseUrl, apiKey: undefined });
@@ -142,6 +145,35 @@ describe('two gateways on one PostgreSQL', () => {
     expect(
       (await one.fetch('/mcapi/auth/session', { headers: { 'X-As-SessionId': session } })).status,
     ).toBe(401);
+  });
+
+  it('take the people npm run users adds and grants through PIPELINE_DATABASE_URL', async () => {
+    const users = (...args: string[]) =>
+      spawnSync(
+        process.execPath,
+        ['--import', 'tsx', join(REPO_ROOT, 'src/service/users-cli.ts'), ...args],
+        {
+          cwd: REPO_ROOT,
+          env: {
+            ...process.env,
+            PIPELINE_DATABASE_URL: databaseUrl,
+            PIPELINE_DATA_DIR: mkdtempSync(join(tmpdir(), 'users-pg-')),
+            PIPELINE_USER_PASSWORD: PASSWORD,
+          },
+          encoding: 'utf8',
+        },
+      );
+    expect(users('add', 'vera', '--role', 'viewer').status).toBe(0);
+    expect(users('grant', 'vera', '--service', 'prod', '--role', 'operator').status).toBe(0);
+    expect(users('list').stdout).toMatch(/^vera\tviewer\tprod:operator$/m);
+    const session = await signIn(two, 'vera');
+    const services = await one.fetch('/mcapi/services', {
+      headers: { 'X-As-SessionId': session },
+    });
+    const listed = (
+      (await services.json()) as { result: { data: { services: { id: string; role: string }[] } } }
+    ).result.data.services;
+    expect(listed.find((s) => s.id === 'prod')?.role).toBe('operator');
   });
 
   it('refuse on one a token revoked on the other, at once', async () => {
