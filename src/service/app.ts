@@ -12,7 +12,7 @@ import { managementConsoleSessions } from './auth/session-auth.ts';
 import { SessionStore } from './auth/sessions.ts';
 import { ServiceTime, systemClock, type Clock } from './clock.ts';
 import type { ServiceContext } from './context.ts';
-import type { DataPaths } from './engine/control.ts';
+import { dataPaths } from './engine/control.ts';
 import { openDatabases } from './db/databases.ts';
 import { countByPipelineAndStatus } from './db/status/request-list.ts';
 import { settingOnce } from './db/system/settings.ts';
@@ -150,11 +150,7 @@ export const VERSION: string = (
 /** Builds the service from a config; tests and main.ts both start here. */
 export async function buildApp(config: AppConfig): Promise<App> {
   const dataDir = resolve(config.dataDir);
-  const paths: DataPaths = {
-    data: dataDir,
-    inbox: join(dataDir, 'inbox'),
-    outbox: join(dataDir, 'outbox'),
-  };
+  const paths = dataPaths(dataDir);
   const services = config.services ?? [{ id: 'local', name: 'Embedded service', embedded: true }];
   checkMappedServices(config.oidc, services);
   // Before anything opens: a provider that cannot be read stops the start, naming the flag.

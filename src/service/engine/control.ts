@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { StageName } from '../db/system/pipelines.ts';
 
 /** Where the service keeps its databases, and the engine its input and output files. */
@@ -6,6 +7,13 @@ export interface DataPaths {
   readonly inbox: string;
   readonly outbox: string;
 }
+
+/** A data folder's paths: its databases there, the engine's `inbox/` and `outbox/` in it. */
+export const dataPaths = (data: string): DataPaths => ({
+  data,
+  inbox: join(data, 'inbox'),
+  outbox: join(data, 'outbox'),
+});
 
 /** What the API asks of the execution engine. */
 export interface EngineControl {
