@@ -140,11 +140,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     rules: partImports(['**/dashboard/**'], 'The service never imports the dashboard.'),
   },
-  // The service's state is behind an async store (issue 28): a promise left unawaited, or
-  // tested as if it were its value, is a check that always passes or a write that may be
-  // lost. The compiler does not see either; these type-aware rules do.
+  // A promise left unawaited, or tested as if it were its value, is a check that always
+  // passes or a write that may be lost (the service's state is behind an async store since
+  // issue 28). The compiler does not see either; these type-aware rules do, everywhere.
   {
-    files: ['src/service/**/*.ts', 'src/bench/**/*.ts', 'e2e/**/*.ts'],
+    files: ['src/**/*.{ts,tsx}', 'e2e/**/*.ts'],
     languageOptions: {
       parserOptions: {
         projectService: true,
