@@ -61,6 +61,20 @@ async function leaseHolder(name: string): Promise<string | undefined> {
   }
 }
 
+async function auditCount(operation: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(
+      'SELECT COUNT(*)::int AS n FROM AUDIT WHERE OPERATION = $1',
+      [operation],
+    );
+    return rows[0]?.n ?? 0;
+  } finally {
+    await client.end();
+  }
+}
+
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
@@ -98,9 +112,12 @@ test('a person signed in on one gateway acts on the other', async ({ page, brows
   const row = other.locator('tr[data-pipeline="pl_1"]');
   await row.getByRole('switch').click();
   await expect(row.getByText('Suspended')).toBeVisible();
-  expect(vendor.pipelines().find((p) => p.id === 'pl_1')?.runmode).toBe('stop');
+  // The switch turns at once (optimistic); the vendor's pipeline once the call is through.
+  await expect.poll(() => vendor.pipelines().find((p) => p.id === 'pl_1')?.runmode).toBe('stop');
 
-  // The first gateway shows the change, and its audit holds the entry the second wrote.
+  // The first gateway shows the change, and its audit holds the entry the second wrote
+  // (once written: the audit follows the call's answer).
+  await expect.poll(() => auditCount('suspend')).toBe(1);
   await page.reload();
   await expect(page.locator('tr[data-pipeline="pl_1"]').getByText('Suspended')).toBeVisible();
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
