@@ -1,10 +1,15 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { dayOfRequestId } from '../src/kit/wire.ts';
-import { startChild, type ChildService } from '../src/service/testing/child.ts';
-import { startPostgres, type PostgresCluster } from '../src/service/testing/postgres.ts';
+import {
+  holdingLease,
+  startGatewayChild,
+  type ChildService,
+} from '../src/service/testing/child.ts';
+import {
+  leaseHolderIn,
+  startPostgres,
+  type PostgresCluster,
+} from '../src/service/testing/postgres.ts';
 import {
   startVendorService,
   type VendorService,
@@ -28,38 +33,8 @@ let databaseUrl: string;
 let gateways: ChildService[] = [];
 let proxy: Proxy;
 
-async function gateway(): Promise<ChildService> {
-  return startChild([
-    '--data',
-    mkdtempSync(join(tmpdir(), 'e2e-gateway-')),
-    '--database',
-    databaseUrl,
-    '--upstream',
-    vendor.url,
-    '--upstream-key',
-    vendor.apiKey,
-    '--upstream-poll-s',
-    '1',
-    '--admin-password',
-    ADMIN.password,
-    '--trust-proxy',
-    '127.0.0.1',
-  ]);
-}
-
-async function leaseHolder(name: string): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ holder: string }>(
-      'SELECT HOLDER AS holder FROM LEASE WHERE NAME = $1 AND EXPIRES >= $2',
-      [name, Date.now()],
-    );
-    return rows[0]?.holder;
-  } finally {
-    await client.end();
-  }
-}
+const gateway = (): Promise<ChildService> =>
+  startGatewayChild({ upstream: vendor, databaseUrl, adminPassword: ADMIN.password });
 
 async function auditCount(operation: string): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -147,8 +122,8 @@ test('a bulk job started in the dashboard outlives the gateway running it', asyn
   await expect
     .poll(() => vendor.calls().requestretry ?? 0, { timeout: 30_000 })
     .toBeGreaterThanOrEqual(20);
-  const holder = await leaseHolder('bulk-job:1');
-  const running = gateways.find((g) => holder?.split('/')[1] === String(g.process.pid));
+  const holder = await leaseHolderIn(databaseUrl, 'bulk-job:1');
+  const running = holdingLease(gateways, holder);
   expect(running, `the gateway holding ${holder}`).toBeDefined();
   running?.process.kill('SIGKILL');
   vendor.setDelay(0);

@@ -1,11 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { PipelineClient } from '../kit/index.ts';
 import { dayOfRequestId } from '../kit/wire.ts';
-import { startChild, type ChildService } from '../service/testing/child.ts';
-import { startPostgres, type PostgresCluster } from '../service/testing/postgres.ts';
+import { holdingLease, startGatewayChild, type ChildService } from '../service/testing/child.ts';
+import { leaseHolderIn, startPostgres, type PostgresCluster } from '../service/testing/postgres.ts';
 import {
   startVendorService,
   type VendorService,
@@ -36,25 +32,10 @@ export interface HaResult {
   readonly bulkCallsPerRequest: number;
 }
 
-async function gateway(vendor: VendorService, databaseUrl?: string): Promise<ChildService> {
-  return startChild([
-    '--data',
-    mkdtempSync(join(tmpdir(), 'bench-ha-')),
-    ...(databaseUrl ? ['--database', databaseUrl] : []),
-    '--upstream',
-    vendor.url,
-    '--upstream-key',
-    vendor.apiKey,
-    '--upstream-poll-s',
-    '1',
-    '--admin-password',
-    ADMIN_PASSWORD,
-    // Sign-ins are limited per client address: each measured sign-in comes from an address
-    // of its own, as many people's would, told by a proxy the gateway believes.
-    '--trust-proxy',
-    '127.0.0.1',
-  ]);
-}
+const gateway = (vendor: VendorService, databaseUrl?: string): Promise<ChildService> =>
+  // Sign-ins are limited per client address: each measured sign-in comes from an address of
+  // its own, as many people's would, told by a proxy the gateway believes (loopback).
+  startGatewayChild({ upstream: vendor, databaseUrl, adminPassword: ADMIN_PASSWORD });
 
 let people = 0;
 /** Another person's address, as a proxy in front of the gateways would tell it. */
@@ -140,25 +121,6 @@ async function until<T>(check: () => Promise<T | undefined>, what: string): Prom
   }
 }
 
-async function leaseHolder(url: string, name: string): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ holder: string }>(
-      'SELECT HOLDER AS holder FROM LEASE WHERE NAME = $1 AND EXPIRES >= $2',
-      [name, Date.now()],
-    );
-    return rows[0]?.holder;
-  } finally {
-    await client.end();
-  }
-}
-
-/** The gateway (of two) whose process holds the lease: its holder names its pid. */
-function holderOf(children: readonly ChildService[], holder: string): ChildService | undefined {
-  return children.find((child) => holder.split('/')[1] === String(child.process.pid));
-}
-
 async function failovers(
   cluster: PostgresCluster,
 ): Promise<Pick<HaResult, 'pollerFailoverMs' | 'bulkFailoverMs' | 'bulkCallsPerRequest'>> {
@@ -170,15 +132,15 @@ async function failovers(
   try {
     // The poller: whoever holds `poller:prod` is killed; the other takes it.
     const first = await until(
-      () => leaseHolder(url, 'poller:upstream'),
+      () => leaseHolderIn(url, 'poller:upstream'),
       'a poller to hold its lease',
     );
-    const polling = holderOf(children, first);
+    const polling = holdingLease(children, first);
     if (!polling) throw new Error(`no gateway holds ${first}`);
     polling.process.kill('SIGKILL');
     const pollerKilled = Date.now();
     await until(async () => {
-      const holder = await leaseHolder(url, 'poller:upstream');
+      const holder = await leaseHolderIn(url, 'poller:upstream');
       return holder !== undefined && holder !== first ? holder : undefined;
     }, 'the other gateway to take the poller over');
     const pollerFailoverMs = Date.now() - pollerKilled;

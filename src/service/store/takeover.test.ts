@@ -1,10 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PipelineClient, type BulkJob } from '../../kit/index.ts';
 import { dayOfRequestId } from '../../kit/wire.ts';
-import { startChild, type ChildService } from '../testing/child.ts';
+import { startGatewayChild, type ChildService } from '../testing/child.ts';
 import { startPostgres, type PostgresCluster } from '../testing/postgres.ts';
 import { eventually } from '../testing/service.ts';
 import { startVendorService, type VendorService } from '../testing/vendor/vendor-service.ts';
@@ -34,20 +31,11 @@ afterAll(async () => {
 });
 
 async function gateway(databaseUrl: string): Promise<ChildService> {
-  const child = await startChild([
-    '--data',
-    mkdtempSync(join(tmpdir(), 'takeover-')),
-    '--database',
+  const child = await startGatewayChild({
+    upstream: vendor,
     databaseUrl,
-    '--upstream',
-    vendor.url,
-    '--upstream-key',
-    vendor.apiKey,
-    '--upstream-poll-s',
-    '1',
-    '--admin-password',
-    ADMIN_PASSWORD,
-  ]);
+    adminPassword: ADMIN_PASSWORD,
+  });
   children.push(child);
   return child;
 }

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../app.ts';
 import { SERVICE_NODE_FLAGS } from '../node-flags.ts';
@@ -56,3 +58,36 @@ export async function startChild(args: readonly string[]): Promise<ChildService>
   }
   return { process: child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
 }
+
+/**
+ * A gateway process in front of `upstream` (a vendor double), on `databaseUrl` when given,
+ * its index polled every second, `admin` with `adminPassword`, trusting a proxy on loopback.
+ */
+export function startGatewayChild(options: {
+  readonly upstream: { readonly url: string; readonly apiKey: string };
+  readonly databaseUrl?: string | undefined;
+  readonly adminPassword: string;
+}): Promise<ChildService> {
+  return startChild([
+    '--data',
+    mkdtempSync(join(tmpdir(), 'gateway-child-')),
+    ...(options.databaseUrl ? ['--database', options.databaseUrl] : []),
+    '--upstream',
+    options.upstream.url,
+    '--upstream-key',
+    options.upstream.apiKey,
+    '--upstream-poll-s',
+    '1',
+    '--admin-password',
+    options.adminPassword,
+    '--trust-proxy',
+    '127.0.0.1',
+  ]);
+}
+
+/** The one of these processes that holds a lease: its holder names its pid (db/leases.ts). */
+export const holdingLease = (
+  children: readonly ChildService[],
+  holder: string | undefined,
+): ChildService | undefined =>
+  children.find((child) => holder?.split('/')[1] === String(child.process.pid));

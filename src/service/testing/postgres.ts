@@ -9,10 +9,12 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { leaseHolder } from '../db/leases.ts';
+import { postgresPool } from '../store/postgres-sql.ts';
+import { freePort } from './child.ts';
 
 // A throwaway PostgreSQL cluster for tests and benchmarks (issue 28): Debian's binaries,
 // initdb in a temporary folder, a free loopback port, password authentication, removed
@@ -50,17 +52,6 @@ export function postgresBin(): string {
       `PostgreSQL is not installed (no ${root}/<version>/bin/initdb): apt-get install postgresql`,
     );
   return join(root, versions[0], 'bin');
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 const asRoot = userInfo().uid === 0;
@@ -214,4 +205,14 @@ function postgresUid(): number {
 
 function postgresGid(): number {
   return Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim());
+}
+
+/** Who holds a lease in that database now (its holder names host, pid and start). */
+export async function leaseHolderIn(url: string, name: string): Promise<string | undefined> {
+  const { sql, end } = postgresPool(url, url, () => undefined, { max: 1 });
+  try {
+    return await leaseHolder(sql, name, Date.now());
+  } finally {
+    await end();
+  }
 }
