@@ -241,6 +241,12 @@ export class ServiceDirectory implements Services {
     if (!before || this.stopped || before.reachable === reachable) return;
     const at = this.now().toISOString();
     this.states.set(id, { ...before, reachable, ...why, checkedAt: at, since: at });
+    if (reachable) this.answeredAgain(id);
+  }
+
+  /** An upstream seen back: its poller, maybe backing off, polls now. */
+  private answeredAgain(id: string): void {
+    this.route(id)?.upstream?.poller?.answeredAgain();
   }
 
   checkAll(): Promise<void> {
@@ -283,6 +289,7 @@ export class ServiceDirectory implements Services {
           checkedAt: at,
           since: before.reachable === result.reachable && before.since ? before.since : at,
         });
+        if (result.reachable && !before.reachable) this.answeredAgain(id);
       }),
     );
   }

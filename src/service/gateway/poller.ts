@@ -224,6 +224,18 @@ export class IndexPoller extends IndexReads {
     else this.schedule(0);
   }
 
+  /**
+   * The upstream answered again (the 30 s check, a browser's call) while this poller was
+   * backing off after failed rounds: a round now, not at the end of a delay of up to a
+   * minute, so that the index catches up, and a new failure is seen, at the usual pace.
+   */
+  answeredAgain(): void {
+    if (this.error === null) return;
+    this.delayMs = this.options.intervalMs;
+    if (this.options.scheduled === false || !this.lease.held || this.running) return;
+    this.schedule(0);
+  }
+
   /** What a requestdetail passed through for a browser said: free news for the index. */
   async observed(
     requestId: string,

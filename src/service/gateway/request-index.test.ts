@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { xmlToTree } from '../../kit/index.ts';
 import { readConfig } from '../config.ts';
 import { upstreamRequestStats } from '../db/index/request-stats.ts';
-import { startService, type TestService } from '../testing/service.ts';
+import { eventually, startService, type TestService } from '../testing/service.ts';
 import {
   startVendorService,
   VENDOR_VARIANTS,
@@ -334,6 +334,45 @@ describe('the index of an upstream service', () => {
     expect(bad.indexError).toMatch(/Vendor cannot be reached/);
     // The time of the last good round stays: the index is as of then.
     expect(bad.indexedAt).toBe(good.indexedAt);
+  });
+
+  it('polls at once when the upstream is seen answering again, not at the end of its back-off', async () => {
+    const vendor = await startVendorService({ variant: VENDOR_VARIANTS.kanto });
+    // A scheduled poller of a long interval: its own timer would not run again within the test.
+    const gateway = await startService({
+      services: [
+        { id: 'vendor', name: 'Vendor', url: vendor.url, apiKey: vendor.apiKey, pollSeconds: 30 },
+      ],
+      adminPassword: 'admin-password-1',
+    });
+    open.push(
+      () => gateway.close(),
+      () => vendor.close(),
+    );
+    const services = gateway.app.context.services;
+    const poller = services.route('vendor')?.upstream?.poller as IndexPoller;
+    const reachable = () => services.list().find((s) => s.id === 'vendor')?.reachable;
+    await eventually(() => poller.state().indexedAt ?? undefined, 'the first round');
+    // Every answer cut midway: the rounds fail, the upstream is unreachable, the poller backs off.
+    vendor.setFault('truncated');
+    await poller.pollNow();
+    await poller.pollNow();
+    expect(poller.state().indexError).not.toBeNull();
+    expect(poller.state().pollDelayMs).toBe(120_000);
+    expect(reachable()).toBe(false);
+    const listed = count(vendor, 'requestlist');
+    vendor.setFault(undefined);
+    vendor.addRequests('pl_1', 3);
+    // The 30 s check finds it back: a round follows at once, and the pace is the interval again.
+    await services.checkAll();
+    expect(reachable()).toBe(true);
+    await eventually(
+      () => (poller.state().indexError === null ? true : undefined),
+      'a round after the upstream answered again',
+      5_000,
+    );
+    expect(count(vendor, 'requestlist')).toBeGreaterThan(listed);
+    expect(poller.state().pollDelayMs).toBe(30_000);
   });
 });
 
