@@ -3,19 +3,14 @@
 import { dayOfRequestId, type AuditFilter, type DatabaseName } from '../kit/index.ts';
 import { currentService } from './core/current-service.ts';
 
-export interface RequestsQuery {
-  readonly date?: string | undefined;
-  /** Several days (yyyymmdd, at most 31 days): listed instead of `date`. */
-  readonly from?: string | undefined;
-  readonly to?: string | undefined;
-  readonly pipeline?: string | undefined;
-  /** Comma-separated statuses, as the service's `status` takes them. */
-  readonly status?: string | undefined;
-  /** A substring of the request id, file name or error message. */
-  readonly q?: string | undefined;
-  readonly index?: number | undefined;
-  readonly size?: number | undefined;
-}
+/**
+ * The requests page's address: one day (`date`) or several (`from` to `to`, yyyymmdd, at most
+ * 31 days), a pipeline, statuses comma-separated as the service's `status` takes them, and
+ * `q`, a substring of the request id, file name or error message; then the page.
+ */
+export type RequestsQuery = {
+  readonly [field in 'date' | 'from' | 'to' | 'pipeline' | 'status' | 'q']?: string | undefined;
+} & { readonly [field in 'index' | 'size']?: number | undefined };
 
 /**
  * The path with its query; every link keeps the service being looked at (`service`, left

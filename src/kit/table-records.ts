@@ -1,15 +1,5 @@
 import type { TreeObject, TreeValue } from './tree.ts';
-import {
-  decodePageInfo,
-  elements,
-  list,
-  named,
-  object,
-  optionalNumber,
-  rootOf,
-  text,
-  type PageInfo,
-} from './tree-fields.ts';
+import * as field from './tree-fields.ts';
 
 // The database answers of Part C (systemdb, statusdb, actiondb): a database's tables, or
 // a page of one table's rows.
@@ -19,7 +9,7 @@ import {
  * answer states `Bound` instead of `Total`: the first rows it read, of a table that may hold
  * more (contract section 12); no total is known then.
  */
-export interface TablePageInfo extends PageInfo {
+export interface TablePageInfo extends field.PageInfo {
   /** Rows read of a table that may hold more; undefined when the answer says none. */
   readonly bound: number | undefined;
 }
@@ -47,11 +37,14 @@ function resultParts(tree: TreeObject): {
   header: TreeValue[];
   records: TreeValue[][];
 } {
-  const r = rootOf(tree, 'Result');
+  const r = field.rootOf(tree, 'Result');
   return {
-    info: { ...decodePageInfo(r.Info), bound: optionalNumber(object(r.Info, 'Info'), 'Bound') },
-    header: list(object(r.Header, 'Header').Item),
-    records: elements(r, 'Record').map((record) => list(record.Item)),
+    info: {
+      ...field.decodePageInfo(r.Info),
+      bound: field.optionalNumber(field.object(r.Info, 'Info'), 'Bound'),
+    },
+    header: field.list(field.object(r.Header, 'Header').Item),
+    records: field.elements(r, 'Record').map((record) => field.list(record.Item)),
   };
 }
 
@@ -66,8 +59,11 @@ export function decodeTablePage(tree: TreeObject): TablePage {
     info,
     // Only a table page's header items are columns; a list of tables' are left unread.
     columns: header.map((item) => {
-      const column = object(item, 'Item');
-      return { ...named(column, text, 'Name', 'Type'), key: text(column, 'Key') === 'true' };
+      const column = field.object(item, 'Item');
+      return {
+        ...field.named(column, field.text, 'Name', 'Type'),
+        key: field.text(column, 'Key') === 'true',
+      };
     }),
     rows: records.map((items) =>
       items.map((cell) => (cell === null ? null : typeof cell === 'object' ? '' : String(cell))),

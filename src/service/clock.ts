@@ -1,3 +1,4 @@
+import { getOrInsertComputed } from './maps.ts';
 import { DAY_PATTERN } from '../kit/wire.ts';
 
 /** Source of the current time; tests inject a controllable one. */
@@ -143,11 +144,11 @@ const offsetFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** Minutes a zone's clock is ahead of UTC at an instant (its daylight saving time included). */
 export function offsetAt(timeZone: string, date: Date): number {
-  let format = offsetFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
-    offsetFormats.set(timeZone, format);
-  }
+  const format = getOrInsertComputed(
+    offsetFormats,
+    timeZone,
+    () => new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }),
+  );
   const name = format.formatToParts(date).find((p) => p.type === 'timeZoneName')?.value ?? '';
   // `GMT+09:00`, `GMT-03:30`, or plain `GMT` for UTC itself.
   const match = /([+-])(\d{2}):(\d{2})/.exec(name);

@@ -104,6 +104,16 @@ Bounds (docs/operations.md, "Service options"):
   --upstream-concurrency <n>  calls at once to one upstream [PIPELINE_UPSTREAM_CONCURRENCY] (default 4)
 `;
 
+/** parseArgs' options of flags that take a value, their names kept in the values' type. */
+export function stringFlags<const Flag extends string>(
+  flags: readonly Flag[],
+): Record<Flag, { type: 'string' }> {
+  return Object.fromEntries(flags.map((flag) => [flag, { type: 'string' }])) as Record<
+    Flag,
+    { type: 'string' }
+  >;
+}
+
 /** Single sign-on flags and their variables. */
 const OIDC_FLAGS: readonly [string, string][] = [
   ['oidc-issuer', 'PIPELINE_OIDC_ISSUER'],
@@ -206,36 +216,20 @@ export function readConfig(
   const { values } = parseArgs({
     args: [...argv],
     options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      data: { type: 'string' },
-      database: { type: 'string' },
-      'api-key': { type: 'string' },
-      'admin-password': { type: 'string' },
-      'no-demo': { type: 'boolean' },
-      pipelines: { type: 'string' },
-      workers: { type: 'string' },
-      'audit-days': { type: 'string' },
-      upstream: { type: 'string' },
-      'upstream-key': { type: 'string' },
-      'upstream-poll-s': { type: 'string' },
-      'upstream-failed': { type: 'string' },
-      'upstream-statuses': { type: 'string' },
-      'upstream-zone': { type: 'string' },
-      'upstream-file-names': { type: 'string' },
-      services: { type: 'string' },
-      'metrics-key': { type: 'string' },
+      // prettier-ignore
+      ...stringFlags([
+        'port', 'host', 'data', 'database', 'api-key', 'admin-password', 'pipelines', 'workers',
+        'audit-days', 'upstream', 'upstream-key', 'upstream-poll-s', 'upstream-failed',
+        'upstream-statuses', 'upstream-zone', 'upstream-file-names', 'services', 'metrics-key',
+        'notify-unreachable-min', 'public-url', 'trust-proxy', 'base-path', 'log-format',
+      ]),
+      ...stringFlags(OIDC_FLAGS.map(([flag]) => flag)),
+      ...stringFlags(BOUNDS.map(([flag]) => flag)),
       notify: { type: 'string', multiple: true },
+      'no-demo': { type: 'boolean' },
       'notify-suspended': { type: 'boolean' },
-      'notify-unreachable-min': { type: 'string' },
-      'public-url': { type: 'string' },
-      'trust-proxy': { type: 'string' },
-      'base-path': { type: 'string' },
-      'log-format': { type: 'string' },
-      ...Object.fromEntries(OIDC_FLAGS.map(([flag]) => [flag, { type: 'string' as const }])),
       'build-if-missing': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
-      ...Object.fromEntries(BOUNDS.map(([flag]) => [flag, { type: 'string' as const }])),
     },
     strict: true,
     allowPositionals: false,

@@ -10,6 +10,7 @@ import {
   removeUser,
   setPassword,
 } from './auth/users.ts';
+import { stringFlags } from './config.ts';
 import { openDatabases } from './db/databases.ts';
 import { grantedRoles, grantRole, revokeRole } from './db/system/service-roles.ts';
 import { SERVICE_ID } from './gateway/services.ts';
@@ -70,10 +71,7 @@ async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
     options: {
-      data: { type: 'string' },
-      database: { type: 'string' },
-      role: { type: 'string' },
-      service: { type: 'string' },
+      ...stringFlags(['data', 'database', 'role', 'service']),
       'no-password': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },

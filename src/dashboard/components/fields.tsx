@@ -3,6 +3,13 @@ import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react
 const CONTROL =
   'rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-900 shadow-xs focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-teal-600 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100';
 
+/** A form control's value, what a change makes of it, and why it is refused (shown under it). */
+export interface ControlProps {
+  readonly value: string;
+  readonly onChange: (value: string) => void;
+  readonly problem: string | undefined;
+}
+
 export function TextInput(props: InputHTMLAttributes<HTMLInputElement>) {
   return <input {...props} className={`${CONTROL} ${props.className ?? ''}`} />;
 }

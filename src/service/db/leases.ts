@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Sql } from './sql.ts';
+import { scalar, type Sql } from './sql.ts';
 
 // Leases (contract section 11): work that one gateway at a time may do (polling an upstream,
 // running a bulk job) is held under a named lease in the shared store. The holder renews it
@@ -42,10 +42,5 @@ export async function leaseHolder(
   name: string,
   nowMs: number,
 ): Promise<string | undefined> {
-  return (
-    await sql.get<{ HOLDER: string }>(
-      'SELECT HOLDER AS "HOLDER" FROM LEASE WHERE NAME = ? AND EXPIRES >= ?',
-      [name, nowMs],
-    )
-  )?.HOLDER;
+  return scalar(sql, 'SELECT HOLDER FROM LEASE WHERE NAME = ? AND EXPIRES >= ?', [name, nowMs]);
 }

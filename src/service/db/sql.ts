@@ -31,6 +31,24 @@ export function inList(column: string, values: readonly SqlValue[]): string {
 }
 
 /**
+ * `A AS "A", B AS "B", …`: a row's columns, each under its own quoted name (PostgreSQL
+ * would fold `SELECT *`'s and unquoted aliases to lower case), checked against the row's type.
+ */
+export function columnsOf<Row>(columns: readonly (keyof Row & string)[]): string {
+  return columns.map((column) => `${column} AS "${column}"`).join(', ');
+}
+
+/** The first column of a query's first row (a count, an id, one field), undefined without a row. */
+export async function scalar<T extends SqlValue>(
+  sql: Sql,
+  query: string,
+  params?: readonly SqlValue[],
+): Promise<T | undefined> {
+  const row = await sql.get<Record<string, T>>(query, params);
+  return row && Object.values(row)[0];
+}
+
+/**
  * The store could not be reached or refused to work (PostgreSQL down, a lost connection):
  * the server answers 503 naming the database, and serves again once it is back.
  */

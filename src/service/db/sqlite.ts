@@ -1,3 +1,4 @@
+import { getOrInsertComputed } from '../maps.ts';
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
@@ -52,17 +53,8 @@ const cache = new WeakMap<Db, Map<string, Statement>>();
 
 /** A prepared statement, prepared once per database and reused. */
 export function prepared(db: Db, sql: string): Statement {
-  let statements = cache.get(db);
-  if (!statements) {
-    statements = new Map();
-    cache.set(db, statements);
-  }
-  let statement = statements.get(sql);
-  if (!statement) {
-    statement = db.prepare(sql);
-    statements.set(sql, statement);
-  }
-  return statement;
+  const statements = getOrInsertComputed(cache, db, () => new Map<string, Statement>());
+  return getOrInsertComputed(statements, sql, () => db.prepare(sql));
 }
 
 /** Quotes an identifier that came from the database's own catalogue. */

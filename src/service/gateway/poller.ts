@@ -1,5 +1,5 @@
 import type { TreeObject, UpstreamFailure } from '../../kit/index.ts';
-import type { FailedRequest, RequestIndex } from '../db/index/request-index.ts';
+import type { FailedRequest, IndexState, RequestIndex } from '../db/index/request-index.ts';
 import { offsetAt } from '../clock.ts';
 import { AS_OF_MARGIN_MS } from './as-of.ts';
 import type { EvidenceBudget } from './evidence.ts';
@@ -64,15 +64,13 @@ export interface PollerOptions {
   readonly lease?: LeaseTimings | undefined;
 }
 
-export interface PollerState {
-  readonly indexedAt: string | null;
+/** The index's state (as of when, the clock's offset) and the poller's own. */
+export interface PollerState extends Pick<IndexState, 'indexedAt' | 'offsetMinutes'> {
   readonly indexError: string | null;
   /** The code and cause of that error when it is a failure of the upstream (upstream.ts). */
   readonly indexFailure: UpstreamFailure | null;
   /** The wait before the next round: the interval, longer while backing off. */
   readonly pollDelayMs: number;
-  /** Minutes the service's clock is ahead of UTC, as its requests' begin times tell. */
-  readonly offsetMinutes: number | null;
   /** The zone abbreviation its pipelines' Createdate carries (e.g. JST), once seen. */
   readonly zoneName: string | null;
   /** How long the last successful round took (ms): what the wait is adapted to. */

@@ -1,3 +1,4 @@
+import { getOrInsertComputed } from '../maps.ts';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
@@ -82,31 +83,24 @@ interface AnswerSeries {
  * prom-client Histogram (name, help, type, registration, exposition), holding no series
  * of its own.
  */
+/** status → its series, of one route and method. */
+type StatusSeries = Map<number, AnswerSeries>;
+
+const newMap = <K, V>() => new Map<K, V>();
+
 class AnswerDurations extends Histogram<HttpLabel> {
   /** route → method → status → its series. */
-  private series = new Map<string, Map<string, Map<number, AnswerSeries>>>();
+  private series = new Map<string, Map<string, StatusSeries>>();
 
   observeAnswer(method: string, route: string, statusCode: number, seconds: number): void {
-    let byMethod = this.series.get(route);
-    if (!byMethod) {
-      byMethod = new Map();
-      this.series.set(route, byMethod);
-    }
-    let byStatus = byMethod.get(method);
-    if (!byStatus) {
-      byStatus = new Map();
-      byMethod.set(method, byStatus);
-    }
-    let series = byStatus.get(statusCode);
-    if (!series) {
-      series = {
-        labels: { method, route, status_code: String(statusCode) },
-        counts: new Float64Array(HTTP_BUCKETS.length + 1),
-        sum: 0,
-        count: 0,
-      };
-      byStatus.set(statusCode, series);
-    }
+    const byMethod = getOrInsertComputed(this.series, route, newMap<string, StatusSeries>);
+    const byStatus = getOrInsertComputed(byMethod, method, newMap<number, AnswerSeries>);
+    const series = getOrInsertComputed(byStatus, statusCode, () => ({
+      labels: { method, route, status_code: String(statusCode) },
+      counts: new Float64Array(HTTP_BUCKETS.length + 1),
+      sum: 0,
+      count: 0,
+    }));
     let bucket = 0;
     while (bucket < HTTP_BUCKETS.length && seconds > (HTTP_BUCKETS[bucket] as number)) bucket++;
     series.counts[bucket] = (series.counts[bucket] as number) + 1;
@@ -287,11 +281,7 @@ export class ServiceMetrics {
 
   /** A request of `service` was seen entering `status` (the engine, or an index poller). */
   statusChanged(service: string, pipeline: string, status: string): void {
-    let labels = this.labelsOf.get(service);
-    if (!labels) {
-      labels = new CappedLabels();
-      this.labelsOf.set(service, labels);
-    }
+    const labels = getOrInsertComputed(this.labelsOf, service, () => new CappedLabels());
     this.changes.inc({
       service,
       pipeline: labels.pipeline(pipeline),

@@ -1,3 +1,4 @@
+import { getOrInsertComputed } from '../maps.ts';
 import type {
   FleetClass,
   FleetCounts,
@@ -142,8 +143,7 @@ export async function cachedPipelines(
   day: string,
   today: string,
 ): Promise<Map<string, PipelineDay>> {
-  let cache = caches.get(ctx);
-  if (!cache) caches.set(ctx, (cache = new Map()));
+  const cache = getOrInsertComputed(caches, ctx, () => new Map());
   const key = `${service}\n${day}`;
   const now = ctx.clock.now().getTime();
   const hit = cache.get(key);

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PipelineArg } from '../../../kit/index.ts';
-import { Options, Select, TextInput } from '../../components/fields.tsx';
+import { Options, Select, TextInput, type ControlProps } from '../../components/fields.tsx';
 
 const TYPES = ['string', 'integer', 'number', 'boolean', 'date'] as const;
 type KnownType = (typeof TYPES)[number];
@@ -9,17 +9,7 @@ const knownType = (type: string | undefined): KnownType | undefined =>
   TYPES.find((known) => known === type);
 
 /** One Arg's control, shaped by what its definition declares (contract section 10). */
-export function ArgField({
-  arg,
-  value,
-  onChange,
-  problem,
-}: {
-  arg: PipelineArg;
-  value: string;
-  onChange: (value: string) => void;
-  problem: string | undefined;
-}) {
+export function ArgField({ arg, value, onChange, problem }: ControlProps & { arg: PipelineArg }) {
   const { t } = useTranslation('pipelines');
   const id = useId();
   const hintId = useId();

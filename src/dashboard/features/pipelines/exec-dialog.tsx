@@ -83,7 +83,7 @@ export function ExecDialog({ pipeline, onClose }: { pipeline: Pipeline; onClose:
               </ul>
             </div>
           ) : null}
-          <FilePicker file={file} onChange={setFile} problem={tried ? fileProblem : undefined} />
+          <FilePicker value={file} onChange={setFile} problem={tried ? fileProblem : undefined} />
           {pipeline.args.length > 0 ? (
             <fieldset className="flex flex-col gap-2">
               <legend className="mb-1 text-sm font-medium text-slate-700 dark:text-slate-200">

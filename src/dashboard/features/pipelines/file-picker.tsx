@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Field, Select, TextInput } from '../../components/fields.tsx';
+import { Field, Select, TextInput, type ControlProps } from '../../components/fields.tsx';
 import { useTimeFormat } from '../../shared/use-time.ts';
 import { useInbox } from './queries.ts';
 
@@ -9,16 +9,7 @@ import { useInbox } from './queries.ts';
  * always typed in the text box, which the list fills. The box stays so that a service with
  * no list (a vendor's, behind the gateway) or a file not listed yet can still be named.
  */
-export function FilePicker({
-  file,
-  onChange,
-  problem,
-}: {
-  file: string;
-  onChange: (file: string) => void;
-  /** Why the file cannot be run on, shown under the text box. */
-  problem: string | undefined;
-}) {
+export function FilePicker({ value: file, onChange, problem }: ControlProps) {
   const { t } = useTranslation('pipelines');
   const time = useTimeFormat();
   const inbox = useInbox();

@@ -122,12 +122,9 @@ export function NotificationsSection() {
       {notifications.length > 0 ? (
         <SettingsTable
           caption={t('notify.recent')}
-          headers={[
-            t('notify.time'),
-            t('notify.request'),
-            t('notify.receiver'),
-            t('notify.result'),
-          ]}
+          headers={(['time', 'request', 'receiver', 'result'] as const).map((column) =>
+            t(`notify.${column}`),
+          )}
         >
           {notifications.slice(0, RECENT).map((n) => (
             <tr key={`${n.requestId}|${n.status}|${n.target}`}>

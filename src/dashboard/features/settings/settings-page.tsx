@@ -6,7 +6,7 @@ import { usePreference, type ClockChoice } from '../../core/preferences.ts';
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { PageHeader, Select } from '../../components/fields.tsx';
+import { Options, PageHeader, Select } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { useVersion } from '../../shared/queries.ts';
 import { serviceTitle } from '../../shared/environment.ts';
@@ -187,11 +187,13 @@ function ApiSettings() {
   );
 }
 
-const CLOCKS = [
-  ['auto', 'time.clockAuto'],
-  ['h23', 'time.clock24'],
-  ['h12', 'time.clock12'],
-] as const satisfies readonly (readonly [ClockChoice, string])[];
+/** Each clock and the words that name it. */
+const CLOCKS = {
+  auto: 'time.clockAuto',
+  h23: 'time.clock24',
+  h12: 'time.clock12',
+} as const satisfies Record<ClockChoice, string>;
+const CLOCK_CHOICES = Object.keys(CLOCKS) as ClockChoice[];
 
 /** The clock timestamps are shown on: a view preference of this browser. */
 function ClockChoiceRow() {
@@ -202,13 +204,11 @@ function ClockChoiceRow() {
       <Select
         id="settings-clock"
         value={clock}
-        onChange={(e) => setClock(CLOCKS.find(([c]) => c === e.target.value)?.[0] ?? 'auto')}
+        onChange={(e) =>
+          setClock(CLOCK_CHOICES.find((choice) => choice === e.target.value) ?? 'auto')
+        }
       >
-        {CLOCKS.map(([value, key]) => (
-          <option key={value} value={value}>
-            {t(key)}
-          </option>
-        ))}
+        <Options values={CLOCK_CHOICES} label={(choice) => t(CLOCKS[choice])} />
       </Select>
     </Row>
   );

@@ -203,12 +203,9 @@ function TokenList({ tokens }: { tokens: readonly PersonalToken[] }) {
     <SettingsTable
       caption={t('tokens.yours')}
       headers={[
-        t('tokens.name'),
-        t('tokens.role'),
-        t('tokens.service'),
-        t('tokens.created'),
-        t('tokens.expires'),
-        t('tokens.lastUsed'),
+        ...(['name', 'role', 'service', 'created', 'expires', 'lastUsed'] as const).map((column) =>
+          t(`tokens.${column}`),
+        ),
         <span className="sr-only">{t('tokens.actions')}</span>,
       ]}
       after={revokeDialog}

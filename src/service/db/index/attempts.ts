@@ -1,4 +1,4 @@
-import { inList, type Sql } from '../sql.ts';
+import { columnsOf, inList, type Sql } from '../sql.ts';
 import {
   applyChanges,
   STATE_COLUMNS,
@@ -72,25 +72,11 @@ export function attemptOf(row: AttemptRow): AttemptRecord {
   };
 }
 
-/** AttemptRow's columns under their own names (PostgreSQL folds only unquoted ones). */
-const ATTEMPT_COLUMNS = (
-  [
-    'attempt',
-    'status',
-    'stage',
-    'seen_ms',
-    'ended_ms',
-    'begin_time',
-    'end_time',
-    'changes',
-    'failed',
-    'message',
-    'log',
-    'evidence',
-  ] satisfies (keyof AttemptRow)[]
-)
-  .map((column) => `${column} AS "${column}"`)
-  .join(', ');
+// prettier-ignore
+const ATTEMPT_COLUMNS = columnsOf<AttemptRow>([
+  'attempt', 'status', 'stage', 'seen_ms', 'ended_ms', 'begin_time', 'end_time', 'changes',
+  'failed', 'message', 'log', 'evidence',
+]);
 
 export class AttemptLog {
   private readonly words = new Map<string, { failed: Set<string>; final: Set<string> }>();

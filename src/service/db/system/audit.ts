@@ -1,6 +1,6 @@
 import type { AuditFilter, AuditPageQuery } from '../../../kit/audit.ts';
 import { boundEntry, ENTRY_BYTES, TRUNCATION_NOTE, type AuditFields } from './audit-bounds.ts';
-import type { Sql, SqlValue } from '../sql.ts';
+import { scalar, type Sql, type SqlValue } from '../sql.ts';
 
 /**
  * One state-changing call through the server and its outcome: `time`; `day` (yyyymmdd in
@@ -169,8 +169,7 @@ export async function queryAudit(
   query: AuditQuery,
 ): Promise<{ total: number; next: number; entries: ReadAuditEntry[] }> {
   const filters = filterValues(query);
-  const total =
-    (await sql.get<{ n: number }>(`SELECT COUNT(*) AS "n" FROM AUDIT ${WHERE}`, filters))?.n ?? 0;
+  const total = (await scalar<number>(sql, `SELECT COUNT(*) FROM AUDIT ${WHERE}`, filters)) ?? 0;
   const entries: ReadAuditEntry[] = [];
   let bytes = 0;
   const rows = await sql.all<AuditRow>(

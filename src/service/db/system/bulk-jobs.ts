@@ -1,5 +1,5 @@
 import type { AuditVia } from './audit-bounds.ts';
-import { inList, type Sql } from '../sql.ts';
+import { columnsOf, inList, scalar, type Sql } from '../sql.ts';
 
 // Bulk jobs (src/service/bulk): the job, and its requests chosen once at the start with
 // an outcome each. Outcomes move pending → started → ok | refused | failed; `started` is
@@ -69,33 +69,12 @@ interface RawJob {
   FAILED: number;
 }
 
-/** A job's columns, each under its own quoted name (PostgreSQL would fold `SELECT *`'s). */
-const JOB_COLUMNS = (
-  [
-    'ID',
-    'SERVICE',
-    'ACTION',
-    'DAY',
-    'PIPELINEID',
-    'STATUSES',
-    'Q',
-    'REASON',
-    'USERNAME',
-    'VIA',
-    'ADDRESS',
-    'CREATED',
-    'RESUMED',
-    'FINISHED',
-    'STATE',
-    'STOPPED',
-    'TOTAL',
-    'SUCCEEDED',
-    'REFUSED',
-    'FAILED',
-  ] satisfies (keyof RawJob)[]
-)
-  .map((column) => `${column} AS "${column}"`)
-  .join(', ');
+// prettier-ignore
+const JOB_COLUMNS = columnsOf<RawJob>([
+  'ID', 'SERVICE', 'ACTION', 'DAY', 'PIPELINEID', 'STATUSES', 'Q', 'REASON', 'USERNAME', 'VIA',
+  'ADDRESS', 'CREATED', 'RESUMED', 'FINISHED', 'STATE', 'STOPPED', 'TOTAL', 'SUCCEEDED',
+  'REFUSED', 'FAILED',
+]);
 
 function job(raw: RawJob): BulkJobRow {
   return {
@@ -278,24 +257,23 @@ export async function bulkItemsPage(
   pageSize: number,
 ): Promise<{ items: BulkItemRow[]; total: number }> {
   if (outcome === undefined) {
-    const total = (
-      await sql.get<{ TOTAL: number }>('SELECT TOTAL AS "TOTAL" FROM BULK_JOB WHERE ID = ?', [id])
-    )?.TOTAL;
+    const total = await scalar<number>(sql, 'SELECT TOTAL FROM BULK_JOB WHERE ID = ?', [id]);
     const items = await sql.all<BulkItemRow>(
       `SELECT ${ITEM_COLUMNS} FROM BULK_ITEM WHERE JOBID = ? ORDER BY SEQ LIMIT ? OFFSET ?`,
       [id, pageSize, index],
     );
     return { items, total: total ?? 0 };
   }
-  const counted = await sql.get<{ n: number }>(
-    'SELECT COUNT(*) AS "n" FROM BULK_ITEM WHERE JOBID = ? AND OUTCOME = ?',
+  const counted = await scalar<number>(
+    sql,
+    'SELECT COUNT(*) FROM BULK_ITEM WHERE JOBID = ? AND OUTCOME = ?',
     [id, outcome],
   );
   const items = await sql.all<BulkItemRow>(
     `SELECT ${ITEM_COLUMNS} FROM BULK_ITEM WHERE JOBID = ? AND OUTCOME = ? ORDER BY SEQ LIMIT ? OFFSET ?`,
     [id, outcome, pageSize, index],
   );
-  return { items, total: counted?.n ?? 0 };
+  return { items, total: counted ?? 0 };
 }
 
 /** The requests of a job whose call the service accepted, in the job's order. */

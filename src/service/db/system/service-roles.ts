@@ -1,5 +1,5 @@
 import type { Role } from '../../../kit/wire.ts';
-import type { Sql } from '../sql.ts';
+import { scalar, type Sql } from '../sql.ts';
 
 // Roles per service (contract section 12): a user's role on one service, over the default
 // role USERS.ROLE holds. Read at each call, so a grant or a revoke holds from the next one.
@@ -15,12 +15,11 @@ export async function grantedRole(
   userName: string,
   service: string,
 ): Promise<Role | undefined> {
-  return (
-    await sql.get<{ ROLE: Role }>(
-      'SELECT ROLE AS "ROLE" FROM USER_SERVICE_ROLE WHERE USERNAME = ? AND SERVICE = ?',
-      [userName, service],
-    )
-  )?.ROLE;
+  return scalar<Role>(
+    sql,
+    'SELECT ROLE FROM USER_SERVICE_ROLE WHERE USERNAME = ? AND SERVICE = ?',
+    [userName, service],
+  );
 }
 
 /** Every role a user was given per service, by service id. */

@@ -1,5 +1,5 @@
 import type { Role } from '../../../kit/wire.ts';
-import type { Sql } from '../sql.ts';
+import { scalar, type Sql } from '../sql.ts';
 
 /**
  * The password hash of a user of the OpenID provider: no scrypt hash, never verifies, and
@@ -47,7 +47,7 @@ export function userRows(sql: Sql): Promise<UserRow[]> {
 }
 
 export async function userCount(sql: Sql): Promise<number> {
-  return (await sql.get<{ n: number }>('SELECT COUNT(*) AS "n" FROM USERS'))?.n ?? 0;
+  return (await scalar<number>(sql, 'SELECT COUNT(*) FROM USERS')) ?? 0;
 }
 
 /** Adds a user; its ID comes from the database. Returns that ID. */

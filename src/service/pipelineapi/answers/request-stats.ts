@@ -1,3 +1,4 @@
+import { getOrInsertComputed } from '../../maps.ts';
 import { REQUEST_STATUSES } from '../../../kit/wire.ts';
 import type { RequestCount } from '../../db/status/request-counts.ts';
 import type { Document, Tree } from '../../render/document.ts';
@@ -35,10 +36,12 @@ export function requestStatsDocument(
   let total = 0;
   for (const c of counts) {
     total += c.count;
-    let statuses = perPipeline.get(c.pipelineId);
     // A pipeline deleted since its requests ran still counts, under its id alone.
-    if (!statuses) perPipeline.set(c.pipelineId, (statuses = new Map()));
-    add(statuses, c.status, c.count);
+    add(
+      getOrInsertComputed(perPipeline, c.pipelineId, () => new Map()),
+      c.status,
+      c.count,
+    );
     const hour = perHour[c.hour];
     if (hour) add(hour, c.status, c.count);
   }
