@@ -4,7 +4,6 @@ import { useAuth } from '../../core/auth.ts';
 import { notify } from '../../core/notices.ts';
 import { usePreference, type ClockChoice } from '../../core/preferences.ts';
 import { Button } from '../../components/button.tsx';
-import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Options, PageHeader, Select } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
@@ -12,6 +11,7 @@ import { useVersion } from '../../shared/queries.ts';
 import { serviceTitle } from '../../shared/environment.ts';
 import { useCurrentService, useServices } from '../../shared/services.ts';
 import { NotificationsSection } from './notifications-section.tsx';
+import { ServerConfirm } from './server-confirm.tsx';
 import { TokensSection } from './tokens-section.tsx';
 import { useApiSettings, useReissueApiKey, useSetSetting, type SettingSwitch } from './queries.ts';
 
@@ -81,26 +81,18 @@ function ConfirmedSwitch({ setting, enabled }: { setting: SettingSwitch; enabled
       </label>
       <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{t(keys.hint)}</p>
       {toggle.error ? <ErrorView error={toggle.error} /> : null}
-      <Dialog
+      <ServerConfirm
         open={confirm}
-        about="server"
-        title={t(keys.offTitle)}
-        onClose={() => setConfirm(false)}
-        footer={
-          <>
-            <Button onClick={() => setConfirm(false)}>{t(keys.keep)}</Button>
-            <Button
-              variant="danger"
-              disabled={toggle.isPending}
-              onClick={() => toggle.mutate(false, { onSettled: () => setConfirm(false) })}
-            >
-              {t(keys.go)}
-            </Button>
-          </>
-        }
-      >
-        <p>{t(keys.offText)}</p>
-      </Dialog>
+        words={{
+          title: t(keys.offTitle),
+          text: t(keys.offText),
+          keep: t(keys.keep),
+          go: t(keys.go),
+        }}
+        pending={toggle.isPending}
+        onKeep={() => setConfirm(false)}
+        onGo={() => toggle.mutate(false, { onSettled: () => setConfirm(false) })}
+      />
     </>
   );
 }
@@ -155,34 +147,26 @@ function ApiSettings() {
           )}
         </Row>
       </dl>
-      <Dialog
+      <ServerConfirm
         open={confirm}
-        about="server"
-        title={t('confirmTitle')}
-        onClose={() => setConfirm(false)}
-        footer={
-          <>
-            <Button onClick={() => setConfirm(false)}>{t('keep')}</Button>
-            <Button
-              variant="danger"
-              disabled={reissue.isPending}
-              onClick={() =>
-                reissue.mutate(undefined, {
-                  onSuccess: () => {
-                    setConfirm(false);
-                    notify({ kind: 'success', text: t('updated') });
-                  },
-                })
-              }
-            >
-              {t('confirmGo')}
-            </Button>
-          </>
+        words={{
+          title: t('confirmTitle'),
+          text: t('confirmText'),
+          keep: t('keep'),
+          go: t('confirmGo'),
+        }}
+        pending={reissue.isPending}
+        error={reissue.error}
+        onKeep={() => setConfirm(false)}
+        onGo={() =>
+          reissue.mutate(undefined, {
+            onSuccess: () => {
+              setConfirm(false);
+              notify({ kind: 'success', text: t('updated') });
+            },
+          })
         }
-      >
-        <p>{t('confirmText')}</p>
-        {reissue.error ? <ErrorView error={reissue.error} /> : null}
-      </Dialog>
+      />
     </>
   );
 }

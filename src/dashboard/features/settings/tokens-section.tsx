@@ -12,13 +12,13 @@ import { sessionIdOf, useAuth } from '../../core/auth.ts';
 import { notify } from '../../core/notices.ts';
 import { serviceRolesQuery } from '../../core/service-roles.ts';
 import { Button } from '../../components/button.tsx';
-import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Options, Select, TextInput } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { Instant } from '../../components/time.tsx';
 import { useServices } from '../../shared/services.ts';
 import { useCreateToken, usePersonalTokens, useRevokeToken } from './queries.ts';
+import { ServerConfirm } from './server-confirm.tsx';
 import { SettingsTable } from './settings-table.tsx';
 
 const MAX_DAYS = 365;
@@ -169,35 +169,27 @@ function TokenList({ tokens }: { tokens: readonly PersonalToken[] }) {
     return <p className="text-slate-600 dark:text-slate-300">{t('tokens.none')}</p>;
   // Inside the table's box, where it has always been in the page.
   const revokeDialog = (
-    <Dialog
+    <ServerConfirm
       open={confirm !== null}
-      about="server"
-      title={t('tokens.revokeTitle', { name: confirm?.name ?? '' })}
-      onClose={() => setConfirm(null)}
-      footer={
-        <>
-          <Button onClick={() => setConfirm(null)}>{t('tokens.revokeKeep')}</Button>
-          <Button
-            variant="danger"
-            disabled={revoke.isPending}
-            onClick={() =>
-              confirm &&
-              revoke.mutate(confirm.id, {
-                onSuccess: () => {
-                  setConfirm(null);
-                  notify({ kind: 'success', text: t('tokens.revoked', { name: confirm.name }) });
-                },
-              })
-            }
-          >
-            {t('tokens.revokeGo')}
-          </Button>
-        </>
+      words={{
+        title: t('tokens.revokeTitle', { name: confirm?.name ?? '' }),
+        text: t('tokens.revokeText'),
+        keep: t('tokens.revokeKeep'),
+        go: t('tokens.revokeGo'),
+      }}
+      pending={revoke.isPending}
+      error={revoke.error}
+      onKeep={() => setConfirm(null)}
+      onGo={() =>
+        confirm &&
+        revoke.mutate(confirm.id, {
+          onSuccess: () => {
+            setConfirm(null);
+            notify({ kind: 'success', text: t('tokens.revoked', { name: confirm.name }) });
+          },
+        })
       }
-    >
-      <p>{t('tokens.revokeText')}</p>
-      {revoke.error ? <ErrorView error={revoke.error} /> : null}
-    </Dialog>
+    />
   );
   return (
     <SettingsTable
