@@ -7,10 +7,12 @@ import {
   type VendorService,
 } from '../service/testing/vendor/vendor-service.ts';
 
-// Issue 28: what sharing PostgreSQL costs and what it buys. Sign-ins and a signed-in
-// person's Part C read the gateway answers itself (a day's requeststats, from its index:
-// its session, role and index all in the store) through one gateway on SQLite (the baseline), one gateway on
-// PostgreSQL and two gateways on one PostgreSQL (the load split over both), in this run;
+// Issue 28: what sharing PostgreSQL costs and what it buys. Sign-ins, and a signed-in
+// person's Part C reads the gateway answers itself: a day's requeststats from its index (the
+// session, role and index all in the store), and the pipeline list it holds for an interval
+// and shares with everyone (the session and role in the store, the answer in memory); through
+// one gateway on SQLite (the baseline), one gateway on PostgreSQL and two gateways on one
+// PostgreSQL (the load split over both), in this run;
 // then how long a poller's lease and a bulk job take to move to the other gateway when
 // theirs is killed (SIGKILL).
 
@@ -19,7 +21,10 @@ const ADMIN_PASSWORD = 'bench-ha-admin-password';
 export interface ThroughputRow {
   readonly setup: string;
   readonly signInsPerSecond: number;
+  /** A day's requeststats, answered from the index. */
   readonly readsPerSecond: number;
+  /** The pipeline list, the answer cached for an interval and shared. */
+  readonly cachedPerSecond: number;
 }
 
 export interface HaResult {
@@ -101,14 +106,17 @@ async function throughput(
       throw new Error(`${(error as Error).message} (its last answer: ${last})`);
     });
   }
-  const readsPerSecond = await rate(urls, seconds, 32, async (url) => {
-    const response = await fetch(`${url}${path}`, {
-      headers: { 'X-As-SessionId': sessions.get(url) as string },
+  const reads = (readPath: string) =>
+    rate(urls, seconds, 32, async (url) => {
+      const response = await fetch(`${url}${readPath}`, {
+        headers: { 'X-As-SessionId': sessions.get(url) as string },
+      });
+      if (response.status !== 200) throw new Error(`${readPath} answered ${response.status}`);
+      await response.arrayBuffer();
     });
-    if (response.status !== 200) throw new Error(`read answered ${response.status}`);
-    await response.arrayBuffer();
-  });
-  return { setup, signInsPerSecond, readsPerSecond };
+  const readsPerSecond = await reads(path);
+  const cachedPerSecond = await reads('/pipelineapi/list/json');
+  return { setup, signInsPerSecond, readsPerSecond, cachedPerSecond };
 }
 
 async function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
