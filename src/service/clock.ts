@@ -1,5 +1,5 @@
-import { getOrInsertComputed } from './maps.ts';
 import { DAY_PATTERN } from '../kit/wire.ts';
+import { getOrInsertComputed } from './maps.ts';
 
 /** Source of the current time; tests inject a controllable one. */
 export interface Clock {

@@ -1,6 +1,6 @@
-import { getOrInsertComputed } from '../maps.ts';
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { getOrInsertComputed } from '../maps.ts';
 
 export type Db = Database.Database;
 export type Statement = Database.Statement;

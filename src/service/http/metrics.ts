@@ -1,4 +1,3 @@
-import { getOrInsertComputed } from '../maps.ts';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
@@ -13,6 +12,7 @@ import {
 import { OPERATIONS } from '../../kit/wire.ts';
 import type { EndedRequest } from '../engine/recorder.ts';
 import type { IndexPoller } from '../gateway/poller.ts';
+import { getOrInsertComputed } from '../maps.ts';
 
 /** The day's requests of one service, pipeline and status. */
 export interface DayCount {

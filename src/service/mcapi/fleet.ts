@@ -1,4 +1,3 @@
-import { getOrInsertComputed } from '../maps.ts';
 import type {
   FleetClass,
   FleetCounts,
@@ -14,6 +13,7 @@ import { statusDayDurations, statusDayOutcomes } from '../db/status/trends.ts';
 import { pipelineNames } from '../db/system/pipelines.ts';
 import type { ServiceState } from '../gateway/directory.ts';
 import type { StatusSemantics } from '../gateway/status-semantics.ts';
+import { getOrInsertComputed } from '../maps.ts';
 
 // What the fleet view and the trends (issue 25, items 3 and 6; fleet-routes.ts) read: a
 // service's days from what the server already holds (the gateway's request index, the

@@ -1,7 +1,7 @@
-import { getOrInsertComputed } from '../../maps.ts';
 import { REQUEST_STATUSES } from '../../../kit/wire.ts';
 import type { RequestCount } from '../../db/status/request-counts.ts';
 import type { Document, Tree } from '../../render/document.ts';
+import { getOrInsertComputed } from '../../maps.ts';
 
 // The RequestStats answer (contract section 8): a day's exact counts per pipeline and status
 // and per hour and status, of the embedded engine's status database or a gateway's index.
