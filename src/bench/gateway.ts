@@ -104,6 +104,8 @@ export interface WholeDayResult {
   readonly callsPerRefresh: Readonly<Record<string, number>>;
   /** Upstream calls per minute with 1 and 5 open overviews. */
   readonly upstreamPerMinute: ReadonlyMap<number, number>;
+  /** Those calls by api (per minute), with 1 and 5 open overviews: what the rounds ask. */
+  readonly upstreamByApi: ReadonlyMap<number, Readonly<Record<string, number>>>;
   readonly pollSeconds: number | null;
   readonly lastRoundMs: number | null;
 }
@@ -169,11 +171,21 @@ export async function benchGatewayWholeDay(seconds: number): Promise<WholeDayRes
     await context.close();
 
     const upstreamPerMinute = new Map<number, number>();
+    const upstreamByApi = new Map<number, Record<string, number>>();
     for (const pages of [1, 5]) {
       const close = await openOverviews(browser, gateway.url, pages, () => undefined);
       const before = total();
+      const beforeByApi = { ...vendor.calls() };
       await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
       upstreamPerMinute.set(pages, ((total() - before) * 60) / seconds);
+      upstreamByApi.set(
+        pages,
+        Object.fromEntries(
+          Object.entries(vendor.calls())
+            .map(([api, n]) => [api, ((n - (beforeByApi[api] ?? 0)) * 60) / seconds] as const)
+            .filter(([, perMinute]) => perMinute > 0),
+        ),
+      );
       await close();
     }
     const facts = (await servicesOf(gateway, await signIn(gateway, PASSWORD)))[0]?.capabilities;
@@ -186,6 +198,7 @@ export async function benchGatewayWholeDay(seconds: number): Promise<WholeDayRes
       bytesPerRefresh,
       callsPerRefresh,
       upstreamPerMinute,
+      upstreamByApi,
       pollSeconds: facts?.pollSeconds ?? null,
       lastRoundMs: facts?.lastRoundMs ?? null,
     };

@@ -252,7 +252,11 @@ if (runs('gateway')) {
       ],
       ...[1, 5].map((pages) => [
         `upstream calls/min, ${pages} open overview${pages > 1 ? 's' : ''}`,
-        (day.upstreamPerMinute.get(pages) ?? NaN).toFixed(1),
+        `${(day.upstreamPerMinute.get(pages) ?? NaN).toFixed(1)} (${Object.entries(
+          day.upstreamByApi.get(pages) ?? {},
+        )
+          .map(([api, perMinute]) => `${api} ${perMinute.toFixed(0)}`)
+          .join(', ')})`,
         pages === 1
           ? ''
           : `ratio to 1: ${((day.upstreamPerMinute.get(5) ?? NaN) / (day.upstreamPerMinute.get(1) ?? NaN)).toFixed(2)} (goal 1.00)`,
