@@ -8,6 +8,7 @@ import { IndexRound } from './index-round.ts';
 import type { CallLimiter } from './limiter.ts';
 import { PollerLease, type LeaseTimings } from './poller-lease.ts';
 import { upstreamFailureOf, type Upstream } from './upstream.ts';
+import { SharedDetails } from './shared-details.ts';
 import { ZONE_ASK_MS, zoneNameOf } from './zone.ts';
 
 // One poller per upstream service keeps the gateway's index of its requests (contract
@@ -91,6 +92,8 @@ export class IndexPoller extends IndexReads {
   /** When the round under way began (our clock), while one is. */
   private roundStartedMs: number | undefined;
   private readonly shared = new Map<string, { at: number; answer: Promise<TreeObject> }>();
+  /** Ended requests' details, shared by every browser while the index's stamp holds. */
+  readonly details: SharedDetails;
   private zoneName: string | null = null;
   private zoneAskedAt = Number.NEGATIVE_INFINITY;
   private lastRoundMs: number | null = null;
@@ -114,6 +117,14 @@ export class IndexPoller extends IndexReads {
   ) {
     super(index, upstream.entry.id);
     this.delayMs = options.intervalMs;
+    this.details = new SharedDetails(
+      upstream,
+      index,
+      this.service,
+      () => options.now().getTime(),
+      // A down upstream says so to each browser, as before: nothing kept is answered then.
+      () => this.error === null,
+    );
     this.lease = new PollerLease(index.sql, this.service, index.holder, options.lease, (m) =>
       options.log?.(m),
     );
@@ -214,6 +225,7 @@ export class IndexPoller extends IndexReads {
   /** After a change made through this server: a round soon, not a whole interval later. */
   async nudge(requestId?: string): Promise<void> {
     this.shared.clear();
+    if (requestId) this.details.forget(requestId);
     if (requestId) await this.index.unsettle(this.service, requestId);
     // Another gateway's poller holds the lease: its next round sees the change.
     if (this.options.scheduled === false || !this.lease.held) return;

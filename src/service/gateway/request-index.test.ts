@@ -336,6 +336,57 @@ describe('the index of an upstream service', () => {
     expect(bad.indexedAt).toBe(good.indexedAt);
   });
 
+  it('reads an ended request’s detail once for every browser, and again once it runs again', async () => {
+    const { vendor, gateway, poller } = await setup();
+    vendor.addRequests('pl_2', 1, 'broken.csv', 'failed');
+    vendor.addRequests('pl_1', 1, 'later.csv', 'waiting');
+    await poller.pollNow();
+    const [waiting, failed] = vendor.requests().map((r) => r.requestId) as [string, string];
+    const detail = async (id: string) => {
+      const response = await gateway.keyed(
+        `/pipelineapi/requestdetail/json?requestid=${id}&applog=true`,
+      );
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { RequestDetail: { Status: string } }).RequestDetail;
+    };
+    // This vendor's failure word (Abort) is no word of ours: the index knows the request
+    // ended once a detail shows its EndTime (the poller's evidence read, or this one).
+    expect(await poller.index.endedStamp('vendor', failed)).toBeUndefined();
+    await detail(failed);
+    expect(await poller.index.endedStamp('vendor', failed)).toBeDefined();
+    const before = count(vendor, 'requestdetail');
+    // Five overviews at once, then two more later: one read of the upstream.
+    await Promise.all(Array.from({ length: 5 }, () => detail(failed)));
+    await detail(failed);
+    await detail(failed);
+    expect(count(vendor, 'requestdetail')).toBe(before + 1);
+    // Other logs asked: another answer, read once too.
+    await gateway.keyed(`/pipelineapi/requestdetail/json?requestid=${failed}`);
+    expect(count(vendor, 'requestdetail')).toBe(before + 2);
+    // A request that waits is read at every call: its detail may change at any time.
+    await detail(waiting);
+    await detail(waiting);
+    expect(count(vendor, 'requestdetail')).toBe(before + 4);
+    // While the upstream fails its rounds, each browser meets its failure, not a kept answer.
+    vendor.setFault('truncated');
+    await poller.pollNow();
+    const down = await gateway.keyed(
+      `/pipelineapi/requestdetail/json?requestid=${failed}&applog=true`,
+    );
+    expect(down.status).toBeGreaterThanOrEqual(500);
+    vendor.setFault(undefined);
+    await poller.pollNow();
+    // Retried through the gateway: the failed request runs again, and its detail is read anew.
+    const retried = await gateway.keyed(`/pipelineapi/requestretry/json?requestid=${failed}`, {
+      method: 'PUT',
+    });
+    expect(retried.status).toBe(200);
+    const afterRetry = count(vendor, 'requestdetail');
+    const again = await detail(failed);
+    expect(count(vendor, 'requestdetail')).toBe(afterRetry + 1);
+    expect(again.Status).not.toBe('Error');
+  });
+
   it('polls at once when the upstream is seen answering again, not at the end of its back-off', async () => {
     const vendor = await startVendorService({ variant: VENDOR_VARIANTS.kanto });
     // A scheduled poller of a long interval: its own timer would not run again within the test.

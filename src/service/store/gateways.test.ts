@@ -220,6 +220,44 @@ describe('two gateways on one PostgreSQL', () => {
     expect(data.entries[0]).toMatchObject({ userName: 'olivia', httpStatus: 200 });
   });
 
+  it('read anew on one a request retried through the other, whose detail each shared', async () => {
+    vendor.addRequests('pl_2', 1, 'broken.csv', 'failed');
+    const failed = vendor.requests()[0]?.requestId as string;
+    // Whichever gateway holds the poller's lease indexes the new request.
+    const poller = (gateway: TestService) =>
+      gateway.app.context.services.route('prod')?.upstream?.poller;
+    await Promise.all([poller(one)?.pollNow(), poller(two)?.pollNow()]);
+    const session = await signIn(one, 'olivia');
+    const headers = { 'X-As-SessionId': session };
+    const detail = async (gateway: TestService) => {
+      const response = await gateway.fetch(
+        `/services/prod/pipelineapi/requestdetail/json?requestid=${failed}&applog=true`,
+        { headers },
+      );
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { RequestDetail: { Status: string } }).RequestDetail;
+    };
+    const read = () => vendor.calls().requestdetail ?? 0;
+    // The first read tells the shared index that the request ended; then each gateway reads
+    // it once for all of its browsers.
+    await detail(two);
+    const before = read();
+    for (let i = 0; i < 3; i++) await Promise.all([detail(one), detail(two)]);
+    expect(read()).toBe(before + 2);
+    const retried = await one.fetch(
+      `/services/prod/pipelineapi/requestretry/json?requestid=${failed}`,
+      {
+        method: 'PUT',
+        headers,
+      },
+    );
+    expect(retried.status).toBe(200);
+    const afterRetry = read();
+    // The other gateway kept the failure's detail; the store tells it the request runs again.
+    expect((await detail(two)).Status).not.toBe(vendor.variant.status.failed);
+    expect(read()).toBe(afterRetry + 1);
+  });
+
   it('answer 503 naming the database while it is gone, and serve again once it is back', async () => {
     const session = await signIn(one, 'olivia');
     await cluster.kill();

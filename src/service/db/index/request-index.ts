@@ -321,6 +321,21 @@ export class RequestIndex {
   }
 
   /** A request this server just retried or cancelled: ask about it again. */
+  /**
+   * What the index knows of an ended request, as one stamp (its status, stage, end and when
+   * it last changed); undefined while it runs or waits, after a retry or cancel put it back
+   * among those asked about, or when the index does not hold it. A detail read under one
+   * stamp holds while the stamp does (poller.ts shares such details between browsers).
+   */
+  async endedStamp(service: string, requestId: string): Promise<string | undefined> {
+    const row = await this.sql.get<{ status: string; stage: string; end: string; changed: number }>(
+      `SELECT status AS "status", stage AS "stage", end_time AS "end", changed_ms AS "changed"
+       FROM indexed_request WHERE service = ? AND request_id = ? AND terminal = 1`,
+      [service, requestId],
+    );
+    return row && JSON.stringify([row.status, row.stage, row.end, Number(row.changed)]);
+  }
+
   async unsettle(service: string, requestId: string): Promise<void> {
     await this.sql.run(
       'UPDATE indexed_request SET terminal = 0, checked_ms = 0 WHERE service = ? AND request_id = ?',

@@ -76,11 +76,14 @@ export const requestdetail: OperationModule = {
 
   upstream: async (upstream, params) => {
     const { requestId, withRequestLog, withAppLog } = requestDetailParams(params);
-    const tree = await upstream.call('requestdetail', {
+    const fields = {
       requestid: requestId,
       requestlog: String(withRequestLog),
       applog: String(withAppLog),
-    });
+    };
+    // An ended request's detail is read once for every browser (shared-details.ts).
+    const tree = await (upstream.poller?.details.read(fields) ??
+      upstream.call('requestdetail', fields));
     const d = elementOf(tree.RequestDetail);
     if (leafText(d.RequestId))
       await upstream.poller?.observed(leafText(d.RequestId), {
