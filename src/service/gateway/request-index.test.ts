@@ -387,6 +387,40 @@ describe('the index of an upstream service', () => {
     expect(again.Status).not.toBe('Error');
   });
 
+  it('keeps no detail whose logs are long: what it holds does not grow with a vendor’s logs', async () => {
+    const vendor = await startVendorService({ behaviour: { appLogLines: 1_200 } });
+    const gateway = await startService({
+      services: [{ id: 'vendor', name: 'Vendor', url: vendor.url, apiKey: vendor.apiKey }],
+      pollScheduled: false,
+    });
+    open.push(
+      () => gateway.close(),
+      () => vendor.close(),
+    );
+    vendor.addRequests('pl_2', 1, 'broken.csv', 'failed');
+    await gateway.app.context.services.route('vendor')?.upstream?.poller?.pollNow();
+    const failed = vendor.requests()[0]?.requestId as string;
+    const read = async (logs: string) => {
+      const response = await gateway.keyed(
+        `/pipelineapi/requestdetail/json?requestid=${failed}${logs}`,
+      );
+      expect(response.status).toBe(200);
+      return response;
+    };
+    const lines = (await (await read('&applog=true')).json()) as {
+      RequestDetail: { AppLog: { Log: unknown[] } };
+    };
+    expect(lines.RequestDetail.AppLog.Log.length).toBeGreaterThan(1_200);
+    const before = count(vendor, 'requestdetail');
+    await read('&applog=true');
+    await read('&applog=true');
+    expect(count(vendor, 'requestdetail')).toBe(before + 2);
+    // The same request without its logs is small: kept for every browser.
+    await read('');
+    await read('');
+    expect(count(vendor, 'requestdetail')).toBe(before + 3);
+  });
+
   it('polls at once when the upstream is seen answering again, not at the end of its back-off', async () => {
     const vendor = await startVendorService({ variant: VENDOR_VARIANTS.kanto });
     // A scheduled poller of a long interval: its own timer would not run again within the test.

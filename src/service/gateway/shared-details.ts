@@ -1,4 +1,4 @@
-import type { TreeObject } from '../../kit/index.ts';
+import { elementOf, elementsOf, type TreeObject } from '../../kit/index.ts';
 import type { RequestIndex } from '../db/index/request-index.ts';
 import type { Upstream } from './upstream.ts';
 
@@ -13,6 +13,20 @@ import type { Upstream } from './upstream.ts';
 export const SHARED_DETAILS = 32;
 /** However still its stamp, a kept detail is read again after this long. */
 export const SHARED_DETAIL_MS = 5 * 60_000;
+/**
+ * A detail of more log lines than this is not kept: a vendor's logs may be long, and what a
+ * gateway holds must not grow with them (32 details of at most this many lines each).
+ */
+export const SHARED_DETAIL_LINES = 1_000;
+
+/** The lines of both logs in a requestdetail answer. */
+function logLines(tree: TreeObject): number {
+  const detail = elementOf(tree.RequestDetail);
+  return ['RequestLog', 'AppLog'].reduce(
+    (sum, log) => sum + elementsOf(elementOf(detail[log]).Log).length,
+    0,
+  );
+}
 
 interface Kept {
   readonly stamp: string;
@@ -52,10 +66,13 @@ export class SharedDetails {
       if (this.kept.size <= SHARED_DETAILS) break;
       this.kept.delete(oldest);
     }
-    // A failure is not kept: the next browser asks again.
-    answer.catch(() => {
+    // A failure is not kept, nor a long log: the next browser asks again.
+    const drop = () => {
       if (this.kept.get(key) === entry) this.kept.delete(key);
-    });
+    };
+    answer.then((tree) => {
+      if (logLines(tree) > SHARED_DETAIL_LINES) drop();
+    }, drop);
     return answer;
   }
 

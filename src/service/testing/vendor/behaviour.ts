@@ -32,6 +32,8 @@ export interface VendorBehaviour {
   readonly gzip: boolean;
   /** A retry 'rewritten': the request's logs start again, its failure's lines gone (as products do); 'kept': appended to. */
   readonly retryLog: 'kept' | 'rewritten';
+  /** Lines of routine chatter (INFO) at the head of every application log: a product that logs much. */
+  readonly appLogLines: number;
 }
 
 /** The double as it was before the switches: every existing test was written against it. */
@@ -50,6 +52,7 @@ export const DEFAULT_BEHAVIOUR: VendorBehaviour = Object.freeze({
   sessionId: true,
   gzip: false,
   retryLog: 'kept',
+  appLogLines: 0,
 });
 
 /** The name a charset is declared by (IANA's spelling, as servers write it). */

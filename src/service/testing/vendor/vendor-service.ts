@@ -571,11 +571,20 @@ export async function startVendorService(
               ...(fields.applog === 'true'
                 ? {
                     AppLog: {
-                      Log: r.log.map((l, i) => ({
+                      Log: [
+                        ...Array.from({ length: behaviour.appLogLines }, () => ({
+                          date: r.begin,
+                          message: 'Heartbeat: reader and writer are alive',
+                        })),
+                        ...r.log.map((l) => ({
+                          date: l.date,
+                          message: l.message || `${l.stage || 'Request'} ${l.event}`,
+                        })),
+                      ].map((line, i) => ({
                         Index: String(i + 1),
-                        Date: dates.time(l.date),
+                        Date: dates.time(line.date),
                         Type: 'INFO',
-                        Message: l.message || `${l.stage || 'Request'} ${l.event}`,
+                        Message: line.message,
                       })),
                     },
                   }
