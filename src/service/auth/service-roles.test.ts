@@ -9,7 +9,7 @@ import { queryAudit } from '../db/system/audit.ts';
 import { grantRole, revokeRole } from '../db/system/service-roles.ts';
 import { startOidcProvider, TEST_CLIENT, type TestProvider } from '../testing/oidc-provider.ts';
 import { writeTestPipelines } from '../testing/pipelines.ts';
-import { startService, type TestService } from '../testing/service.ts';
+import { signIn as signInAs, startService, type TestService } from '../testing/service.ts';
 import { startVendorService, type VendorService } from '../testing/vendor/vendor-service.ts';
 import { mappedServices, parseRoleMapping, readOidcSettings, roleFor } from './oidc-config.ts';
 import { addUser } from './users.ts';
@@ -66,16 +66,7 @@ async function partC(
   };
 }
 
-async function signIn(server: TestService, userName: string): Promise<string> {
-  const response = await server.fetch('/mcapi/auth/login', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ userName, password: PASSWORD }).toString(),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { result: { data: { sessionId: string } } }).result.data
-    .sessionId;
-}
+const signIn = (server: TestService, userName: string) => signInAs(server, userName, PASSWORD);
 
 async function mcapi<T>(server: TestService, path: string, sessionId: string): Promise<T> {
   const response = await server.fetch(path, { headers: { 'X-As-SessionId': sessionId } });

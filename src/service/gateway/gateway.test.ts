@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PipelineClient, xmlToTree } from '../../kit/index.ts';
 import { addUser } from '../auth/users.ts';
 import { writeTestPipelines } from '../testing/pipelines.ts';
-import { startService, TEST_API_KEY, type TestService } from '../testing/service.ts';
+import {
+  formPost,
+  signIn as signInAs,
+  startService,
+  TEST_API_KEY,
+  type TestService,
+} from '../testing/service.ts';
 import {
   startVendorService,
   VENDOR_VARIANTS,
@@ -21,18 +27,7 @@ import { readServicesFile, ServicesFileError, type ServiceEntry } from './servic
 
 const PASSWORD = 'gateway-password-1';
 
-const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
-  method: 'POST',
-  headers: { 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8', ...headers },
-  body: new URLSearchParams(fields).toString(),
-});
-
-async function signIn(gateway: TestService, userName: string): Promise<string> {
-  const response = await gateway.fetch('/mcapi/auth/login', form({ userName, password: PASSWORD }));
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { result: { data: { sessionId: string } } }).result.data
-    .sessionId;
-}
+const signIn = (gateway: TestService, userName: string) => signInAs(gateway, userName, PASSWORD);
 
 async function startGateway(services: readonly ServiceEntry[]) {
   const gateway = await startService({ services, demo: false, apiKey: undefined });
@@ -173,7 +168,7 @@ describe.each(Object.values(VENDOR_VARIANTS))(
     it('executes for a developer, finds the new RequestId the upstream did not give, and audits it', async () => {
       const exec = await call(
         '/pipelineapi/exec/json',
-        form({ pipelineid: 'pl_1', filename: 'sales.csv', region: 'EU' }),
+        formPost({ pipelineid: 'pl_1', filename: 'sales.csv', region: 'EU' }),
       );
       expect(exec.status, exec.text).toBe(200);
       const requestId = (JSON.parse(exec.text) as { ExecuteResponse: { RequestId?: string } })
@@ -181,7 +176,7 @@ describe.each(Object.values(VENDOR_VARIANTS))(
       expect(requestId).toBe(vendor.requests()[0]?.requestId);
       const refused = await call(
         '/pipelineapi/exec/xml',
-        form({ pipelineid: 'pl_1', filename: 'x.csv' }),
+        formPost({ pipelineid: 'pl_1', filename: 'x.csv' }),
         olivia,
       );
       expect(refused.status).toBe(403);

@@ -8,7 +8,7 @@ import type { ServiceContext } from '../context.ts';
 import { createRequest, dequeue, setRequestTimes, setStatus } from '../db/status/requests.ts';
 import { grantRole } from '../db/system/service-roles.ts';
 import { writeTestPipelines } from '../testing/pipelines.ts';
-import { startService, type TestService } from '../testing/service.ts';
+import { signIn as signInAs, startService, type TestService } from '../testing/service.ts';
 import {
   startVendorService,
   VENDOR_VARIANTS,
@@ -68,16 +68,7 @@ function seedLocal(
   }
 }
 
-async function signIn(server: TestService, userName: string): Promise<string> {
-  const response = await server.fetch('/mcapi/auth/login', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ userName, password: PASSWORD }).toString(),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { result: { data: { sessionId: string } } }).result.data
-    .sessionId;
-}
+const signIn = (server: TestService, userName: string) => signInAs(server, userName, PASSWORD);
 
 async function get(
   server: TestService,

@@ -9,7 +9,12 @@ import { addUser } from '../auth/users.ts';
 import { readConfig } from '../config.ts';
 import { openDatabases } from '../db/databases.ts';
 import { PG_PASSWORD, startPostgres, type PostgresCluster } from '../testing/postgres.ts';
-import { startService, type TestService } from '../testing/service.ts';
+import {
+  formPost,
+  signIn as signInAs,
+  startService,
+  type TestService,
+} from '../testing/service.ts';
 import { startVendorService, type VendorService } from '../testing/vendor/vendor-service.ts';
 import { maskPassword, parseDatabaseUrl } from './database-url.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.ts';
@@ -21,18 +26,7 @@ import { openSharedStore } from './shared-store.ts';
 
 const PASSWORD = 'gateways-password-1';
 
-const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
-  method: 'POST',
-  headers: { 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8', ...headers },
-  body: new URLSearchParams(fields).toString(),
-});
-
-async function signIn(gateway: TestService, userName: string): Promise<string> {
-  const response = await gateway.fetch('/mcapi/auth/login', form({ userName, password: PASSWORD }));
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { result: { data: { sessionId: string } } }).result.data
-    .sessionId;
-}
+const signIn = (gateway: TestService, userName: string) => signInAs(gateway, userName, PASSWORD);
 
 const systemDb = () =>
   openDatabases(mkdtempSync(join(tmpdir(), 'gateways-')), { embedded: false }).system;
@@ -141,7 +135,9 @@ describe('two gateways on one PostgreSQL', () => {
       headers: { 'X-As-SessionId': session },
     });
     expect(onOne.status).toBe(200);
-    expect((await two.fetch('/mcapi/auth/logout', form({ sessionId: session }))).status).toBe(200);
+    expect((await two.fetch('/mcapi/auth/logout', formPost({ sessionId: session }))).status).toBe(
+      200,
+    );
     expect(
       (await one.fetch('/mcapi/auth/session', { headers: { 'X-As-SessionId': session } })).status,
     ).toBe(401);
@@ -180,7 +176,7 @@ describe('two gateways on one PostgreSQL', () => {
     const session = await signIn(one, 'olivia');
     const created = await one.fetch(
       '/mcapi/tokens',
-      form({ name: 'ci', expiresInDays: '7' }, { 'X-As-SessionId': session }),
+      formPost({ name: 'ci', expiresInDays: '7' }, { 'X-As-SessionId': session }),
     );
     const { id, token } = (
       (await created.json()) as { result: { data: { id: number; token: string } } }
@@ -202,7 +198,7 @@ describe('two gateways on one PostgreSQL', () => {
     await signIn(two, 'olivia');
     const signedIn = await one.fetch(
       '/mcapi/auth/login',
-      form({ userName: 'admin', password: one.app.initialAdminPassword as string }),
+      formPost({ userName: 'admin', password: one.app.initialAdminPassword as string }),
     );
     const adminSession = ((await signedIn.json()) as { result: { data: { sessionId: string } } })
       .result.data.sessionId;

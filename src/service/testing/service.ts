@@ -73,6 +73,26 @@ export async function startService(
   };
 }
 
+/** A POST of form fields, as a browser's sign-in sends them; `headers` add to it. */
+export const formPost = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8', ...headers },
+  body: new URLSearchParams(fields).toString(),
+});
+
+/** Signs a person in through Part A's login; its session id, or an error naming the answer. */
+export async function signIn(
+  service: Pick<TestService, 'fetch'>,
+  userName: string,
+  password: string,
+): Promise<string> {
+  const response = await service.fetch('/mcapi/auth/login', formPost({ userName, password }));
+  if (response.status !== 200)
+    throw new Error(`sign-in of ${userName} answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { result: { data: { sessionId: string } } }).result.data
+    .sessionId;
+}
+
 /** Waits until `check` returns a value, polling; fails with `what` after `timeoutMs`. */
 export async function eventually<T>(
   check: () => T | undefined | Promise<T | undefined>,
