@@ -225,8 +225,10 @@ export class IndexPoller extends IndexReads {
   /** After a change made through this server: a round soon, not a whole interval later. */
   async nudge(requestId?: string): Promise<void> {
     this.shared.clear();
-    if (requestId) this.details.forget(requestId);
-    if (requestId) await this.index.unsettle(this.service, requestId);
+    if (requestId) {
+      this.details.forget(requestId);
+      await this.index.unsettle(this.service, requestId);
+    }
     // Another gateway's poller holds the lease: its next round sees the change.
     if (this.options.scheduled === false || !this.lease.held) return;
     // A round under way may have listed before the change: one more right after it.
