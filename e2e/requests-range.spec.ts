@@ -72,6 +72,58 @@ test('several days: exact totals and counts per status, each request with its da
   await expect(page.getByTestId('requests-table').locator('tbody tr[data-request]')).toHaveCount(2);
 });
 
+test('on a slow phone, From then To picked before the page catches up both stay', async ({
+  page,
+  service,
+}) => {
+  await signIn(page, service, undefined, `/requests?from=20260829&to=20260904`);
+  await expect(page.getByTestId('range-summary')).toBeVisible();
+  // A phone's CPU: the page renders a new URL later than the next pick arrives, and each
+  // pick must build on the one before it, not on the URL last rendered.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 20 });
+  const from = page.getByLabel('From', { exact: true });
+  const to = page.getByLabel('To', { exact: true });
+  await from.fill('2026-09-03');
+  await to.fill('2026-09-05');
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await expect(page).toHaveURL(/from=20260903&to=20260905/);
+  await expect(from).toHaveValue('2026-09-03');
+  await expect(to).toHaveValue('2026-09-05');
+  await expect(page.getByTestId('range-total')).toHaveText(
+    '17 requests from 2026-09-03 to 2026-09-05',
+  );
+
+  // A refused day stays in its field beside the reason; the list and the URL keep the last
+  // good range, and the next pick is judged with what the fields show.
+  await from.fill('2026-07-01');
+  await expect(page.getByTestId('range-refused')).toContainText('67 days');
+  await expect(from).toHaveValue('2026-07-01');
+  await expect(page).toHaveURL(/from=20260903&to=20260905/);
+  await to.fill('2026-07-20');
+  await expect(page.getByTestId('range-refused')).toHaveCount(0);
+  await expect(page).toHaveURL(/from=20260701&to=20260720/);
+});
+
+test('on a slow phone, a pipeline then a search picked before the page catches up both stay', async ({
+  page,
+  service,
+}) => {
+  await signIn(page, service, undefined, `/requests?date=${DAYS[0]}`);
+  const rows = page.getByTestId('requests-table').locator('tbody tr[data-request]');
+  await expect(rows).toHaveCount(8);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 20 });
+  await page.getByRole('combobox', { name: /^Pipeline/ }).selectOption('pl_2');
+  const search = page.getByRole('searchbox', { name: 'Search', exact: true });
+  await search.fill('ledger-0903');
+  await search.press('Enter');
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await expect(page).toHaveURL(/pipeline=pl_2/);
+  await expect(page).toHaveURL(/q=ledger-0903/);
+  await expect(rows).toHaveCount(3);
+});
+
 test('over several days a request is found by its file name and by its error text', async ({
   page,
   service,

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams, Link } from 'react-router';
+import { Link } from 'react-router';
 import { AUDIT_CSV_FIELDS, type AuditEntry } from '../../../kit/index.ts';
 import { useAuth } from '../../core/auth.ts';
 import { Button } from '../../components/button.tsx';
@@ -15,6 +15,8 @@ import { inService, isoToYmd, paths, ymdToIso } from '../../paths.ts';
 import { isAdministrator, useAudit } from '../../shared/audit.ts';
 import { downloadCsv } from '../../shared/csv.ts';
 import { useServices } from '../../shared/services.ts';
+import { useSearchChanges } from '../../shared/search-changes.ts';
+import { useUrlDraft } from '../../shared/url-draft.ts';
 import { freshParams, withParams } from '../../shared/url-state.ts';
 import { useAuditDownload } from './export.ts';
 import { readAuditView, SERVICE_FILTER, viaKey } from './view.ts';
@@ -131,8 +133,10 @@ const columns = (
 export function AuditPage() {
   const { t } = useTranslation('audit');
   const auth = useAuth();
-  const [search, setSearch] = useSearchParams();
+  const [search, changeSearch] = useSearchChanges();
   const view = readAuditView(search);
+  const [fromShown, typeFrom] = useUrlDraft(view.from ? ymdToIso(view.from) : '');
+  const [toShown, typeTo] = useUrlDraft(view.to ? ymdToIso(view.to) : '');
   const admin = isAdministrator(auth);
   const audit = useAudit(view, admin);
   const download = useAuditDownload(view);
@@ -141,9 +145,11 @@ export function AuditPage() {
     return <p className="text-sm text-slate-600 dark:text-slate-300">{t('onlyAdministrators')}</p>;
 
   const update = (changes: Record<string, string | number | undefined>) => {
-    const next = withParams(search, changes);
-    if (!('index' in changes)) next.delete('index');
-    setSearch(next);
+    changeSearch((now) => {
+      const next = withParams(now, changes);
+      if (!('index' in changes)) next.delete('index');
+      return next;
+    });
   };
   const entries = audit.data?.entries ?? [];
   const onFilter = (form: HTMLFormElement) => {
@@ -161,17 +167,21 @@ export function AuditPage() {
         <Field label={t('from')}>
           <TextInput
             type="date"
-            value={view.from ? ymdToIso(view.from) : ''}
-            onChange={(e) =>
-              update({ from: e.target.value ? isoToYmd(e.target.value) : undefined })
-            }
+            value={fromShown}
+            onChange={(e) => {
+              typeFrom(e.target.value);
+              update({ from: e.target.value ? isoToYmd(e.target.value) : undefined });
+            }}
           />
         </Field>
         <Field label={t('to')}>
           <TextInput
             type="date"
-            value={view.to ? ymdToIso(view.to) : ''}
-            onChange={(e) => update({ to: e.target.value ? isoToYmd(e.target.value) : undefined })}
+            value={toShown}
+            onChange={(e) => {
+              typeTo(e.target.value);
+              update({ to: e.target.value ? isoToYmd(e.target.value) : undefined });
+            }}
           />
         </Field>
         <Field label={t('service')}>
@@ -212,7 +222,7 @@ export function AuditPage() {
           value={view.size}
           onChange={(size) => update({ size: String(size) })}
         />
-        <Button onClick={() => setSearch(freshParams(search))}>{t('clear')}</Button>
+        <Button onClick={() => changeSearch(freshParams)}>{t('clear')}</Button>
       </PageHeader>
       {services.length > 1 ? (
         <p className="mb-3 max-w-3xl text-xs text-slate-600 dark:text-slate-300">{t('scope')}</p>

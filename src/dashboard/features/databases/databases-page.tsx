@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { PageHeader, SearchField } from '../../components/fields.tsx';
@@ -11,23 +11,26 @@ import { tableListColumns } from './columns.tsx';
 import { TableView } from './table-view.tsx';
 import { DATABASES, filterTables, readDatabaseView } from './view.ts';
 import { withParams } from '../../shared/url-state.ts';
+import { useSearchChanges } from '../../shared/search-changes.ts';
+import { useUrlDraft } from '../../shared/url-draft.ts';
 
 export function DatabasesPage() {
   const { t } = useTranslation('databases');
   const { database: param } = useParams();
-  const [search, setSearch] = useSearchParams();
+  const [search, changeSearch] = useSearchChanges();
   const navigate = useNavigate();
   const view = readDatabaseView(param, search);
   const { database, table } = view;
   const tables = useTables(database ?? 'system', view.listIndex);
   const names = filterTables(tables.data?.tables ?? [], view.filter);
   const counts = useRowCounts(database ?? 'system', names);
+  const [filterShown, typeFilter] = useUrlDraft(view.filter);
   if (!database) return <Navigate to={paths.database('system')} replace />;
   const info = tables.data?.info;
   const list: TableListQuery = { listIndex: view.listIndex, filter: view.filter || undefined };
   const setList = (changes: TableListQuery) =>
     // Typing a filter is not worth a history entry per key; paging is.
-    setSearch(withParams(search, { ...changes }), { replace: 'filter' in changes });
+    changeSearch((now) => withParams(now, { ...changes }), { replace: 'filter' in changes });
 
   return (
     <>
@@ -56,8 +59,11 @@ export function DatabasesPage() {
         <aside aria-label={t('tables')} className="flex flex-col gap-2">
           <SearchField
             label={t('filterTables')}
-            value={view.filter}
-            onChange={(e) => setList({ filter: e.target.value })}
+            value={filterShown}
+            onChange={(e) => {
+              typeFilter(e.target.value);
+              setList({ filter: e.target.value });
+            }}
           />
           {tables.error ? <ErrorView error={tables.error} /> : null}
           {tables.isPending ? (
@@ -99,7 +105,7 @@ export function DatabasesPage() {
               sort={view.sort}
               onView={(changes) =>
                 // Typing a filter is not worth a history entry per key; paging and sorting are.
-                setSearch(withParams(search, changes), { replace: 'rows' in changes })
+                changeSearch((now) => withParams(now, changes), { replace: 'rows' in changes })
               }
               onChanged={() => void navigate(paths.database(database, undefined, {}, list))}
             />

@@ -17,6 +17,7 @@ import { rowColumns } from './columns.tsx';
 import { arrangeRows, sortParam, type Sort } from './rows.ts';
 import { TABLE_PAGE_SIZES, type RowsViewChange } from './view.ts';
 import { TableChangeDialog } from './table-change-dialog.tsx';
+import { useUrlDraft } from '../../shared/url-draft.ts';
 
 /** An action table's changes: the operation a role may be refused, the button's words. */
 const TABLE_CHANGES = [
@@ -53,6 +54,7 @@ export function TableView({
   const page = useTablePage(database, table, index, size);
   const [full, setFull] = useState<{ column: string; value: string }>();
   const [change, setChange] = useState<'delete' | 'drop'>();
+  const [filterShown, typeFilter] = useUrlDraft(filter);
   const data = page.data;
   const rows = useMemo(() => (data ? arrangeRows(data, filter, sort) : []), [data, filter, sort]);
 
@@ -144,8 +146,11 @@ export function TableView({
           <Field label={t('filterRows')}>
             <TextInput
               type="search"
-              value={filter}
-              onChange={(e) => onView({ rows: e.target.value })}
+              value={filterShown}
+              onChange={(e) => {
+                typeFilter(e.target.value);
+                onView({ rows: e.target.value });
+              }}
             />
           </Field>
           <p className="pb-2 text-xs text-slate-500 dark:text-slate-400">{t('localNote')}</p>

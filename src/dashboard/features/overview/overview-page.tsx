@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { REQUEST_STATUSES, type RequestSummary } from '../../../kit/index.ts';
 import { useForbidden } from '../../core/auth.ts';
 import { usePreference } from '../../core/preferences.ts';
@@ -19,6 +19,8 @@ import { failuresOf } from './summary.ts';
 import { ActionDialog } from '../../components/action-dialog.tsx';
 import { useActionReasons } from '../../shared/request-actions.ts';
 import { usePipelines, useSetRunmode } from '../../shared/queries.ts';
+import { useSearchChanges } from '../../shared/search-changes.ts';
+import { useUrlDraft } from '../../shared/url-draft.ts';
 import { dayFrom, freshParams } from '../../shared/url-state.ts';
 import { DayPending, ServiceUnreachable } from './day-pending.tsx';
 import { HourlyChart } from './hourly-chart.tsx';
@@ -67,9 +69,10 @@ const EMPTY_DAY = { byPipeline: [], hourly: [], errors: 0, total: 0 } as const;
 
 export function OverviewPage() {
   const { t, i18n } = useTranslation('overview');
-  const [search, setSearch] = useSearchParams();
+  const [search, changeSearch] = useSearchChanges();
   const serviceToday = useServiceToday();
   const date = dayFrom(search.get('date'), () => serviceToday.today);
+  const [dayShown, typeDay] = useUrlDraft(ymdToIso(date));
   const [refreshSeconds] = usePreference('refreshSeconds');
   // Without a date in the URL the page waits for the service's today, not the browser's.
   const day = useDayCounts(date, refreshSeconds, search.get('date') !== null || serviceToday.ready);
@@ -111,13 +114,16 @@ export function OverviewPage() {
         <Field label={t('day')}>
           <TextInput
             type="date"
-            value={ymdToIso(date)}
-            onChange={(e) =>
-              e.target.value && setSearch(freshParams(search, { date: isoToYmd(e.target.value) }))
-            }
+            value={dayShown}
+            onChange={(e) => {
+              const iso = e.target.value;
+              if (!iso) return;
+              typeDay(iso);
+              changeSearch((now) => freshParams(now, { date: isoToYmd(iso) }));
+            }}
           />
         </Field>
-        <Button onClick={() => setSearch(freshParams(search))}>{t('today')}</Button>
+        <Button onClick={() => changeSearch(freshParams)}>{t('today')}</Button>
       </PageHeader>
       {unreachable ? (
         <ServiceUnreachable

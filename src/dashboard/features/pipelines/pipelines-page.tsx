@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { freshParams } from '../../shared/url-state.ts';
 import type { Pipeline } from '../../../kit/index.ts';
 import { useForbidden } from '../../core/auth.ts';
@@ -15,6 +14,8 @@ import { CacheDialog } from './cache-dialog.tsx';
 import { ExecDialog } from './exec-dialog.tsx';
 import { pipelineColumns } from './columns.tsx';
 import { matches } from './filter.ts';
+import { useSearchChanges } from '../../shared/search-changes.ts';
+import { useUrlDraft } from '../../shared/url-draft.ts';
 
 export function PipelinesPage() {
   const { t } = useTranslation('pipelines');
@@ -22,8 +23,9 @@ export function PipelinesPage() {
   const pipelines = usePipelines();
   // A service that is down takes no action: each button says why (the banner says more).
   const down = useServiceDown();
-  const [search, setSearch] = useSearchParams();
+  const [search, changeSearch] = useSearchChanges();
   const filter = search.get('q') ?? '';
+  const [filterShown, typeFilter] = useUrlDraft(filter);
   const [execFor, setExecFor] = useState<Pipeline>();
   const [cacheFor, setCacheFor] = useState<Pipeline>();
   const shown = useMemo(
@@ -44,9 +46,12 @@ export function PipelinesPage() {
         <SearchField
           beside
           label={t('filter')}
-          value={filter}
+          value={filterShown}
           placeholder={t('filterPlaceholder')}
-          onChange={(e) => setSearch(freshParams(search, { q: e.target.value }), { replace: true })}
+          onChange={(e) => {
+            typeFilter(e.target.value);
+            changeSearch((now) => freshParams(now, { q: e.target.value }), { replace: true });
+          }}
           className="w-64"
         />
       </PageHeader>

@@ -8,6 +8,7 @@ import { downloadText } from '../../shared/download.ts';
 import { Options, SearchField, Select } from '../../components/fields.tsx';
 import { ServiceTime } from '../../components/time.tsx';
 import { useTimeFormat } from '../../shared/use-time.ts';
+import { useUrlDraft } from '../../shared/url-draft.ts';
 
 export interface LogColumn {
   /** The service's field name, which heads the copied and downloaded text. */
@@ -110,6 +111,7 @@ export function LogView({
   const { t } = useTranslation('requestDetail');
   const wide = useWide();
   const [matchAt, setMatchAt] = useState(0);
+  const [queryShown, typeQuery] = useUrlDraft(query);
   const [wrap, setWrap] = usePreference('wrapLogs');
   const [follow, setFollow] = useState(live);
   const scroller = useRef<HTMLDivElement>(null);
@@ -191,9 +193,10 @@ export function LogView({
         </label>
         <SearchField
           label={t('log.search')}
-          value={query}
+          value={queryShown}
           placeholder={t('log.searchPlaceholder')}
           onChange={(e) => {
+            typeQuery(e.target.value);
             onView({ find: e.target.value });
             setMatchAt(0);
           }}

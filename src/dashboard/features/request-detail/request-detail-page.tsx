@@ -1,6 +1,6 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { HttpError } from '../../../kit/index.ts';
 import { useAuth } from '../../core/auth.ts';
 import { ErrorView } from '../../components/error-view.tsx';
@@ -17,6 +17,7 @@ import { useActionReasons } from '../../shared/request-actions.ts';
 import { useServiceDown } from '../../shared/service-down.ts';
 import { AsOf } from '../../shared/service-down-banner.tsx';
 import { isAdministrator, useAudit } from '../../shared/audit.ts';
+import { useSearchChanges } from '../../shared/search-changes.ts';
 import { freshParams, withParams } from '../../shared/url-state.ts';
 import { appLogStamps } from './app-log-time.ts';
 import { AttemptsPanel } from './attempts-panel.tsx';
@@ -75,21 +76,12 @@ function UnknownRequest({ requestId, error }: { requestId: string; error: unknow
 export function RequestDetailPage() {
   const { t } = useTranslation('requestDetail');
   const { requestId = '' } = useParams();
-  const [search, setSearch] = useSearchParams();
   // The log's filter and search live in the URL beside the tab; the tab's links drop them,
   // since a stage of the request log means nothing in the application log. Typing does not
-  // add a history entry per key. A change builds on the one before it even when no render
-  // came between (a stage picked and the search cleared at once must both stay): React
-  // Router's setter, function form included, starts from what the last render saw.
-  const unrendered = useRef<URLSearchParams | null>(null);
-  useEffect(() => {
-    unrendered.current = null;
-  }, [search]);
-  const onLogView = (changes: Readonly<Partial<{ group: string; find: string }>>) => {
-    const next = withParams(unrendered.current ?? search, changes);
-    unrendered.current = next;
-    setSearch(next, { replace: true });
-  };
+  // add a history entry per key. A stage picked and the search cleared at once both stay.
+  const [search, changeSearch] = useSearchChanges();
+  const onLogView = (changes: Readonly<Partial<{ group: string; find: string }>>) =>
+    changeSearch((now) => withParams(now, changes), { replace: true });
   const tab = (
     ['request', 'app', 'raw'].includes(search.get('tab') ?? '') ? search.get('tab') : 'request'
   ) as Tab;
@@ -192,9 +184,10 @@ export function RequestDetailPage() {
               role="tab"
               aria-selected={tab === value}
               onClick={() =>
-                setSearch(freshParams(search, { tab: value === 'request' ? undefined : value }), {
-                  replace: true,
-                })
+                changeSearch(
+                  (now) => freshParams(now, { tab: value === 'request' ? undefined : value }),
+                  { replace: true },
+                )
               }
               className={`border-b-2 px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-teal-600 ${
                 tab === value

@@ -6,6 +6,7 @@ import { Button } from '../../components/button.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Field, TextInput } from '../../components/fields.tsx';
 import { isoToYmd, shiftDay, ymdToIso } from '../../paths.ts';
+import { useUrlDraft } from '../../shared/url-draft.ts';
 import {
   closeRange,
   openRange,
@@ -47,8 +48,16 @@ export function DayControls({
   const { t } = useTranslation('requests');
   const problemText = useRangeProblemText();
   const [refused, setRefused] = useState<RangeProblem>();
+  const [dayShown, typeDay] = useUrlDraft(ymdToIso(view.date));
   const range = view.range;
+  // Each pick builds on the days the fields show, not on the URL, which shows a pick only
+  // once its render lands (From then To picked before that must both stay); a refused day
+  // stays in its field beside the reason.
+  const [fromShown, typeFrom] = useUrlDraft(range ? ymdToIso(range.from) : '');
+  const [toShown, typeTo] = useUrlDraft(range ? ymdToIso(range.to) : '');
   const pick = (from: string, to: string) => {
+    typeFrom(ymdToIso(from));
+    typeTo(ymdToIso(to));
     const problem = rangeProblem(from, to);
     setRefused(problem);
     if (!problem) onChange({ from, to });
@@ -66,8 +75,13 @@ export function DayControls({
         <Field label={t('date')}>
           <TextInput
             type="date"
-            value={ymdToIso(view.date)}
-            onChange={(e) => e.target.value && onChange({ date: isoToYmd(e.target.value) })}
+            value={dayShown}
+            onChange={(e) => {
+              const iso = e.target.value;
+              if (!iso) return;
+              typeDay(iso);
+              onChange({ date: isoToYmd(iso) });
+            }}
           />
         </Field>
         <Button
@@ -98,15 +112,15 @@ export function DayControls({
         <Field label={t('range.from')}>
           <TextInput
             type="date"
-            value={ymdToIso(range.from)}
-            onChange={(e) => e.target.value && pick(isoToYmd(e.target.value), range.to)}
+            value={fromShown}
+            onChange={(e) => e.target.value && pick(isoToYmd(e.target.value), isoToYmd(toShown))}
           />
         </Field>
         <Field label={t('range.to')}>
           <TextInput
             type="date"
-            value={ymdToIso(range.to)}
-            onChange={(e) => e.target.value && pick(range.from, isoToYmd(e.target.value))}
+            value={toShown}
+            onChange={(e) => e.target.value && pick(isoToYmd(fromShown), isoToYmd(e.target.value))}
           />
         </Field>
         <Button

@@ -1,6 +1,5 @@
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { useForbidden } from '../../core/auth.ts';
 import { REFRESH_CHOICES, usePreference, type RefreshSeconds } from '../../core/preferences.ts';
 import { Button } from '../../components/button.tsx';
@@ -13,6 +12,7 @@ import { Spinner } from '../../components/spinner.tsx';
 import { ymdToIso } from '../../paths.ts';
 import { ActionDialog } from '../../components/action-dialog.tsx';
 import { usePipelines } from '../../shared/queries.ts';
+import { useSearchChanges } from '../../shared/search-changes.ts';
 import { rangePageInfo, useRequestList, useRequestRange } from './queries.ts';
 import { DayControls, RangeSummary, RangeTable, useRangeProblemText } from './day-range.tsx';
 import { useAuth } from '../../core/auth.ts';
@@ -45,7 +45,7 @@ export function RequestsPage() {
   const down = useServiceDown();
   const retryRefusal = forbidden('requestretry') ?? down?.reason;
   const cancelRefusal = forbidden('requestcancel') ?? down?.reason;
-  const [search, setSearch] = useSearchParams();
+  const [search, changeSearch] = useSearchChanges();
   const [defaultSize, setDefaultSize] = usePreference('pageSize');
   const [refreshSeconds, setRefreshSeconds] = usePreference('refreshSeconds');
   const serviceToday = useServiceToday();
@@ -119,7 +119,7 @@ export function RequestsPage() {
 
   const update = (changes: Record<string, string | number | undefined>) => {
     setSelected(new Set());
-    setSearch(searchWith(search, changes));
+    changeSearch((now) => searchWith(now, changes));
   };
 
   const info = list.data?.info;
