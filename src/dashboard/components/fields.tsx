@@ -1,4 +1,6 @@
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
+import { isoToYmd, ymdToIso } from '../paths.ts';
+import { useUrlDraft } from '../shared/url-draft.ts';
 
 const CONTROL =
   'rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-900 shadow-xs focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-teal-600 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100';
@@ -33,17 +35,65 @@ export function Options<T extends string | number>({
   ));
 }
 
-/** A labelled search box: the label above it, or beside it where a header has the room. */
+/** An input's attributes but its value, its kind and its change, which the control owns. */
+type InputRest = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'type'>;
+
+/**
+ * A labelled search box: the label above it, or beside it where a header has the room. It
+ * shows each key at once, whenever `value` (the URL's, on every page) comes to follow it.
+ */
 export function SearchField({
   label,
   beside = false,
+  value,
+  onText,
   ...input
-}: { label: string; beside?: boolean } & InputHTMLAttributes<HTMLInputElement>) {
+}: { label: string; beside?: boolean; value: string; onText: (text: string) => void } & InputRest) {
+  const [shown, type] = useUrlDraft(value);
   return (
     <label className={`flex ${beside ? 'items-center gap-2' : 'flex-col gap-1'} text-sm`}>
       <span className="font-medium">{label}</span>
-      <TextInput type="search" {...input} />
+      <TextInput
+        type="search"
+        {...input}
+        value={shown}
+        onChange={(e) => {
+          type(e.target.value);
+          onText(e.target.value);
+        }}
+      />
     </label>
+  );
+}
+
+/**
+ * A date input of a day (yyyymmdd) that shows each pick at once, whenever `day` (the URL's)
+ * comes to follow it. A date emptied, or typed only in part, reads as no day: `onDay`
+ * hears of it only where no day is a choice (`clearable`).
+ */
+export function DayInput({
+  day,
+  onDay,
+  clearable = false,
+  ...input
+}: {
+  day: string | undefined;
+  onDay: (day: string | undefined) => void;
+  clearable?: boolean;
+} & InputRest) {
+  const [shown, type] = useUrlDraft(day ? ymdToIso(day) : '');
+  return (
+    <TextInput
+      type="date"
+      {...input}
+      value={shown}
+      onChange={(e) => {
+        const iso = e.target.value;
+        if (!iso && !clearable) return;
+        type(iso);
+        onDay(iso ? isoToYmd(iso) : undefined);
+      }}
+    />
   );
 }
 

@@ -6,17 +6,16 @@ import { useAuth } from '../../core/auth.ts';
 import { Button } from '../../components/button.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { Field, PageHeader, Select, TextInput } from '../../components/fields.tsx';
+import { DayInput, Field, PageHeader, Select, TextInput } from '../../components/fields.tsx';
 import { PageSizeField } from '../../components/page-size-field.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { Instant } from '../../components/time.tsx';
-import { inService, isoToYmd, paths, ymdToIso } from '../../paths.ts';
+import { inService, paths } from '../../paths.ts';
 import { isAdministrator, useAudit } from '../../shared/audit.ts';
 import { downloadCsv } from '../../shared/csv.ts';
 import { useServices } from '../../shared/services.ts';
 import { useSearchChanges } from '../../shared/search-changes.ts';
-import { useUrlDraft } from '../../shared/url-draft.ts';
 import { freshParams, withParams } from '../../shared/url-state.ts';
 import { useAuditDownload } from './export.ts';
 import { readAuditView, SERVICE_FILTER, viaKey } from './view.ts';
@@ -135,8 +134,6 @@ export function AuditPage() {
   const auth = useAuth();
   const [search, changeSearch] = useSearchChanges();
   const view = readAuditView(search);
-  const [fromShown, typeFrom] = useUrlDraft(view.from ? ymdToIso(view.from) : '');
-  const [toShown, typeTo] = useUrlDraft(view.to ? ymdToIso(view.to) : '');
   const admin = isAdministrator(auth);
   const audit = useAudit(view, admin);
   const download = useAuditDownload(view);
@@ -165,24 +162,10 @@ export function AuditPage() {
     <>
       <PageHeader title={t('title')}>
         <Field label={t('from')}>
-          <TextInput
-            type="date"
-            value={fromShown}
-            onChange={(e) => {
-              typeFrom(e.target.value);
-              update({ from: e.target.value ? isoToYmd(e.target.value) : undefined });
-            }}
-          />
+          <DayInput clearable day={view.from} onDay={(from) => update({ from })} />
         </Field>
         <Field label={t('to')}>
-          <TextInput
-            type="date"
-            value={toShown}
-            onChange={(e) => {
-              typeTo(e.target.value);
-              update({ to: e.target.value ? isoToYmd(e.target.value) : undefined });
-            }}
-          />
+          <DayInput clearable day={view.to} onDay={(to) => update({ to })} />
         </Field>
         <Field label={t('service')}>
           <Select

@@ -12,7 +12,6 @@ import { TableView } from './table-view.tsx';
 import { DATABASES, filterTables, readDatabaseView } from './view.ts';
 import { withParams } from '../../shared/url-state.ts';
 import { useSearchChanges } from '../../shared/search-changes.ts';
-import { useUrlDraft } from '../../shared/url-draft.ts';
 
 export function DatabasesPage() {
   const { t } = useTranslation('databases');
@@ -24,7 +23,6 @@ export function DatabasesPage() {
   const tables = useTables(database ?? 'system', view.listIndex);
   const names = filterTables(tables.data?.tables ?? [], view.filter);
   const counts = useRowCounts(database ?? 'system', names);
-  const [filterShown, typeFilter] = useUrlDraft(view.filter);
   if (!database) return <Navigate to={paths.database('system')} replace />;
   const info = tables.data?.info;
   const list: TableListQuery = { listIndex: view.listIndex, filter: view.filter || undefined };
@@ -59,11 +57,8 @@ export function DatabasesPage() {
         <aside aria-label={t('tables')} className="flex flex-col gap-2">
           <SearchField
             label={t('filterTables')}
-            value={filterShown}
-            onChange={(e) => {
-              typeFilter(e.target.value);
-              setList({ filter: e.target.value });
-            }}
+            value={view.filter}
+            onText={(filter) => setList({ filter })}
           />
           {tables.error ? <ErrorView error={tables.error} /> : null}
           {tables.isPending ? (

@@ -7,7 +7,7 @@ import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { Field, Options, Select, TextInput } from '../../components/fields.tsx';
+import { Field, Options, SearchField, Select } from '../../components/fields.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { paths } from '../../paths.ts';
@@ -17,7 +17,6 @@ import { rowColumns } from './columns.tsx';
 import { arrangeRows, sortParam, type Sort } from './rows.ts';
 import { TABLE_PAGE_SIZES, type RowsViewChange } from './view.ts';
 import { TableChangeDialog } from './table-change-dialog.tsx';
-import { useUrlDraft } from '../../shared/url-draft.ts';
 
 /** An action table's changes: the operation a role may be refused, the button's words. */
 const TABLE_CHANGES = [
@@ -54,7 +53,6 @@ export function TableView({
   const page = useTablePage(database, table, index, size);
   const [full, setFull] = useState<{ column: string; value: string }>();
   const [change, setChange] = useState<'delete' | 'drop'>();
-  const [filterShown, typeFilter] = useUrlDraft(filter);
   const data = page.data;
   const rows = useMemo(() => (data ? arrangeRows(data, filter, sort) : []), [data, filter, sort]);
 
@@ -143,16 +141,7 @@ export function TableView({
       </div>
       <div className="flex flex-wrap items-end justify-between gap-2">
         <div className="flex flex-wrap items-end gap-2">
-          <Field label={t('filterRows')}>
-            <TextInput
-              type="search"
-              value={filterShown}
-              onChange={(e) => {
-                typeFilter(e.target.value);
-                onView({ rows: e.target.value });
-              }}
-            />
-          </Field>
+          <SearchField label={t('filterRows')} value={filter} onText={(rows) => onView({ rows })} />
           <p className="pb-2 text-xs text-slate-500 dark:text-slate-400">{t('localNote')}</p>
         </div>
         <div className="flex flex-wrap items-end gap-2 text-sm">

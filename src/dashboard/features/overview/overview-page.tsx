@@ -8,9 +8,9 @@ import { useDarkClass } from '../../core/theme.ts';
 import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { Field, PageHeader, TextInput } from '../../components/fields.tsx';
+import { DayInput, Field, PageHeader } from '../../components/fields.tsx';
 import { ServiceTime } from '../../components/time.tsx';
-import { isoToYmd, paths, ymdToIso } from '../../paths.ts';
+import { paths } from '../../paths.ts';
 import { useServiceToday } from '../../shared/services.ts';
 import { upstreamFailureOf, useServiceDown } from '../../shared/service-down.ts';
 import { AsOf } from '../../shared/service-down-banner.tsx';
@@ -20,7 +20,6 @@ import { ActionDialog } from '../../components/action-dialog.tsx';
 import { useActionReasons } from '../../shared/request-actions.ts';
 import { usePipelines, useSetRunmode } from '../../shared/queries.ts';
 import { useSearchChanges } from '../../shared/search-changes.ts';
-import { useUrlDraft } from '../../shared/url-draft.ts';
 import { dayFrom, freshParams } from '../../shared/url-state.ts';
 import { DayPending, ServiceUnreachable } from './day-pending.tsx';
 import { HourlyChart } from './hourly-chart.tsx';
@@ -72,7 +71,6 @@ export function OverviewPage() {
   const [search, changeSearch] = useSearchChanges();
   const serviceToday = useServiceToday();
   const date = dayFrom(search.get('date'), () => serviceToday.today);
-  const [dayShown, typeDay] = useUrlDraft(ymdToIso(date));
   const [refreshSeconds] = usePreference('refreshSeconds');
   // Without a date in the URL the page waits for the service's today, not the browser's.
   const day = useDayCounts(date, refreshSeconds, search.get('date') !== null || serviceToday.ready);
@@ -112,15 +110,9 @@ export function OverviewPage() {
     <>
       <PageHeader title={t('title')}>
         <Field label={t('day')}>
-          <TextInput
-            type="date"
-            value={dayShown}
-            onChange={(e) => {
-              const iso = e.target.value;
-              if (!iso) return;
-              typeDay(iso);
-              changeSearch((now) => freshParams(now, { date: isoToYmd(iso) }));
-            }}
+          <DayInput
+            day={date}
+            onDay={(day) => changeSearch((now) => freshParams(now, { date: day }))}
           />
         </Field>
         <Button onClick={() => changeSearch(freshParams)}>{t('today')}</Button>

@@ -15,7 +15,6 @@ import { ExecDialog } from './exec-dialog.tsx';
 import { pipelineColumns } from './columns.tsx';
 import { matches } from './filter.ts';
 import { useSearchChanges } from '../../shared/search-changes.ts';
-import { useUrlDraft } from '../../shared/url-draft.ts';
 
 export function PipelinesPage() {
   const { t } = useTranslation('pipelines');
@@ -25,7 +24,6 @@ export function PipelinesPage() {
   const down = useServiceDown();
   const [search, changeSearch] = useSearchChanges();
   const filter = search.get('q') ?? '';
-  const [filterShown, typeFilter] = useUrlDraft(filter);
   const [execFor, setExecFor] = useState<Pipeline>();
   const [cacheFor, setCacheFor] = useState<Pipeline>();
   const shown = useMemo(
@@ -46,12 +44,9 @@ export function PipelinesPage() {
         <SearchField
           beside
           label={t('filter')}
-          value={filterShown}
+          value={filter}
           placeholder={t('filterPlaceholder')}
-          onChange={(e) => {
-            typeFilter(e.target.value);
-            changeSearch((now) => freshParams(now, { q: e.target.value }), { replace: true });
-          }}
+          onText={(q) => changeSearch((now) => freshParams(now, { q }), { replace: true })}
           className="w-64"
         />
       </PageHeader>

@@ -8,7 +8,6 @@ import { downloadText } from '../../shared/download.ts';
 import { Options, SearchField, Select } from '../../components/fields.tsx';
 import { ServiceTime } from '../../components/time.tsx';
 import { useTimeFormat } from '../../shared/use-time.ts';
-import { useUrlDraft } from '../../shared/url-draft.ts';
 
 export interface LogColumn {
   /** The service's field name, which heads the copied and downloaded text. */
@@ -111,7 +110,6 @@ export function LogView({
   const { t } = useTranslation('requestDetail');
   const wide = useWide();
   const [matchAt, setMatchAt] = useState(0);
-  const [queryShown, typeQuery] = useUrlDraft(query);
   const [wrap, setWrap] = usePreference('wrapLogs');
   const [follow, setFollow] = useState(live);
   const scroller = useRef<HTMLDivElement>(null);
@@ -193,11 +191,10 @@ export function LogView({
         </label>
         <SearchField
           label={t('log.search')}
-          value={queryShown}
+          value={query}
           placeholder={t('log.searchPlaceholder')}
-          onChange={(e) => {
-            typeQuery(e.target.value);
-            onView({ find: e.target.value });
+          onText={(find) => {
+            onView({ find });
             setMatchAt(0);
           }}
           onKeyDown={(e) => {

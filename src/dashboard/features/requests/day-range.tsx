@@ -4,7 +4,7 @@ import type { RangeRequest, RequestRange } from '../../../kit/index.ts';
 import { StatusBadge } from '../../components/badge.tsx';
 import { Button } from '../../components/button.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
-import { Field, TextInput } from '../../components/fields.tsx';
+import { DayInput, Field, TextInput } from '../../components/fields.tsx';
 import { isoToYmd, shiftDay, ymdToIso } from '../../paths.ts';
 import { useUrlDraft } from '../../shared/url-draft.ts';
 import {
@@ -48,7 +48,6 @@ export function DayControls({
   const { t } = useTranslation('requests');
   const problemText = useRangeProblemText();
   const [refused, setRefused] = useState<RangeProblem>();
-  const [dayShown, typeDay] = useUrlDraft(ymdToIso(view.date));
   const range = view.range;
   // Each pick builds on the days the fields show, not on the URL, which shows a pick only
   // once its render lands (From then To picked before that must both stay); a refused day
@@ -73,16 +72,7 @@ export function DayControls({
           ‹
         </Button>
         <Field label={t('date')}>
-          <TextInput
-            type="date"
-            value={dayShown}
-            onChange={(e) => {
-              const iso = e.target.value;
-              if (!iso) return;
-              typeDay(iso);
-              onChange({ date: isoToYmd(iso) });
-            }}
-          />
+          <DayInput day={view.date} onDay={(date) => onChange({ date })} />
         </Field>
         <Button
           aria-label={t('nextDay')}
