@@ -9,12 +9,16 @@ import { expect, settle, signIn, test } from './fixtures.ts';
 
 const TEXT = 'orders-nightly';
 
-async function typeSlowly(page: Page, field: ReturnType<Page['getByLabel']>, text: string) {
+/** Runs `act` with the page's CPU slowed four times, as on a phone. */
+async function onSlowCpu(page: Page, act: () => Promise<void>) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-  await field.pressSequentially(text, { delay: 60 });
+  await act();
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
 }
+
+const typeSlowly = (page: Page, field: ReturnType<Page['getByLabel']>, text: string) =>
+  onSlowCpu(page, () => field.pressSequentially(text, { delay: 60 }));
 
 test('the pipelines filter keeps every key typed, and the URL follows', async ({
   page,
@@ -56,4 +60,45 @@ test('the search of a request log keeps every key typed', async ({ page, service
   await expect(search).toHaveValue('derive step1499');
   await expect(page.getByTestId('match-count')).toHaveText('1 of 1');
   await expect(page).toHaveURL(/find=derive/);
+});
+
+test('arrow keys move through a select of the URL one option a key', async ({ page, service }) => {
+  await signIn(page, service, undefined, '/requests');
+  const select = page.getByRole('combobox', { name: /^Pipeline/ });
+  const values = await select
+    .locator('option')
+    .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+  expect(values.length).toBeGreaterThan(4);
+  await select.focus();
+  await onSlowCpu(page, async () => {
+    for (let key = 0; key < 4; key++) {
+      await page.keyboard.press('ArrowDown');
+      await page.waitForTimeout(60);
+    }
+  });
+  await expect(select).toHaveValue(values[4] as string);
+  await expect(page).toHaveURL(new RegExp(`pipeline=${values[4]}`));
+});
+
+test('two statuses ticked before the page catches up both stay ticked and in the URL', async ({
+  page,
+  service,
+}) => {
+  await signIn(page, service, undefined, '/requests');
+  await page.getByTestId('status-filter').locator('summary').click();
+  const error = page.getByRole('checkbox', { name: 'Error', exact: true });
+  const wait = page.getByRole('checkbox', { name: 'Wait', exact: true });
+  await expect(error).toBeVisible();
+  // Both clicks before any render: the second must build on the first, not on the URL shown.
+  await page.evaluate(() => {
+    const box = (name: string) =>
+      Array.from(document.querySelectorAll('[data-testid="status-filter"] label'))
+        .find((label) => label.textContent?.trim() === name)
+        ?.querySelector('input');
+    box('Error')?.click();
+    box('Wait')?.click();
+  });
+  await expect(page).toHaveURL(/status=Wait%2CError|status=Wait,Error/);
+  await expect(error).toBeChecked();
+  await expect(wait).toBeChecked();
 });

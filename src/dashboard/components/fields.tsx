@@ -20,6 +20,32 @@ export function Select(props: SelectHTMLAttributes<HTMLSelectElement>) {
   return <select {...props} className={`${CONTROL} ${props.className ?? ''}`} />;
 }
 
+/**
+ * A select whose value lives in the URL. It shows each pick at once, whenever `value` comes
+ * to follow it: else a phone's arrow keys, each put back until the URL renders, would move
+ * no further than one option.
+ */
+export function UrlSelect({
+  value,
+  onPick,
+  ...select
+}: { value: string | number; onPick: (value: string) => void } & Omit<
+  SelectHTMLAttributes<HTMLSelectElement>,
+  'value' | 'onChange'
+>) {
+  const [shown, type] = useUrlDraft(String(value));
+  return (
+    <Select
+      {...select}
+      value={shown}
+      onChange={(e) => {
+        type(e.target.value);
+        onPick(e.target.value);
+      }}
+    />
+  );
+}
+
 /** A select's options, each value shown as `label` words it (as it is, unless told). */
 export function Options<T extends string | number>({
   values,

@@ -1,7 +1,7 @@
 import { PAGE_SIZES } from '../shared/url-state.ts';
-import { Field, Options, Select } from './fields.tsx';
+import { Field, Options, UrlSelect } from './fields.tsx';
 
-/** The page-size choice every paged view offers, from the one list of sizes. */
+/** The page-size choice every paged view offers, from the one list of sizes, in the URL. */
 export function PageSizeField({
   label,
   value,
@@ -13,9 +13,9 @@ export function PageSizeField({
 }) {
   return (
     <Field label={label}>
-      <Select value={value} onChange={(e) => onChange(Number(e.target.value))}>
+      <UrlSelect value={value} onPick={(size) => onChange(Number(size))}>
         <Options values={PAGE_SIZES} />
-      </Select>
+      </UrlSelect>
     </Field>
   );
 }

@@ -6,7 +6,7 @@ import { useAuth } from '../../core/auth.ts';
 import { Button } from '../../components/button.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { DayInput, Field, PageHeader, Select, TextInput } from '../../components/fields.tsx';
+import { DayInput, Field, PageHeader, TextInput, UrlSelect } from '../../components/fields.tsx';
 import { PageSizeField } from '../../components/page-size-field.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
@@ -168,10 +168,10 @@ export function AuditPage() {
           <DayInput clearable day={view.to} onDay={(to) => update({ to })} />
         </Field>
         <Field label={t('service')}>
-          <Select
+          <UrlSelect
             value={view.service ?? ''}
             data-testid="audit-service-filter"
-            onChange={(e) => update({ [SERVICE_FILTER]: e.target.value })}
+            onPick={(service) => update({ [SERVICE_FILTER]: service })}
           >
             <option value="">{t('anyService')}</option>
             {services.map((s) => (
@@ -182,7 +182,7 @@ export function AuditPage() {
             {view.service && !services.some((s) => s.id === view.service) ? (
               <option value={view.service}>{view.service}</option>
             ) : null}
-          </Select>
+          </UrlSelect>
         </Field>
         <form
           className="flex items-end gap-2"

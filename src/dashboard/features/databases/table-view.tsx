@@ -7,7 +7,7 @@ import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { Field, Options, SearchField, Select } from '../../components/fields.tsx';
+import { Field, Options, SearchField, UrlSelect } from '../../components/fields.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { paths } from '../../paths.ts';
@@ -146,12 +146,9 @@ export function TableView({
         </div>
         <div className="flex flex-wrap items-end gap-2 text-sm">
           <Field label={t('pageSize')}>
-            <Select
-              value={size}
-              onChange={(e) => onView({ index: 0, size: Number(e.target.value) })}
-            >
+            <UrlSelect value={size} onPick={(picked) => onView({ index: 0, size: Number(picked) })}>
               <Options values={TABLE_PAGE_SIZES} label={(n) => t('count', { n })} />
-            </Select>
+            </UrlSelect>
           </Field>
           <Pager
             // Past the bound no total is known: the pager says the range alone.

@@ -1,13 +1,14 @@
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { JUMP_RULES, type Trends } from '../../../kit/index.ts';
 import { useDarkClass } from '../../core/theme.ts';
 import { ErrorView } from '../../components/error-view.tsx';
-import { Field, Options, PageHeader, Select } from '../../components/fields.tsx';
+import { Field, Options, PageHeader, UrlSelect } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { paths } from '../../paths.ts';
 import { useCurrentService } from '../../shared/services.ts';
+import { useSearchChanges } from '../../shared/search-changes.ts';
 import { freshParams } from '../../shared/url-state.ts';
 import { secondsOf, useZonedFormat, zoneLabel } from './fleet-time.ts';
 import { useTrends } from './queries.ts';
@@ -262,7 +263,7 @@ function TrendsBody({ trends, dark }: { trends: Trends; dark: boolean }) {
 export function TrendsPage() {
   const { t } = useTranslation('fleet');
   const { pipelineId = '' } = useParams();
-  const [search, setSearch] = useSearchParams();
+  const [search, changeSearch] = useSearchChanges();
   const service = useCurrentService();
   const days = daysFrom(search.get('days'));
   const trends = useTrends(service.id, pipelineId, days);
@@ -284,13 +285,13 @@ export function TrendsPage() {
       </nav>
       <PageHeader title={title}>
         <Field label={t('trends.days')}>
-          <Select
+          <UrlSelect
             value={days}
             data-testid="trends-days"
-            onChange={(e) => setSearch(freshParams(search, { days: e.target.value }))}
+            onPick={(picked) => changeSearch((now) => freshParams(now, { days: picked }))}
           >
             <Options values={PERIODS} label={(n) => t('trends.lastDays', { count: n })} />
-          </Select>
+          </UrlSelect>
         </Field>
       </PageHeader>
       {trends.error ? (

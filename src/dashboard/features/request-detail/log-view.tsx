@@ -5,7 +5,7 @@ import { notify } from '../../core/notices.ts';
 import { usePreference } from '../../core/preferences.ts';
 import { Button } from '../../components/button.tsx';
 import { downloadText } from '../../shared/download.ts';
-import { Options, SearchField, Select } from '../../components/fields.tsx';
+import { Options, SearchField, UrlSelect } from '../../components/fields.tsx';
 import { ServiceTime } from '../../components/time.tsx';
 import { useTimeFormat } from '../../shared/use-time.ts';
 
@@ -184,10 +184,10 @@ export function LogView({
       <div className="flex flex-wrap items-end gap-2">
         <label className="flex flex-col gap-1 text-sm">
           <span className="font-medium">{groupLabel}</span>
-          <Select value={group} onChange={(e) => onView({ group: e.target.value })}>
+          <UrlSelect value={group} onPick={(picked) => onView({ group: picked })}>
             <option value="">{t('log.all')}</option>
             <Options values={groups} />
-          </Select>
+          </UrlSelect>
         </label>
         <SearchField
           label={t('log.search')}

@@ -14,10 +14,9 @@ import {
   rangeProblem,
   type RangeProblem,
   type RequestsView,
+  type ViewChanges,
 } from './view.ts';
 import { requestCellColumns } from './request-cells.tsx';
-
-type Changes = Record<string, string | number | undefined>;
 
 /** A refused range in words: which days, and why they cannot be listed together. */
 export function useRangeProblemText(): (problem: RangeProblem) => string {
@@ -43,7 +42,7 @@ export function DayControls({
   onChange,
 }: {
   view: RequestsView;
-  onChange: (changes: Changes) => void;
+  onChange: (changes: ViewChanges) => void;
 }) {
   const { t } = useTranslation('requests');
   const problemText = useRangeProblemText();

@@ -6,7 +6,7 @@ import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
-import { Field, Options, Select } from '../../components/fields.tsx';
+import { Field, Options, Select, UrlSelect } from '../../components/fields.tsx';
 import { PageSizeField } from '../../components/page-size-field.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { ymdToIso } from '../../paths.ts';
@@ -24,7 +24,9 @@ import {
   searchWith,
   serviceWordsOf,
   statusChoices,
+  statusesFrom,
   toggledStatus,
+  type ViewChanges,
 } from './view.ts';
 import { useStatusSemantics } from '../../shared/use-status-semantics.ts';
 import { useCurrentService } from '../../shared/services.ts';
@@ -117,9 +119,11 @@ export function RequestsPage() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [action, setAction] = useState<{ kind: 'retry' | 'cancel'; ids: string[] }>();
 
-  const update = (changes: Record<string, string | number | undefined>) => {
+  // Changes, or what to change given the URL as last changed (a status ticked must build
+  // on the one ticked just before, even before the page shows it).
+  const update = (changes: ViewChanges | ((now: URLSearchParams) => ViewChanges)) => {
     setSelected(new Set());
-    changeSearch((now) => searchWith(now, changes));
+    changeSearch((now) => searchWith(now, typeof changes === 'function' ? changes(now) : changes));
   };
 
   const info = list.data?.info;
@@ -203,11 +207,11 @@ export function RequestsPage() {
         >
           <DayControls view={view} onChange={update} />
           <Field label={t('pipeline')}>
-            <Select
+            <UrlSelect
               // A long pipeline name would widen the header past a phone's screen.
               className="max-w-72"
               value={view.pipeline ?? ''}
-              onChange={(e) => update({ pipeline: e.target.value })}
+              onPick={(pipeline) => update({ pipeline })}
             >
               <option value="">{t('allPipelines')}</option>
               {(pipelines.data ?? []).map((p) => (
@@ -215,14 +219,16 @@ export function RequestsPage() {
                   {t('pipelineOption', { id: p.id, name: p.name })}
                 </option>
               ))}
-            </Select>
+            </UrlSelect>
           </Field>
           <StatusFilter
             choices={choices}
             failed={semantics.failed}
             chosen={view.status}
             onToggle={(status, on) =>
-              update({ status: toggledStatus(view.status, status, on, choices) })
+              update((now) => ({
+                status: toggledStatus(statusesFrom(now.get('status')), status, on, choices),
+              }))
             }
             onClear={() => update({ status: undefined })}
           />

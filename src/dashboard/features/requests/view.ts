@@ -75,15 +75,15 @@ export function readRequestsView(
   };
 }
 
+/** URL parameters of the view to change; an undefined or empty value takes one out. */
+export type ViewChanges = Readonly<Record<string, string | number | undefined>>;
+
 /**
  * The query string after a change of the view. Any change but paging itself goes back to the
  * first page, since the old Index belongs to another list; empty values and Index 0 are left
  * out so that links stay short.
  */
-export function searchWith(
-  search: URLSearchParams,
-  changes: Readonly<Record<string, string | number | undefined>>,
-): URLSearchParams {
+export function searchWith(search: URLSearchParams, changes: ViewChanges): URLSearchParams {
   const next = withParams(search, changes);
   if (!('index' in changes)) next.delete('index');
   return next;
