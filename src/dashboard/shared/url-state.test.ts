@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayFrom, indexFrom, pageSizeFrom, withParams } from './url-state.ts';
+import { dayFrom, indexFrom, pageSizeFrom, searchWith, withParams } from './url-state.ts';
 
 describe('URL state readers', () => {
   it('reads an index as a whole number of at least 0', () => {
@@ -31,5 +31,20 @@ describe('withParams', () => {
     );
     expect(withParams(search, { rows: '' }).toString()).toBe('table=ORDERS&index=100');
     expect(search.toString()).toBe('table=ORDERS&index=100&rows=ada');
+  });
+});
+
+describe('searchWith', () => {
+  it('goes back to the first page on any change but paging', () => {
+    const search = new URLSearchParams('date=20261121&index=100');
+    expect(searchWith(search, { pipeline: 'pl_1' }).toString()).toBe('date=20261121&pipeline=pl_1');
+  });
+
+  it('pages, and leaves out Index 0 and empty values', () => {
+    const search = new URLSearchParams('date=20261121&pipeline=pl_1');
+    expect(searchWith(search, { index: 50 }).toString()).toBe(
+      'date=20261121&pipeline=pl_1&index=50',
+    );
+    expect(searchWith(search, { index: 0, pipeline: '' }).toString()).toBe('date=20261121');
   });
 });

@@ -37,6 +37,20 @@ export function withParams(
   return next;
 }
 
+/** URL parameters of the view to change; an undefined or empty value takes one out. */
+export type ViewChanges = Readonly<Record<string, string | number | undefined>>;
+
+/**
+ * The query string after a change of the view. Any change but paging itself goes back to the
+ * first page, since the old Index belongs to another list; empty values and Index 0 are left
+ * out so that links stay short.
+ */
+export function searchWith(search: URLSearchParams, changes: ViewChanges): URLSearchParams {
+  const next = withParams(search, changes);
+  if (!('index' in changes)) next.delete('index');
+  return next;
+}
+
 /**
  * A fresh query string of these values that still keeps the service being looked at: a
  * page that resets its own parameters must not drop the service the URL names.

@@ -16,7 +16,7 @@ import { isAdministrator, useAudit } from '../../shared/audit.ts';
 import { downloadCsv } from '../../shared/csv.ts';
 import { useServices } from '../../shared/services.ts';
 import { useSearchChanges } from '../../shared/search-changes.ts';
-import { freshParams, withParams } from '../../shared/url-state.ts';
+import { freshParams, searchWith, type ViewChanges } from '../../shared/url-state.ts';
 import { useAuditDownload } from './export.ts';
 import { readAuditView, SERVICE_FILTER, viaKey } from './view.ts';
 
@@ -141,13 +141,7 @@ export function AuditPage() {
   if (!admin)
     return <p className="text-sm text-slate-600 dark:text-slate-300">{t('onlyAdministrators')}</p>;
 
-  const update = (changes: Record<string, string | number | undefined>) => {
-    changeSearch((now) => {
-      const next = withParams(now, changes);
-      if (!('index' in changes)) next.delete('index');
-      return next;
-    });
-  };
+  const update = (changes: ViewChanges) => changeSearch((now) => searchWith(now, changes));
   const entries = audit.data?.entries ?? [];
   const onFilter = (form: HTMLFormElement) => {
     const data = new FormData(form);

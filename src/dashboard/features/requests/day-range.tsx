@@ -7,6 +7,7 @@ import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { DayInput, Field, TextInput } from '../../components/fields.tsx';
 import { isoToYmd, shiftDay, ymdToIso } from '../../paths.ts';
 import { useUrlDraft } from '../../shared/url-draft.ts';
+import type { ViewChanges } from '../../shared/url-state.ts';
 import {
   closeRange,
   openRange,
@@ -14,7 +15,6 @@ import {
   rangeProblem,
   type RangeProblem,
   type RequestsView,
-  type ViewChanges,
 } from './view.ts';
 import { requestCellColumns } from './request-cells.tsx';
 

@@ -13,6 +13,7 @@ import { ymdToIso } from '../../paths.ts';
 import { ActionDialog } from '../../components/action-dialog.tsx';
 import { usePipelines } from '../../shared/queries.ts';
 import { useSearchChanges } from '../../shared/search-changes.ts';
+import { searchWith, type ViewChanges } from '../../shared/url-state.ts';
 import { rangePageInfo, useRequestList, useRequestRange } from './queries.ts';
 import { DayControls, RangeSummary, RangeTable, useRangeProblemText } from './day-range.tsx';
 import { useAuth } from '../../core/auth.ts';
@@ -21,12 +22,10 @@ import { requestColumns } from './columns.tsx';
 import {
   isMultiDay,
   readRequestsView,
-  searchWith,
   serviceWordsOf,
   statusChoices,
   statusesFrom,
   toggledStatus,
-  type ViewChanges,
 } from './view.ts';
 import { useStatusSemantics } from '../../shared/use-status-semantics.ts';
 import { useCurrentService } from '../../shared/services.ts';

@@ -7,12 +7,12 @@ import {
   openRange,
   rangeProblem,
   readRequestsView,
-  searchWith,
   serviceWordsOf,
   statusChoices,
   statusesFrom,
   toggledStatus,
 } from './view.ts';
+import { searchWith } from '../../shared/url-state.ts';
 
 describe('readRequestsView', () => {
   it('reads date, pipeline, statuses, search, index and size from the URL', () => {
@@ -130,21 +130,6 @@ describe('statusChoices', () => {
       'Queued',
       'Running',
     ]);
-  });
-});
-
-describe('searchWith', () => {
-  it('goes back to the first page on any change but paging', () => {
-    const search = new URLSearchParams('date=20261121&index=100');
-    expect(searchWith(search, { pipeline: 'pl_1' }).toString()).toBe('date=20261121&pipeline=pl_1');
-  });
-
-  it('pages, and leaves out Index 0 and empty values', () => {
-    const search = new URLSearchParams('date=20261121&pipeline=pl_1');
-    expect(searchWith(search, { index: 50 }).toString()).toBe(
-      'date=20261121&pipeline=pl_1&index=50',
-    );
-    expect(searchWith(search, { index: 0, pipeline: '' }).toString()).toBe('date=20261121');
   });
 });
 

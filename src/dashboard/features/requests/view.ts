@@ -1,5 +1,5 @@
 import { DAY_PATTERN, REQUEST_STATUSES } from '../../../kit/index.ts';
-import { dayFrom, indexFrom, pageSizeFrom, withParams } from '../../shared/url-state.ts';
+import { dayFrom, indexFrom, pageSizeFrom } from '../../shared/url-state.ts';
 
 /** The most days a range may span, as the server's `GET /mcapi/requests/range` allows. */
 export const RANGE_MAX_DAYS = 31;
@@ -73,20 +73,6 @@ export function readRequestsView(
     index: indexFrom(search.get('index')),
     size: pageSizeFrom(search.get('size'), defaultSize),
   };
-}
-
-/** URL parameters of the view to change; an undefined or empty value takes one out. */
-export type ViewChanges = Readonly<Record<string, string | number | undefined>>;
-
-/**
- * The query string after a change of the view. Any change but paging itself goes back to the
- * first page, since the old Index belongs to another list; empty values and Index 0 are left
- * out so that links stay short.
- */
-export function searchWith(search: URLSearchParams, changes: ViewChanges): URLSearchParams {
-  const next = withParams(search, changes);
-  if (!('index' in changes)) next.delete('index');
-  return next;
 }
 
 /**
