@@ -1,16 +1,26 @@
-import { hash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-import { getSetting, setSetting } from '../db/system/settings.ts';
+import { getSetting, setSetting, settingOnce } from '../db/system/settings.ts';
 import type { Sql } from '../db/sql.ts';
+import { CookieSessions } from './cookie-sessions.ts';
 
 const COOKIE_IDLE_MS = 30 * 60 * 1000;
 /** How often a gateway on PostgreSQL reads the API settings again (watch). */
 const SETTINGS_REFRESH_MS = 2_000;
-// Each key-authenticated call without a cookie mints one; the cap keeps a flood of such
-// calls from growing memory without bound (the least recently used go first).
+// A gateway remembers the cookies it has checked, so that a busy script's calls are not each
+// verified again; the cap keeps a flood of key-authenticated calls, each minting one, from
+// growing memory without bound (the least recently used go first, and are verified again
+// from their stamp if they come back).
 const MAX_COOKIE_SESSIONS = 10_000;
 /** A cookie session's last use is written down at most this often (touchCookieSession). */
 const TOUCH_EVERY_MS = 1000;
+/**
+ * A cookie used this long after its stamp is set again with a new one: another gateway,
+ * which has not seen its uses, judges its idle time by the stamp (see CookieSessions).
+ */
+const RESTAMP_AFTER_MS = 5 * 60 * 1000;
+/** The setting that holds the secret cookies are signed with: never shown, never logged. */
+const COOKIE_SECRET = 'apiCookieSecret';
 
 // Every key-authenticated call digests the key it sent, with the one-shot hash and into a
 // hex string: a Buffer per call (made in C++, its memory tracked apart by the garbage
@@ -30,9 +40,13 @@ function sameDigest(a: string, b: string): boolean {
 
 export const newSecret = (): string => randomBytes(32).toString('base64url');
 
+/** How long a session ended early is remembered: past it, none of its cookies can be live. */
+const ENDED_KEPT_MS = COOKIE_IDLE_MS + RESTAMP_AFTER_MS;
+
 /**
  * The pipeline API setting, its key and the SESSIONID cookie sessions (contract section 4).
- * Cookie sessions live in memory: after a restart a client presents its key again.
+ * Cookies are signed (cookie-sessions.ts), so that any gateway of one store takes one that
+ * another set, and one set before a restart still holds after it while it is not idle.
  *
  * The settings are read on every call, on the hot path, so they are held here as the store
  * last said: this process's own changes at once, another gateway's (on a shared PostgreSQL,
@@ -43,15 +57,25 @@ export class ApiAccess {
   private sharedKeyValue = true;
   private keyValue: string | null = null;
   private keyDigest: string | null = null;
-  private readonly cookies = new Map<string, number>();
 
   private constructor(
     private readonly sql: Sql,
     private readonly clock: Clock,
+    private readonly cookies: CookieSessions,
   ) {}
 
   static async load(sql: Sql, clock: Clock): Promise<ApiAccess> {
-    const access = new ApiAccess(sql, clock);
+    const secret = await settingOnce(sql, COOKIE_SECRET, newSecret);
+    const access = new ApiAccess(
+      sql,
+      clock,
+      new CookieSessions(secret, {
+        idleMs: COOKIE_IDLE_MS,
+        touchEveryMs: TOUCH_EVERY_MS,
+        restampAfterMs: RESTAMP_AFTER_MS,
+        maxRemembered: MAX_COOKIE_SESSIONS,
+      }),
+    );
     await access.refresh();
     return access;
   }
@@ -72,22 +96,33 @@ export class ApiAccess {
     return () => clearInterval(timer);
   }
 
-  /** Reads the settings again (another gateway may have changed them). */
+  /**
+   * Reads the settings and the sessions ended early again (another gateway may have changed
+   * them): a key reissued or the shared key disabled elsewhere signs with a new secret, which
+   * ends the cookies here too.
+   */
   async refresh(): Promise<void> {
-    const [enabled, shared, key] = await Promise.all([
+    const keptSince = this.clock.now().getTime() - ENDED_KEPT_MS;
+    const [enabled, shared, key, secret, ended] = await Promise.all([
       getSetting(this.sql, 'apiEnabled'),
       getSetting(this.sql, 'sharedKeyEnabled'),
       getSetting(this.sql, 'apiKey'),
+      getSetting(this.sql, COOKIE_SECRET),
+      this.sql.all<{ ID: string; ENDED: number }>(
+        'SELECT ID AS "ID", ENDED AS "ENDED" FROM API_COOKIE_END WHERE ENDED >= ?',
+        [keptSince],
+      ),
     ]);
     this.enabledValue = enabled === 'true';
-    if (this.sharedKeyValue && shared === 'false') this.cookies.clear();
+    if (this.sharedKeyValue && shared === 'false') this.cookies.forgetAll();
     this.sharedKeyValue = shared !== 'false';
     if (key !== this.keyValue) {
-      // A key reissued elsewhere ends the cookies it minted here too.
-      if (this.keyValue !== null) this.cookies.clear();
       this.keyValue = key;
       this.keyDigest = key ? digest(key) : null;
     }
+    if (secret !== null) this.cookies.setSecret(secret);
+    this.cookies.pruneEnded(keptSince);
+    this.cookies.endIds(ended.map((row) => [row.ID, Number(row.ENDED)] as const));
   }
 
   get enabled(): boolean {
@@ -99,11 +134,18 @@ export class ApiAccess {
     return this.sharedKeyValue;
   }
 
-  /** Enables or disables the shared key; disabling ends the cookies it minted at once. */
+  /**
+   * Enables or disables the shared key; disabling ends the cookies it minted at once, here
+   * and, by a new secret, on the other gateways, for good (enabling it again revives none).
+   */
   async setSharedKeyEnabled(enabled: boolean): Promise<void> {
-    await setSetting(this.sql, 'sharedKeyEnabled', String(enabled));
+    const secret = enabled ? undefined : newSecret();
+    await this.sql.transaction(async (tx) => {
+      await setSetting(tx, 'sharedKeyEnabled', String(enabled));
+      if (secret !== undefined) await setSetting(tx, COOKIE_SECRET, secret);
+    });
     this.sharedKeyValue = enabled;
-    if (!enabled) this.cookies.clear();
+    if (secret !== undefined) this.cookies.setSecret(secret);
   }
 
   get key(): string | null {
@@ -129,12 +171,19 @@ export class ApiAccess {
     this.enabledValue = enabled;
   }
 
-  /** Replaces the key (or sets the given one); the old key and its cookies stop at once. */
+  /**
+   * Replaces the key (or sets the given one); the old key and its cookies stop at once, here
+   * and, by the new secret beside the key, on the other gateways at their next refresh.
+   */
   async reissue(key: string = newSecret()): Promise<string> {
-    await setSetting(this.sql, 'apiKey', key);
+    const secret = newSecret();
+    await this.sql.transaction(async (tx) => {
+      await setSetting(tx, 'apiKey', key);
+      await setSetting(tx, COOKIE_SECRET, secret);
+    });
     this.keyValue = key;
     this.keyDigest = digest(key);
-    this.cookies.clear();
+    this.cookies.setSecret(secret);
     return key;
   }
 
@@ -143,45 +192,43 @@ export class ApiAccess {
     return this.keyDigest !== null && sameDigest(digest(candidate), this.keyDigest);
   }
 
-  /** Starts a cookie session and returns its id. */
+  /**
+   * Starts a cookie session and returns its cookie. Every key-authenticated call without a
+   * cookie mints one, so this is on the hot path: nothing is written to the store.
+   */
   openCookieSession(): string {
-    if (this.cookies.size >= MAX_COOKIE_SESSIONS) {
-      // The older half goes in one pass: evicting one at a time walks the Map's deleted
-      // slots from its start on every call, which costs more as the churn grows.
-      let drop = MAX_COOKIE_SESSIONS / 2;
-      for (const id of this.cookies.keys()) {
-        if (drop-- <= 0) break;
-        this.cookies.delete(id);
-      }
-    }
-    // Every key-authenticated call without a cookie mints one, so this is on the hot path:
-    // randomUUID draws from a pooled CSPRNG buffer, and ids live only in memory, unhashed.
-    const id = randomUUID();
-    this.cookies.set(id, this.clock.now().getTime());
-    return id;
+    return this.cookies.open(this.clock.now().getTime());
   }
 
-  /** Ends a cookie session (sign-out); unknown ids are ignored. */
-  endCookieSession(id: string): void {
-    this.cookies.delete(id);
+  /** Ends a cookie's session (sign-out), on every gateway of the store; unknown ones are ignored. */
+  async endCookieSession(cookie: string): Promise<void> {
+    const now = this.clock.now().getTime();
+    const id = this.cookies.end(cookie, now);
+    if (id === undefined) return;
+    await this.sql.transaction(async (tx) => {
+      await tx.run('DELETE FROM API_COOKIE_END WHERE ENDED < ?', [now - ENDED_KEPT_MS]);
+      await tx.run(
+        'INSERT INTO API_COOKIE_END (ID, ENDED) VALUES (?, ?) ON CONFLICT (ID) DO NOTHING',
+        [id, now],
+      );
+    });
   }
 
   /** True when the cookie names a live session; using it restarts its idle time. */
-  touchCookieSession(id: string): boolean {
-    if (!this.sharedKeyValue) return false;
-    const lastUsed = this.cookies.get(id);
-    if (lastUsed === undefined) return false;
-    const now = this.clock.now().getTime();
-    if (now - lastUsed > COOKIE_IDLE_MS) {
-      this.cookies.delete(id);
-      return false;
-    }
-    // Used again within the second: its time and place stand (a second is nothing beside
-    // the idle limit), so a busy client's calls do not each delete and re-insert it.
-    if (now - lastUsed >= 0 && now - lastUsed < TOUCH_EVERY_MS) return true;
-    // Re-inserting keeps the Map in least-recently-used order for the cap above.
-    this.cookies.delete(id);
-    this.cookies.set(id, now);
-    return true;
+  touchCookieSession(cookie: string): boolean {
+    return this.sharedKeyValue && this.cookies.touch(cookie, this.clock.now().getTime());
+  }
+
+  /**
+   * The cookie to set again in place of a live one sent, with a new stamp, when it is due
+   * (cookie-sessions.ts); undefined while the one sent is fresh enough.
+   */
+  restampedCookie(cookie: string): string | undefined {
+    return this.cookies.restamped(cookie, this.clock.now().getTime());
+  }
+
+  /** True when a live cookie sent would be set again (restampedCookie). */
+  cookieDue(cookie: string): boolean {
+    return this.cookies.due(cookie, this.clock.now().getTime());
   }
 }

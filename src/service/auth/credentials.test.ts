@@ -176,6 +176,30 @@ describe('sign-out', () => {
   });
 });
 
+describe('a restart', () => {
+  it('keeps a live SESSIONID live and an ended one ended', async () => {
+    const first = await startService({ keepData: true });
+    const mint = async () =>
+      /SESSIONID=([^;]+)/.exec(
+        (await first.keyed('/pipelineapi/version/xml')).headers.get('set-cookie') ?? '',
+      )?.[1] as string;
+    const [live, ended] = [await mint(), await mint()];
+    await first.app.context.access.endCookieSession(ended);
+    await first.close();
+
+    const second = await startService({ dataDir: first.dataDir });
+    const byCookie = async (cookie: string) =>
+      (
+        await second.fetch('/pipelineapi/version/xml', {
+          headers: { Cookie: `SESSIONID=${cookie}` },
+        })
+      ).status;
+    expect(await byCookie(live)).toBe(200);
+    expect(await byCookie(ended)).toBe(401);
+    await second.close();
+  });
+});
+
 describe('browser protections', () => {
   it('every answer carries a strict CSP, no framing and nosniff; API answers are not stored', async () => {
     const page = await service.fetch('/pipelineapi/list/htm', {

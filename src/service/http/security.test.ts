@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../clock.ts';
 import { startService, TEST_API_KEY, type TestService } from '../testing/service.ts';
 import { API_HEADERS, pageHeaders } from './security.ts';
 
@@ -116,7 +117,7 @@ describe('SESSIONID', () => {
   it('a keyed call without a cookie gets one; with that live cookie, no new one', async () => {
     const first = await service.keyed('/pipelineapi/list/json');
     const cookie = cookieOf(first);
-    expect(cookie).toMatch(/^[0-9a-f-]{36}$/);
+    expect(cookie).toMatch(/^[0-9a-z]+\.[0-9a-f-]{36}\.[A-Za-z0-9_-]{22}$/);
     expect(first.headers.get('set-cookie')).toMatch(/Path=\/; HttpOnly; SameSite=Strict/);
     for (const path of ['/pipelineapi/list/json', '/pipelineapi/version/xml']) {
       const again = await service.keyed(path, { headers: { Cookie: `SESSIONID=${cookie}` } });
@@ -138,7 +139,7 @@ describe('SESSIONID', () => {
     const fresh = cookieOf(unknown);
     expect(fresh).toBeDefined();
     expect(fresh).not.toBe('00000000-0000-4000-8000-000000000000');
-    service.app.context.access.endCookieSession(fresh as string);
+    await service.app.context.access.endCookieSession(fresh as string);
     const ended = await service.keyed('/pipelineapi/list/json', {
       headers: { Cookie: `SESSIONID=${fresh}` },
     });
@@ -153,5 +154,32 @@ describe('SESSIONID', () => {
     });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('a live cookie used long after it was set is set again, the same session with a new stamp', async () => {
+    const clock = new ManualClock(Date.now());
+    const timed = await startService({ clock });
+    try {
+      const cookie = cookieOf(await timed.keyed('/pipelineapi/version/json')) as string;
+      const byCookie = (path: string, sent = cookie) =>
+        timed.fetch(path, { headers: { Cookie: `SESSIONID=${sent}` } });
+      clock.advance(4 * 60_000);
+      // Fresh enough: the cached read answers it as it is, and sets nothing.
+      const fresh = await byCookie('/pipelineapi/list/json');
+      expect(fresh.status).toBe(200);
+      expect(fresh.headers.get('set-cookie')).toBeNull();
+      clock.advance(2 * 60_000);
+      for (const path of ['/pipelineapi/list/json', '/pipelineapi/version/xml']) {
+        const due = await byCookie(path);
+        expect(due.status, path).toBe(200);
+        const again = cookieOf(due);
+        expect(again, path).toBeDefined();
+        expect(again, path).not.toBe(cookie);
+        expect(again?.split('.')[1], path).toBe(cookie.split('.')[1]);
+        expect((await byCookie(path, again)).headers.get('set-cookie'), path).toBeNull();
+      }
+    } finally {
+      await timed.close();
+    }
   });
 });

@@ -58,10 +58,9 @@ export function signInRoutes(
   // Signing out also ends any SESSIONID the browser holds (contract section 4, revised),
   // on every answer, an error included: the dashboard signs out whatever it signed in with.
   const clearsCookie = {
-    onRequest: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+    onRequest: async (request: FastifyRequest) => {
       const cookie = request.cookies[SESSION_COOKIE];
-      if (cookie !== undefined) ctx.access.endCookieSession(cookie);
-      done();
+      if (cookie !== undefined) await ctx.access.endCookieSession(cookie);
     },
     onSend: (
       _request: FastifyRequest,

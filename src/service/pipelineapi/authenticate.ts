@@ -91,13 +91,8 @@ async function authenticateCaller(
         `The ${API_KEY_HEADER} key is wrong or was reissued.`,
       );
     }
-    if (!cookieValid) {
-      void reply.setCookie(SESSION_COOKIE, ctx.access.openCookieSession(), {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'strict',
-      });
-    }
+    if (!cookieValid) setSessionCookie(reply, ctx.access.openCookieSession());
+    else restamp(ctx.access, reply, cookie);
     return { via: 'key' };
   }
   if (cookieValid) {
@@ -110,6 +105,7 @@ async function authenticateCaller(
         `A ${SESSION_COOKIE} cookie alone cannot authorise ${operation} from a page of another origin; send the ${API_KEY_HEADER} header.`,
       );
     }
+    restamp(ctx.access, reply, cookie);
     return { via: 'cookie' };
   }
   if (cookie !== undefined) {
@@ -126,6 +122,16 @@ async function authenticateCaller(
   );
 }
 
+function setSessionCookie(reply: FastifyReply, cookie: string): void {
+  void reply.setCookie(SESSION_COOKIE, cookie, { path: '/', httpOnly: true, sameSite: 'strict' });
+}
+
+/** A live cookie used long after its stamp is set again, so that every gateway holds it. */
+function restamp(access: ApiAccess, reply: FastifyReply, cookie: string): void {
+  const restamped = access.restampedCookie(cookie);
+  if (restamped !== undefined) setSessionCookie(reply, restamped);
+}
+
 /** Node gives header names in lower case. */
 const PERSON_SESSION_HEADER = MC_SESSION_HEADER.toLowerCase();
 
@@ -134,7 +140,7 @@ const PERSON_SESSION_HEADER = MC_SESSION_HEADER.toLowerCase();
  * key and a live SESSIONID: the key with a live cookie ('key'), or a live cookie alone
  * ('cookie'), as authenticateCaller decides them for a GET. Anything else is undefined and
  * left to authenticateCaller: a person's session, a personal token, a key that does not
- * match or needs a cookie minted, no cookie, the API switched off. For the cached reads
+ * match or needs a cookie minted or set again, no cookie, the API switched off. For the cached reads
  * answered before Fastify's request cycle (http/cached-reads.ts); the same call on the full
  * cycle reaches the same caller (cached-reads.test.ts holds the two to each other).
  */
@@ -145,6 +151,8 @@ export function plainReader(
 ): 'key' | 'cookie' | undefined {
   if (!access.enabled || headers[PERSON_SESSION_HEADER] !== undefined) return undefined;
   if (cookie === undefined || !access.touchCookieSession(cookie)) return undefined;
+  // A cookie to be set again goes the full cycle, which sets it.
+  if (access.cookieDue(cookie)) return undefined;
   const key = headers[KEY_HEADER];
   if (key === undefined) return 'cookie';
   if (typeof key !== 'string' || isPersonalToken(key) || !access.sharedKeyEnabled) return undefined;

@@ -446,7 +446,7 @@ describe('authentication', () => {
   it('sets SESSIONID after a keyed call, and the cookie alone then works', async () => {
     const first = await service.keyed('/pipelineapi/version/json');
     const setCookie = first.headers.get('set-cookie') ?? '';
-    expect(setCookie).toMatch(/^SESSIONID=[\w-]+; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(setCookie).toMatch(/^SESSIONID=[\w.-]+; Path=\/; HttpOnly; SameSite=Strict$/);
     const cookie = setCookie.split(';')[0] as string;
     const again = await service.fetch('/pipelineapi/version/json', { headers: { Cookie: cookie } });
     expect(again.status).toBe(200);

@@ -192,6 +192,49 @@ describe('two gateways on one PostgreSQL', () => {
     expect((await list()).status).toBe(401);
   });
 
+  it('take on one the SESSIONID the other set, and end it on both at sign-out or a new key', async () => {
+    const version = '/services/prod/pipelineapi/version/json';
+    const cookieOf = (response: Response) =>
+      /^SESSIONID=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+    const byCookie = async (gateway: TestService, cookie: string) =>
+      (await gateway.fetch(version, { headers: { Cookie: `SESSIONID=${cookie}` } })).status;
+    const mint = async (gateway: TestService) => {
+      const key = gateway.app.context.access.key as string;
+      const cookie = cookieOf(
+        await gateway.fetch(version, { headers: { 'X-Pipelinewebapi': key } }),
+      );
+      expect(cookie).toBeDefined();
+      return cookie as string;
+    };
+
+    const cookie = await mint(one);
+    expect(await byCookie(two, cookie)).toBe(200);
+    expect(await byCookie(one, cookie)).toBe(200);
+
+    // Signing out through the second ends it there at once, and on the first at its next
+    // reading of the store (every 2 s).
+    const session = await signIn(two, 'olivia');
+    const signedOut = await two.fetch(
+      '/mcapi/auth/logout',
+      formPost({ sessionId: session }, { Cookie: `SESSIONID=${cookie}` }),
+    );
+    expect(signedOut.status).toBe(200);
+    expect(await byCookie(two, cookie)).toBe(401);
+    await expect.poll(() => byCookie(one, cookie), { timeout: 10_000 }).toBe(401);
+
+    // A key reissued through the first ends every cookie on the second too.
+    const other = await mint(two);
+    expect(await byCookie(one, other)).toBe(200);
+    const adminSession = await signInAs(one, 'admin', one.app.initialAdminPassword as string);
+    const reissued = await one.fetch('/mcapi/pipeline/apikey', {
+      method: 'POST',
+      headers: { 'X-As-SessionId': adminSession },
+    });
+    expect(reissued.status).toBe(200);
+    expect(await byCookie(one, other)).toBe(401);
+    await expect.poll(() => byCookie(two, other), { timeout: 10_000 }).toBe(401);
+  });
+
   it('read on one the audit entries written by the other', async () => {
     // A sign-in through the second gateway is an audit entry; the first one's
     // administrator reads it.

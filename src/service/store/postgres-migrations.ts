@@ -191,6 +191,11 @@ export const POSTGRES_MIGRATIONS: readonly { readonly version: number; readonly 
         WHERE evidence = 'due';
     `,
   },
+  {
+    // SESSIONID cookies ended early (sign-out): db/system/migrations.ts's step 11.
+    version: 3,
+    sql: 'CREATE TABLE API_COOKIE_END (ID VARCHAR PRIMARY KEY, ENDED BIGINT NOT NULL);',
+  },
 ];
 
 /** The key of the advisory lock under which one gateway at a time migrates. */

@@ -227,6 +227,14 @@ export const systemMigrations: readonly Migration[] = [
       );
     },
   },
+  {
+    version: 11,
+    up(db) {
+      // SESSIONID cookies ended early (sign-out), by session id, until none of their
+      // cookies could still be live (auth/api-access.ts): the same table as on PostgreSQL.
+      db.exec('CREATE TABLE API_COOKIE_END (ID VARCHAR PRIMARY KEY, ENDED INTEGER NOT NULL)');
+    },
+  },
 ];
 
 /**
@@ -349,4 +357,5 @@ export const HIDDEN_SYSTEM_TABLES: ReadonlySet<string> = new Set([
   'USER_SERVICE_ROLE',
   'API_TOKEN',
   'LEASE',
+  'API_COOKIE_END',
 ]);
