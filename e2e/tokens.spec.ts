@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, signIn, test } from './fixtures.ts';
+import { ADMIN, expect, signIn, test } from './fixtures.ts';
 
 // Personal API tokens on the Settings page (issue 24, item 3): a person creates one, sees
 // its value once (with a copy button and a clear "shown only now"), lists it with its last
@@ -69,6 +69,52 @@ test('creates a token shown once, lists it with its last use, and revokes it aft
   const refused = await version();
   expect(refused.status()).toBe(401);
   expect(await refused.text()).toContain('was revoked');
+});
+
+test('a revocation the service refuses keeps the dialog open with the service’s words', async ({
+  page,
+  service,
+}) => {
+  await signIn(page, service, undefined, '/settings');
+  const section = page.getByRole('region', { name: 'Personal tokens' });
+  const form = section.getByRole('form', { name: 'New token' });
+  await form.getByLabel('Name').fill('twice revoked');
+  await form.getByLabel('Expires in (days)').fill('7');
+  await form.getByRole('button', { name: 'Create token' }).click();
+  await section.getByRole('button', { name: 'I have copied it' }).click();
+  const row = section.getByRole('row', { name: /twice revoked/ });
+  await row.getByRole('button', { name: 'Revoke token twice revoked' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke token twice revoked?' });
+  await expect(dialog).toBeVisible();
+
+  // Meanwhile the same person revokes it from a script.
+  const login = await page.request.post(`${service.url}/mcapi/auth/login`, {
+    form: { userName: ADMIN.user, password: ADMIN.password },
+  });
+  const session = ((await login.json()) as { result: { data: { sessionId: string } } }).result.data
+    .sessionId;
+  const headers = { 'X-As-SessionId': session };
+  const listed = await page.request.get(`${service.url}/mcapi/tokens`, { headers });
+  const { tokens } = (
+    (await listed.json()) as {
+      result: { data: { tokens: { id: number; name: string }[] } };
+    }
+  ).result.data;
+  const id = tokens.find((token) => token.name === 'twice revoked')?.id;
+  expect(id).toBeDefined();
+  const first = await page.request.delete(`${service.url}/mcapi/tokens/${String(id)}`, { headers });
+  expect(first.status()).toBe(200);
+  const again = await page.request.delete(`${service.url}/mcapi/tokens/${String(id)}`, { headers });
+  const refusal = ((await again.json()) as { result: { message: string } }).result.message;
+  expect(again.status()).toBe(404);
+  expect(refusal).toContain('to revoke');
+
+  await dialog.getByRole('button', { name: 'Revoke token' }).click();
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(refusal);
+  await expect(page.getByText('Token twice revoked was revoked.')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Keep it' }).click();
+  await expect(dialog).toBeHidden();
 });
 
 test('an administrator stops accepting the shared key after a confirmation; tokens go on', async ({

@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Pipeline } from '../../../kit/index.ts';
 import { notify } from '../../core/notices.ts';
 import { Button } from '../../components/button.tsx';
-import { Dialog } from '../../components/dialog.tsx';
-import { AnsweredFooter } from './answered-footer.tsx';
+import { AnsweredDialog } from './answered-dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { useClearCache } from './queries.ts';
 import { useServiceDown } from '../../shared/service-down.ts';
@@ -30,32 +29,27 @@ export function CacheDialog({ pipeline, onClose }: { pipeline: Pipeline; onClose
     </label>
   );
   return (
-    <Dialog
-      open
+    <AnsweredDialog
       title={t('cache.title', { name: pipeline.name })}
+      answered={clear.data !== undefined}
       onClose={onClose}
-      footer={
-        <AnsweredFooter answered={clear.data !== undefined} onClose={onClose}>
-          <Button
-            variant="danger"
-            disabled={clear.isPending}
-            disabledReason={down?.reason ?? (chosen ? undefined : t('cache.pickOne'))}
-            onClick={() =>
-              clear.mutate(
-                { id: pipeline.id, stages },
-                {
-                  onSuccess: () =>
-                    notify({
-                      kind: 'success',
-                      text: t('cache.cleared', { name: pipeline.name }),
-                    }),
-                },
-              )
-            }
-          >
-            {clear.isPending ? t('cache.submitting') : t('cache.submit')}
-          </Button>
-        </AnsweredFooter>
+      action={
+        <Button
+          variant="danger"
+          disabled={clear.isPending}
+          disabledReason={down?.reason ?? (chosen ? undefined : t('cache.pickOne'))}
+          onClick={() =>
+            clear.mutate(
+              { id: pipeline.id, stages },
+              {
+                onSuccess: () =>
+                  notify({ kind: 'success', text: t('cache.cleared', { name: pipeline.name }) }),
+              },
+            )
+          }
+        >
+          {clear.isPending ? t('cache.submitting') : t('cache.submit')}
+        </Button>
       }
     >
       {clear.data ? (
@@ -82,6 +76,6 @@ export function CacheDialog({ pipeline, onClose }: { pipeline: Pipeline; onClose
           <ErrorView error={clear.error} />
         </div>
       ) : null}
-    </Dialog>
+    </AnsweredDialog>
   );
 }

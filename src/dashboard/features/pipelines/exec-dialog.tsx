@@ -2,8 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Pipeline } from '../../../kit/index.ts';
 import { Button } from '../../components/button.tsx';
-import { Dialog } from '../../components/dialog.tsx';
-import { AnsweredFooter } from './answered-footer.tsx';
+import { AnsweredDialog } from './answered-dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { ArgField } from './arg-field.tsx';
 import { argProblem, argsToSend } from './args.ts';
@@ -43,22 +42,20 @@ export function ExecDialog({ pipeline, onClose }: { pipeline: Pipeline; onClose:
   };
   const result = exec.data;
   return (
-    <Dialog
-      open
+    <AnsweredDialog
       title={t('exec.title', { name: pipeline.name })}
+      answered={result !== undefined}
       onClose={onClose}
-      footer={
-        <AnsweredFooter answered={result !== undefined} onClose={onClose}>
-          <Button
-            type="submit"
-            form="exec-form"
-            variant="primary"
-            disabled={exec.isPending}
-            disabledReason={down?.reason}
-          >
-            {exec.isPending ? t('exec.submitting') : t('exec.submit')}
-          </Button>
-        </AnsweredFooter>
+      action={
+        <Button
+          type="submit"
+          form="exec-form"
+          variant="primary"
+          disabled={exec.isPending}
+          disabledReason={down?.reason}
+        >
+          {exec.isPending ? t('exec.submitting') : t('exec.submit')}
+        </Button>
       }
     >
       {result?.requestId !== undefined ? (
@@ -103,6 +100,6 @@ export function ExecDialog({ pipeline, onClose }: { pipeline: Pipeline; onClose:
           {exec.error ? <ErrorView error={exec.error} /> : null}
         </form>
       )}
-    </Dialog>
+    </AnsweredDialog>
   );
 }

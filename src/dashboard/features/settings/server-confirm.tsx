@@ -1,6 +1,7 @@
 import { Button } from '../../components/button.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
+import { notify } from '../../core/notices.ts';
 
 /** What a confirmation says: its title, its text, and its two buttons' words. */
 export interface ConfirmWords {
@@ -13,33 +14,47 @@ export interface ConfirmWords {
 /**
  * The app's own confirmation of a change to this server that may cut someone off or cannot be
  * taken back (a switch turned off, a key reissued, a token revoked): keeping things as they
- * are comes first, the change is the red button, and a refusal shows under the text.
+ * are comes first, the change is the red button. Once the change is made the dialog closes
+ * and says `done`; refused, it stays open with the refusal under the text.
  */
 export function ServerConfirm({
   open,
   words,
   pending,
   error,
-  onKeep,
+  onClose,
   onGo,
+  done,
 }: {
   open: boolean;
   words: ConfirmWords;
   pending: boolean;
-  error?: unknown;
-  onKeep: () => void;
-  onGo: () => void;
+  error: unknown;
+  onClose: () => void;
+  /** Makes the change; its refusal is shown through `error`. */
+  onGo: () => Promise<unknown>;
+  /** Said once the change is made. */
+  done?: string | undefined;
 }) {
+  const go = () =>
+    void onGo().then(
+      () => {
+        onClose();
+        if (done !== undefined) notify({ kind: 'success', text: done });
+      },
+      // The refusal is the mutation's error, shown under the text.
+      () => undefined,
+    );
   return (
     <Dialog
       open={open}
       about="server"
       title={words.title}
-      onClose={onKeep}
+      onClose={onClose}
       footer={
         <>
-          <Button onClick={onKeep}>{words.keep}</Button>
-          <Button variant="danger" disabled={pending} onClick={onGo}>
+          <Button onClick={onClose}>{words.keep}</Button>
+          <Button variant="danger" disabled={pending} onClick={go}>
             {words.go}
           </Button>
         </>

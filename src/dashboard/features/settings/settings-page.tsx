@@ -90,8 +90,9 @@ function ConfirmedSwitch({ setting, enabled }: { setting: SettingSwitch; enabled
           go: t(keys.go),
         }}
         pending={toggle.isPending}
-        onKeep={() => setConfirm(false)}
-        onGo={() => toggle.mutate(false, { onSettled: () => setConfirm(false) })}
+        error={toggle.error}
+        onClose={() => setConfirm(false)}
+        onGo={() => toggle.mutateAsync(false)}
       />
     </>
   );
@@ -157,15 +158,9 @@ function ApiSettings() {
         }}
         pending={reissue.isPending}
         error={reissue.error}
-        onKeep={() => setConfirm(false)}
-        onGo={() =>
-          reissue.mutate(undefined, {
-            onSuccess: () => {
-              setConfirm(false);
-              notify({ kind: 'success', text: t('updated') });
-            },
-          })
-        }
+        onClose={() => setConfirm(false)}
+        onGo={() => reissue.mutateAsync()}
+        done={t('updated')}
       />
     </>
   );

@@ -179,16 +179,9 @@ function TokenList({ tokens }: { tokens: readonly PersonalToken[] }) {
       }}
       pending={revoke.isPending}
       error={revoke.error}
-      onKeep={() => setConfirm(null)}
-      onGo={() =>
-        confirm &&
-        revoke.mutate(confirm.id, {
-          onSuccess: () => {
-            setConfirm(null);
-            notify({ kind: 'success', text: t('tokens.revoked', { name: confirm.name }) });
-          },
-        })
-      }
+      onClose={() => setConfirm(null)}
+      onGo={() => (confirm ? revoke.mutateAsync(confirm.id) : Promise.resolve())}
+      done={confirm ? t('tokens.revoked', { name: confirm.name }) : undefined}
     />
   );
   return (
