@@ -140,9 +140,9 @@ const PERSON_SESSION_HEADER = MC_SESSION_HEADER.toLowerCase();
  * key and a live SESSIONID: the key with a live cookie ('key'), or a live cookie alone
  * ('cookie'), as authenticateCaller decides them for a GET. Anything else is undefined and
  * left to authenticateCaller: a person's session, a personal token, a key that does not
- * match or needs a cookie minted or set again, no cookie, the API switched off. For the cached reads
- * answered before Fastify's request cycle (http/cached-reads.ts); the same call on the full
- * cycle reaches the same caller (cached-reads.test.ts holds the two to each other).
+ * match, a cookie to mint or to set again, no cookie, the API switched off. For the cached
+ * reads answered before Fastify's request cycle (http/cached-reads.ts); the same call on the
+ * full cycle reaches the same caller (cached-reads.test.ts holds the two to each other).
  */
 export function plainReader(
   access: ApiAccess,
