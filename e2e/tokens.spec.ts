@@ -148,3 +148,46 @@ test('an administrator stops accepting the shared key after a confirmation; toke
     await service.app.context.access.setSharedKeyEnabled(true);
   }
 });
+
+test('on a phone a token’s Revoke is in sight without sideways scrolling, in Japanese and both themes', async ({
+  page,
+  service,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, service, undefined, '/settings');
+  const section = page.getByRole('region', { name: 'Personal tokens' });
+  const form = section.getByRole('form', { name: 'New token' });
+  await form.getByLabel('Name').fill('phone script');
+  await form.getByLabel('Expires in (days)').fill('7');
+  await form.getByRole('button', { name: 'Create token' }).click();
+  await section.getByRole('button', { name: 'I have copied it' }).click();
+  // Japanese in the dark theme, English in the light one.
+  for (const language of ['en', 'ja']) {
+    await page.emulateMedia({ colorScheme: language === 'ja' ? 'dark' : 'light' });
+    await page.evaluate(
+      (code) => localStorage.setItem('pipeline-dashboard.language', code),
+      language,
+    );
+    await page.reload();
+    const table = page.getByRole('table').filter({ hasText: 'phone script' });
+    // Other tests of this service may have left tokens of their own in the table.
+    const row = table.getByRole('row').filter({ hasText: 'phone script' });
+    const revoke = row
+      .getByRole('button')
+      .filter({ hasText: language === 'en' ? 'Revoke' : '失効' });
+    const right = await revoke.evaluate((element) => element.getBoundingClientRect().right);
+    expect(right, language).toBeLessThanOrEqual(390);
+    // The table's own box does not scroll sideways either.
+    const box = table.locator('xpath=..');
+    const [scrollWidth, clientWidth] = await box.evaluate((element) => [
+      element.scrollWidth,
+      element.clientWidth,
+    ]);
+    expect(scrollWidth, language).toBeLessThanOrEqual(clientWidth);
+    // The column left out is when it was made; expiry and last use stay.
+    await expect(row.locator('time:visible'), language).toHaveCount(1);
+    const axe = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+    expect(axe.violations, language).toEqual([]);
+  }
+  await page.evaluate(() => localStorage.removeItem('pipeline-dashboard.language'));
+});

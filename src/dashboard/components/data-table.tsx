@@ -41,7 +41,8 @@ const DENSITY = {
   compact: { th: 'px-2 py-1.5', td: 'px-2' },
 } as const;
 
-const PRIORITY = { low: 'hidden lg:table-cell', medium: 'hidden sm:table-cell' } as const;
+/** Columns left out on narrower screens (ColumnDef's priority); tables of their own use them too. */
+export const PRIORITY = { low: 'hidden lg:table-cell', medium: 'hidden sm:table-cell' } as const;
 
 const cx = (...classes: (string | false | undefined)[]) => classes.filter(Boolean).join(' ');
 

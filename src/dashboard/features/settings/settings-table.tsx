@@ -4,12 +4,15 @@ import type { ReactNode } from 'react';
 export function SettingsTable({
   caption,
   headers,
+  headerClasses = [],
   children,
   after,
 }: {
   caption: string;
   /** The columns' headers, in order; they never change while the table is shown. */
   headers: readonly ReactNode[];
+  /** Classes of the headers, by column: a column left out on phones (PRIORITY), say. */
+  headerClasses?: readonly (string | undefined)[];
   children: ReactNode;
   /** What belongs with the list inside its box, such as the dialog that confirms a row's action. */
   after?: ReactNode;
@@ -24,7 +27,7 @@ export function SettingsTable({
           <tr>
             {headers.map((header, column) => (
               // A fixed list of columns: the position is the header's identity.
-              <th key={column} scope="col">
+              <th key={column} scope="col" className={headerClasses[column]}>
                 {header}
               </th>
             ))}

@@ -12,6 +12,7 @@ import { sessionIdOf, useAuth } from '../../core/auth.ts';
 import { notify } from '../../core/notices.ts';
 import { serviceRolesQuery } from '../../core/service-roles.ts';
 import { Button } from '../../components/button.tsx';
+import { PRIORITY } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Options, Select, TextInput } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
@@ -193,36 +194,52 @@ function TokenList({ tokens }: { tokens: readonly PersonalToken[] }) {
         ),
         <span className="sr-only">{t('tokens.actions')}</span>,
       ]}
+      // Phones leave out when a token was made (it matters least) and the actions' column,
+      // whose button goes under the token's name there.
+      headerClasses={[
+        undefined,
+        undefined,
+        undefined,
+        PRIORITY.medium,
+        undefined,
+        undefined,
+        PRIORITY.medium,
+      ]}
       after={revokeDialog}
     >
-      {tokens.map((token) => (
-        <tr key={token.id} className="border-t border-slate-100 dark:border-slate-800">
-          <th scope="row" className="py-1 pr-2 font-medium">
-            {token.name}
-          </th>
-          <td className="pr-2">{t(`common:roles.${token.role}`)}</td>
-          <td className="pr-2">{token.service ?? t('tokens.everyService')}</td>
-          <td className="pr-2">
-            <Instant iso={token.createdAt} />
-          </td>
-          <td className="pr-2">
-            <Instant iso={token.expiresAt} />
-          </td>
-          <td className="pr-2">
-            {token.lastUsedAt ? <Instant iso={token.lastUsedAt} /> : t('tokens.never')}
-          </td>
-          <td>
-            <Button
-              size="sm"
-              variant="danger"
-              aria-label={t('tokens.revokeNamed', { name: token.name })}
-              onClick={() => setConfirm(token)}
-            >
-              {t('tokens.revoke')}
-            </Button>
-          </td>
-        </tr>
-      ))}
+      {tokens.map((token) => {
+        const revokeButton = (
+          <Button
+            size="sm"
+            variant="danger"
+            aria-label={t('tokens.revokeNamed', { name: token.name })}
+            onClick={() => setConfirm(token)}
+          >
+            {t('tokens.revoke')}
+          </Button>
+        );
+        return (
+          <tr key={token.id} className="border-t border-slate-100 dark:border-slate-800">
+            <th scope="row" className="py-1 pr-2 font-medium">
+              {token.name}
+              {/* On a phone the button goes under the name, so that no column is cut off. */}
+              <div className="mt-1 font-normal sm:hidden">{revokeButton}</div>
+            </th>
+            <td className="pr-2">{t(`common:roles.${token.role}`)}</td>
+            <td className="pr-2">{token.service ?? t('tokens.everyService')}</td>
+            <td className={`${PRIORITY.medium} pr-2`}>
+              <Instant iso={token.createdAt} />
+            </td>
+            <td className="pr-2">
+              <Instant iso={token.expiresAt} />
+            </td>
+            <td className="pr-2">
+              {token.lastUsedAt ? <Instant iso={token.lastUsedAt} /> : t('tokens.never')}
+            </td>
+            <td className={PRIORITY.medium}>{revokeButton}</td>
+          </tr>
+        );
+      })}
     </SettingsTable>
   );
 }
