@@ -1,4 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
 import { ADMIN, expect, signIn, test } from './fixtures.ts';
 
 // Personal API tokens on the Settings page (issue 24, item 3): a person creates one, sees
@@ -71,17 +72,23 @@ test('creates a token shown once, lists it with its last use, and revokes it aft
   expect(await refused.text()).toContain('was revoked');
 });
 
+/** Creates a token of a week on the Settings page shown, and dismisses its one showing. */
+async function createToken(page: Page, name: string): Promise<Locator> {
+  const section = page.getByRole('region', { name: 'Personal tokens' });
+  const form = section.getByRole('form', { name: 'New token' });
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Expires in (days)').fill('7');
+  await form.getByRole('button', { name: 'Create token' }).click();
+  await section.getByRole('button', { name: 'I have copied it' }).click();
+  return section;
+}
+
 test('a revocation the service refuses keeps the dialog open with the service’s words', async ({
   page,
   service,
 }) => {
   await signIn(page, service, undefined, '/settings');
-  const section = page.getByRole('region', { name: 'Personal tokens' });
-  const form = section.getByRole('form', { name: 'New token' });
-  await form.getByLabel('Name').fill('twice revoked');
-  await form.getByLabel('Expires in (days)').fill('7');
-  await form.getByRole('button', { name: 'Create token' }).click();
-  await section.getByRole('button', { name: 'I have copied it' }).click();
+  const section = await createToken(page, 'twice revoked');
   const row = section.getByRole('row', { name: /twice revoked/ });
   await row.getByRole('button', { name: 'Revoke token twice revoked' }).click();
   const dialog = page.getByRole('dialog', { name: 'Revoke token twice revoked?' });
@@ -155,12 +162,7 @@ test('on a phone a token’s Revoke is in sight without sideways scrolling, in J
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, service, undefined, '/settings');
-  const section = page.getByRole('region', { name: 'Personal tokens' });
-  const form = section.getByRole('form', { name: 'New token' });
-  await form.getByLabel('Name').fill('phone script');
-  await form.getByLabel('Expires in (days)').fill('7');
-  await form.getByRole('button', { name: 'Create token' }).click();
-  await section.getByRole('button', { name: 'I have copied it' }).click();
+  await createToken(page, 'phone script');
   // Japanese in the dark theme, English in the light one.
   for (const language of ['en', 'ja']) {
     await page.emulateMedia({ colorScheme: language === 'ja' ? 'dark' : 'light' });

@@ -85,15 +85,18 @@ export class CookieSessions {
 
   /** True when a live cookie is due to be set again with a new stamp (restamped). */
   due(cookie: string, now: number): boolean {
-    const seen = this.seen.get(cookie);
-    return seen !== undefined && now - seen.stamp > this.rules.restampAfterMs;
+    return this.dueSeen(cookie, now) !== undefined;
   }
 
   /** The same session's cookie stamped `now`, when the one sent is due; else undefined. */
   restamped(cookie: string, now: number): string | undefined {
+    const seen = this.dueSeen(cookie, now);
+    return seen === undefined ? undefined : this.remember(seen.id, now);
+  }
+
+  private dueSeen(cookie: string, now: number): Seen | undefined {
     const seen = this.seen.get(cookie);
-    if (seen === undefined || now - seen.stamp <= this.rules.restampAfterMs) return undefined;
-    return this.remember(seen.id, now);
+    return seen !== undefined && now - seen.stamp > this.rules.restampAfterMs ? seen : undefined;
   }
 
   /** Ends the cookie's session; its id, for the other gateways, or undefined when unknown. */

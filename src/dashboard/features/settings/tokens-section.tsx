@@ -162,6 +162,9 @@ function CreateForm({ onMade }: { onMade: (made: NewToken) => void }) {
   );
 }
 
+/** The token list's columns before its actions, in order. */
+const TOKEN_COLUMNS = ['name', 'role', 'service', 'created', 'expires', 'lastUsed'] as const;
+
 function TokenList({ tokens }: { tokens: readonly PersonalToken[] }) {
   const { t } = useTranslation(['settings', 'common']);
   const revoke = useRevokeToken();
@@ -189,20 +192,13 @@ function TokenList({ tokens }: { tokens: readonly PersonalToken[] }) {
     <SettingsTable
       caption={t('tokens.yours')}
       headers={[
-        ...(['name', 'role', 'service', 'created', 'expires', 'lastUsed'] as const).map((column) =>
-          t(`tokens.${column}`),
-        ),
+        ...TOKEN_COLUMNS.map((column) => t(`tokens.${column}`)),
         <span className="sr-only">{t('tokens.actions')}</span>,
       ]}
       // Phones leave out when a token was made (it matters least) and the actions' column,
       // whose button goes under the token's name there.
       headerClasses={[
-        undefined,
-        undefined,
-        undefined,
-        PRIORITY.medium,
-        undefined,
-        undefined,
+        ...TOKEN_COLUMNS.map((column) => (column === 'created' ? PRIORITY.medium : undefined)),
         PRIORITY.medium,
       ]}
       after={revokeDialog}
