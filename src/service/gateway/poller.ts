@@ -1,4 +1,5 @@
 import type { TreeObject, UpstreamFailure } from '../../kit/index.ts';
+import { VENDOR_DEFAULT_WORDS } from '../../kit/status-semantics.ts';
 import type { FailedRequest, IndexState, RequestIndex } from '../db/index/request-index.ts';
 import { offsetAt } from '../clock.ts';
 import { AS_OF_MARGIN_MS } from './as-of.ts';
@@ -128,12 +129,13 @@ export class IndexPoller extends IndexReads {
     this.lease = new PollerLease(index.sql, this.service, index.holder, options.lease, (m) =>
       options.log?.(m),
     );
-    index.attempts.configure(this.service, options.failedStatuses ?? ['Error']);
+    const failedStatuses = options.failedStatuses ?? VENDOR_DEFAULT_WORDS.failed;
+    index.attempts.configure(this.service, failedStatuses);
     this.rounds = new IndexRound({
       upstream,
       index,
       now: options.now,
-      failedStatuses: options.failedStatuses ?? ['Error'],
+      failedStatuses,
       onFailed: options.onFailed,
       evidence: options.evidence,
       // A lease lost meanwhile (a store gone quiet for its whole time): another polls now.

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
+import { CONTRACT_WORDS } from '../../kit/status-semantics.ts';
 import type { Clock } from '../clock.ts';
 import { claimNotification, recordAttempt } from '../db/system/notifications.ts';
 import type { EndedRequest } from '../engine/recorder.ts';
 import type { Sql } from '../db/sql.ts';
 
 /** States a notification goes out for (contract section 9: "ends in a failing state"). */
-const FAILING = new Set(['Error']);
+const FAILING = new Set(CONTRACT_WORDS.failed);
 
 export interface NotifierOptions {
   /** Receivers (http or https URLs; Slack and Teams incoming webhooks work as they are). */

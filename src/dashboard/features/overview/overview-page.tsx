@@ -64,7 +64,7 @@ function ErrorRow({ request, onRetry }: { request: RequestSummary; onRetry: () =
   );
 }
 
-const EMPTY_DAY = { byPipeline: [], hourly: [], errors: 0, total: 0 } as const;
+const EMPTY_DAY = { byPipeline: [], hourly: [], total: 0 } as const;
 
 export function OverviewPage() {
   const { t, i18n } = useTranslation('overview');
@@ -96,7 +96,7 @@ export function OverviewPage() {
   const dark = useDarkClass();
   const [retrying, setRetrying] = useState<string>();
 
-  const summary = day.data ? { ...day.data, errors: failures ?? 0 } : EMPTY_DAY;
+  const summary = { ...(day.data ?? EMPTY_DAY), errors: failures ?? 0 };
   const suspended = (pipelines.data ?? []).filter((p) => p.runmode === 'stop');
   const statuses = statusColumnsOf(summary.byPipeline);
   const otherStates = statuses

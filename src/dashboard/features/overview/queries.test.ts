@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
+import { failuresOf } from './summary.ts';
 import {
   HttpError,
   type PipelineClient,
@@ -90,7 +91,11 @@ describe('dayCountsQuery', () => {
     const { client, asked } = clientOf(100_006, STATS);
     const day = await new QueryClient().fetchQuery(dayCountsQuery(client, '20261122', 0));
     expect(asked).toEqual(['stats']);
-    expect([day.exact, day.total, day.errors]).toEqual([true, 100_006, 39]);
+    expect([day.exact, day.total, failuresOf(day.byPipeline, ['Error'])]).toEqual([
+      true,
+      100_006,
+      39,
+    ]);
     // In pipeline number order, without the pipeline that had no request that day.
     expect(day.byPipeline.map((p) => [p.id, p.total])).toEqual([
       ['pl_2', 3],
@@ -125,18 +130,21 @@ describe('dayCountsQuery', () => {
 describe('latestErrorsQuery', () => {
   it('asks the service for the newest errors only, and nothing on a day without', async () => {
     const { client, asked } = clientOf(100, STATS);
-    await new QueryClient().fetchQuery(latestErrorsQuery(client, '20261122', 39));
+    await new QueryClient().fetchQuery(latestErrorsQuery(client, '20261122', 39, ['Error']));
     expect(asked).toEqual(['list:0:5:Error']);
     const none = clientOf(100, STATS);
     expect(
-      await new QueryClient().fetchQuery(latestErrorsQuery(none.client, '20261122', 0)),
+      await new QueryClient().fetchQuery(latestErrorsQuery(none.client, '20261122', 0, ['Error'])),
     ).toEqual([]);
     expect(none.asked).toEqual([]);
   });
 
   it('is keyed by the count of errors, so a changed count reads it again', () => {
-    const key = (n: number) => latestErrorsQuery({} as PipelineClient, '20261122', n).queryKey;
+    const key = (n: number, failed = ['Error']) =>
+      latestErrorsQuery({} as PipelineClient, '20261122', n, failed).queryKey;
     expect(key(3)).not.toEqual(key(4));
+    // A vendor's failed words told later read the list again, in those words.
+    expect(key(3)).not.toEqual(key(3, ['Error', 'Abort']));
   });
 });
 

@@ -41,7 +41,6 @@ function lacksStats(error: unknown): boolean {
 async function readDay(
   client: PipelineClient,
   date: string,
-  failed: readonly string[],
   signal: AbortSignal,
 ): Promise<OverviewDay> {
   const requests: RequestSummary[] = [];
@@ -54,11 +53,8 @@ async function readDay(
     if (page.info.next < 0 || requests.length >= OVERVIEW_LIMIT) break;
     index = page.info.next;
   }
-  const day = summarizeDay(requests, failed);
   return {
-    byPipeline: day.byPipeline,
-    hourly: day.hourly,
-    errors: day.errors.length,
+    ...summarizeDay(requests),
     total,
     exact: requests.length >= total,
     counted: requests.length,
@@ -71,20 +67,15 @@ async function readDay(
  * a service without it (a vendor's, behind the gateway until its index exists) is read page
  * by page, up to OVERVIEW_LIMIT, and the page says so.
  */
-export const dayCountsQuery = (
-  client: PipelineClient,
-  date: string,
-  refreshSeconds: number,
-  failed: readonly string[] = ['Error'],
-) =>
+export const dayCountsQuery = (client: PipelineClient, date: string, refreshSeconds: number) =>
   queryOptions<OverviewDay>({
     queryKey: requestKeys.stats(date),
     queryFn: async ({ signal }) => {
       try {
         const stats = await client.requestStats({ date }, 'json', { signal });
-        return { ...summarizeStats(stats, failed), exact: true, counted: stats.total };
+        return { ...summarizeStats(stats), exact: true, counted: stats.total };
       } catch (error) {
-        if (lacksStats(error)) return readDay(client, date, failed, signal);
+        if (lacksStats(error)) return readDay(client, date, signal);
         throw error;
       }
     },
@@ -101,7 +92,7 @@ export const latestErrorsQuery = (
   client: PipelineClient,
   date: string,
   errors: number,
-  failed: readonly string[] = ['Error'],
+  failed: readonly string[],
 ) =>
   queryOptions({
     // The failed words are part of the key: a service's words told later read again.
@@ -134,14 +125,9 @@ export const errorMessageQuery = (client: PipelineClient, requestId: string) =>
     staleTime: 30_000,
   });
 
-export function useDayCounts(
-  date: string,
-  refreshSeconds: number,
-  enabled = true,
-  failed: readonly string[] = ['Error'],
-) {
+export function useDayCounts(date: string, refreshSeconds: number, enabled = true) {
   return useQuery({
-    ...dayCountsQuery(useClients().pipeline, date, refreshSeconds, failed),
+    ...dayCountsQuery(useClients().pipeline, date, refreshSeconds),
     enabled,
   });
 }
@@ -149,7 +135,7 @@ export function useDayCounts(
 export function useLatestErrors(
   date: string,
   errors: number | undefined,
-  failed: readonly string[] = ['Error'],
+  failed: readonly string[],
 ) {
   return useQuery({
     ...latestErrorsQuery(useClients().pipeline, date, errors ?? 0, failed),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestSummary } from '../../../kit/index.ts';
-import { summarizeDay } from './summary.ts';
+import { failuresOf, summarizeDay } from './summary.ts';
 
 const request = (pipelineId: string, status: string, beginDate: string): RequestSummary => ({
   requestId: `${pipelineId}-20261122_09-000001`,
@@ -34,7 +34,9 @@ describe('summarizeDay', () => {
     expect(summary.hourly.reduce((a, b) => a + b, 0)).toBe(3);
   });
 
-  it('lists the errors', () => {
-    expect(summary.errors.map((r) => r.pipelineId)).toEqual(['pl_2']);
+  it('counts failures in the words asked for, from the counts', () => {
+    expect(failuresOf(summary.byPipeline, ['Error'])).toBe(1);
+    expect(failuresOf(summary.byPipeline, ['Error', 'Finish'])).toBe(4);
+    expect(failuresOf(summary.byPipeline, ['Abort'])).toBe(0);
   });
 });

@@ -16,14 +16,13 @@ export interface DaySummary {
   readonly byPipeline: readonly PipelineDay[];
   /** Requests begun in each hour of the day, 0 to 23. */
   readonly hourly: readonly number[];
-  readonly errors: readonly RequestSummary[];
 }
 
-/** What the overview shows of a day's requests; `failed`: the service's words for a failure. */
-export function summarizeDay(
-  requests: readonly RequestSummary[],
-  failed: readonly string[] = ['Error'],
-): DaySummary {
+/**
+ * What the overview shows of a day's requests. Failures are counted from these counts by
+ * failuresOf, in the service's words as last told, so none are counted here.
+ */
+export function summarizeDay(requests: readonly RequestSummary[]): DaySummary {
   const byPipeline = new Map<
     string,
     { name: string; counts: Record<string, number>; total: number }
@@ -46,7 +45,6 @@ export function summarizeDay(
       .sort(([a], [b]) => pipelineNumber(a) - pipelineNumber(b))
       .map(([id, entry]) => ({ id, ...entry })),
     hourly,
-    errors: requests.filter((r) => failed.includes(r.status)),
   };
 }
 
@@ -54,8 +52,6 @@ export function summarizeDay(
 export interface DayCounts {
   readonly byPipeline: readonly PipelineDay[];
   readonly hourly: readonly number[];
-  /** Requests failed on the day (in any of the service's failed words), all of them. */
-  readonly errors: number;
   readonly total: number;
 }
 
@@ -63,10 +59,7 @@ export interface DayCounts {
  * The day's counts per pipeline and status and per hour, as the service counted them; the
  * pipelines without a request that day are left out, as the pages of requests never list them.
  */
-export function summarizeStats(
-  stats: RequestStats,
-  failed: readonly string[] = ['Error'],
-): DayCounts {
+export function summarizeStats(stats: RequestStats): DayCounts {
   const sum = (counts: readonly StatusCount[]) => counts.reduce((n, c) => n + c.value, 0);
   const hourly = Array.from({ length: 24 }, () => 0);
   for (const h of stats.hours)
@@ -80,11 +73,7 @@ export function summarizeStats(
     }))
     .filter((p) => p.total > 0)
     .sort((a, b) => pipelineNumber(a.id) - pipelineNumber(b.id));
-  const errors = byPipeline.reduce(
-    (n, p) => n + failed.reduce((m, word) => m + (p.counts[word] ?? 0), 0),
-    0,
-  );
-  return { byPipeline, hourly, errors, total: stats.total };
+  return { byPipeline, hourly, total: stats.total };
 }
 
 /**

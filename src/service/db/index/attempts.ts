@@ -1,3 +1,4 @@
+import { CONTRACT_WORDS, VENDOR_DEFAULT_WORDS } from '../../../kit/status-semantics.ts';
 import { columnsOf, inList, type Sql } from '../sql.ts';
 import {
   applyChanges,
@@ -50,7 +51,10 @@ interface AttemptRow {
 }
 
 /** Terminal by our contract's words; a vendor's own are added per service. */
-const CONTRACT_FINAL = ['Finish', 'Error', 'Stop'];
+const CONTRACT_FINAL = CONTRACT_WORDS.final;
+/** A service not configured (yet) fails as interfaces.md's words say. */
+const DEFAULT_FAILED = new Set(VENDOR_DEFAULT_WORDS.failed);
+const DEFAULT_FINAL = new Set(CONTRACT_FINAL);
 
 export const bounded = (text: string, chars: number): string =>
   text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
@@ -92,11 +96,11 @@ export class AttemptLog {
   }
 
   isFailed(service: string, status: string): boolean {
-    return (this.words.get(service)?.failed ?? new Set(['Error'])).has(status);
+    return (this.words.get(service)?.failed ?? DEFAULT_FAILED).has(status);
   }
 
   private isFinal(service: string, status: string): boolean {
-    return (this.words.get(service)?.final ?? new Set(CONTRACT_FINAL)).has(status);
+    return (this.words.get(service)?.final ?? DEFAULT_FINAL).has(status);
   }
 
   /**
