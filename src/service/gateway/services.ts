@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import type { ServiceInfo } from '../../kit/index.ts';
 import { knownTimeZone } from '../clock.ts';
 import {
   checkWords,
@@ -10,10 +11,11 @@ import {
   type StatusWords,
 } from './status-semantics.ts';
 
-/** One pipeline service the server stands in front of (contract section 7). */
-export interface UpstreamEntry {
-  readonly id: string;
-  readonly name: string;
+/**
+ * One pipeline service the server stands in front of (contract section 7). Its id and name
+ * are the services list's (the kit's type), so the file and the answer cannot drift apart.
+ */
+export interface UpstreamEntry extends Pick<ServiceInfo, 'id' | 'name'> {
   readonly url: string;
   readonly apiKey: string;
   readonly label?: string | undefined;
