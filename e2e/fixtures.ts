@@ -233,8 +233,9 @@ export interface GatewayService {
   /**
    * The vendor-like doubles behind it, by service id: `kanto` and `pacific` as interfaces.md
    * alone describes a service; `tokai` answers a whole day at once, in Shift_JIS and
-   * Japanese ({@link TOKAI_DAY}); `chubu` pages by `index`, at most 500 rows an answer, with
-   * a truthful Next, and has a SALES table of {@link CHUBU_SALES_ROWS} rows.
+   * Japanese ({@link TOKAI_DAY}); `chubu` pages by `index` taken as a page number (not a row),
+   * at most 500 rows an answer, with a truthful Next, and has a SALES table of
+   * {@link CHUBU_SALES_ROWS} rows. (`ours` takes index as a row, as our contract does.)
    */
   readonly vendors: {
     readonly kanto: VendorService;
@@ -300,12 +301,12 @@ export const gatewayTest = test.extend<object, { gateway: GatewayService }>({
       // Failing as the product fails them: through its stages, its own message in the log.
       tokai.addRequests('pl_2', TOKAI_DAY.failed, TOKAI_DAY.failedFile, 'waiting');
       for (let step = 0; step < 4; step++) tokai.advance();
-      // A product that pages by index, at most 500 rows an answer, and tells Next truthfully
-      // (learnt from its request list: it has a day to probe).
+      // A product that pages by index as a page number, at most 500 rows an answer, and tells
+      // Next truthfully in pages (learnt from its request list: it has a day to probe).
       const chubu = await startVendorService({
         variant: VENDOR_VARIANTS.kanto,
         apiKey: 'chubu-upstream-key-0123456789abcdef',
-        behaviour: { pagesize: { cap: 500 }, index: true, next: 'stated' },
+        behaviour: { pagesize: { cap: 500 }, index: 'pages', next: 'stated' },
       });
       chubu.addRequests('pl_1', 3);
       chubu.addTableRows('SALES', CHUBU_SALES_ROWS - 3);

@@ -14,8 +14,8 @@ import {
 
 // The dashboard through the gateway against products that differ where interfaces.md is
 // silent (contract section 12): `tokai` answers its whole day of 100,000 requests at once,
-// in Shift_JIS and Japanese; `chubu` pages by index, 500 rows an answer; `pacific` gives at
-// most 1,000 rows and no index, so a longer table is read only up to there.
+// in Shift_JIS and Japanese; `chubu` pages by index as a page number, 500 rows an answer;
+// `pacific` gives at most 1,000 rows and no index, so a longer table is read only up to there.
 
 const n = (value: number) => value.toLocaleString('en-US');
 
@@ -109,7 +109,9 @@ test.describe('a product that answers its whole day at once, in Shift_JIS', () =
     // Chubu caps its answers: learnt from its paging, told as a cap.
     const chubu = page.locator('[data-capabilities="chubu"]');
     await expect(chubu.locator('[data-fact="paging"] dd')).toHaveText('pages of at most 500 rows');
-    await expect(chubu.locator('[data-fact="index"] dd')).toHaveText('honoured');
+    await expect(chubu.locator('[data-fact="index"] dd')).toHaveText(
+      'a page number: index 1 is the second page',
+    );
     await expect(chubu.locator('[data-fact="next"] dd')).toHaveText('stated (-1 only at the end)');
   });
 });

@@ -19,8 +19,8 @@ import type { Role } from './wire.ts';
 export interface CapabilitiesAnswer {
   /** Whether requestlist holds at most `pagesize` rows. */
   readonly pagesize: Learnt<'honoured' | 'ignored'>;
-  /** Whether `index` skips rows. */
-  readonly index: Learnt<'honoured' | 'ignored'>;
+  /** Whether `index` skips rows ('honoured'), numbers pages of `pagesize` rows ('pages'), or neither. */
+  readonly index: Learnt<'honoured' | 'pages' | 'ignored'>;
   /** Whether Info's Next is truthful. */
   readonly next: Learnt<'stated' | 'always -1' | 'absent'>;
   readonly total: Learnt<'stated' | 'absent'>;
@@ -185,7 +185,7 @@ export function decodeCapabilities(value: unknown): Capabilities | undefined {
   if (c === undefined) return undefined;
   return {
     pagesize: oneOf(c.pagesize, ['honoured', 'ignored']),
-    index: oneOf(c.index, ['honoured', 'ignored']),
+    index: oneOf(c.index, ['honoured', 'pages', 'ignored']),
     next: oneOf(c.next, ['stated', 'always -1', 'absent']),
     total: oneOf(c.total, ['stated', 'absent']),
     cap: numberOf(c.cap),

@@ -110,6 +110,7 @@ export class IndexRound {
       paging.total === 'stated' ||
       paging.next === 'stated' ||
       paging.index === 'honoured' ||
+      paging.index === 'pages' ||
       paging.pagesize === 'ignored';
     if (told) return;
     const day = await upstream.call('requestlist', { pagesize: String(FIRST_PAGE) });

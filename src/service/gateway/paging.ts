@@ -78,7 +78,8 @@ class EnoughRead extends Error {}
 /**
  * Asks today's requestlist three small questions: with pagesize 1 (is it honoured; does Next
  * say more; is Total stated), with pagesize 2 when Next said -1 (was that true), and with
- * index 1 (is index honoured). A day of fewer than two requests leaves most unknown.
+ * index 1 (is index a row, a page, or ignored). A day of fewer than two requests leaves most
+ * unknown, and one of two whether index numbers pages; readAll learns what is left.
  */
 export async function probePaging(upstream: PagedUpstream, now: Date): Promise<ListPaging> {
   const ask = async (fields: Record<string, string>) => {
@@ -126,8 +127,19 @@ export async function probePaging(upstream: PagedUpstream, now: Date): Promise<L
   two ??= one.next === 1 || (one.total ?? 0) > 1 ? undefined : await ask({ pagesize: '2' });
   const known = (two?.ids.length ?? 0) > 1 || one.next === 1 || (one.total ?? 0) > 1;
   if (!known) return { ...facts, pagesize: 'honoured', next };
-  const second = await ask({ pagesize: '1', index: '1' });
-  const index = second.ids.length === 1 && second.ids[0] !== one.ids[0] ? 'honoured' : 'ignored';
+  // Two rows from index 1: the second and third by rows, the third and fourth by pages of
+  // two, the first two again when ignored. Nothing (a day of two, by pages) tells nothing.
+  const head = two ?? (await ask({ pagesize: '2' }));
+  const second = await ask({ pagesize: '2', index: '1' });
+  const from = second.ids[0];
+  const index =
+    from === undefined
+      ? before.index
+      : from === head.ids[1]
+        ? 'honoured'
+        : from === head.ids[0]
+          ? 'ignored'
+          : 'pages';
   return { ...facts, pagesize: 'honoured', next, index };
 }
 
@@ -221,16 +233,28 @@ export async function readAll<T>(
   for (;;) {
     const items: T[] = [];
     const keys = new Set<string>();
+    /** Rows of the list read so far: where the next answer starts. */
     let index = 0;
+    /** Answers read so far: the next one's number, to an upstream that numbers pages. */
+    let answers = 0;
     let tree: TreeObject = {};
     let whole: boolean | undefined;
-    let grown = false;
+    let again = false;
     while (whole === undefined) {
+      const pages = upstream.paging.index === 'pages';
+      // By rows, each answer after the first starts one row early, at a row already read: an
+      // upstream that answers with a row not read there does not count rows (it numbers
+      // pages, whatever the probe could tell from a small day), and the rows it skipped are
+      // not taken for the end of the list.
+      const overlap = !pages && index >= 2 ? 1 : 0;
+      const asked = pages ? answers : index - overlap;
       let count = 0;
       let repeated = 0;
+      /** Whether the answer's first row was one read before. */
+      let firstRead = false;
       tree = await upstream.call(
         operation,
-        { ...fields, pagesize: String(size), ...(index > 0 ? { index: String(index) } : {}) },
+        { ...fields, pagesize: String(size), ...(asked > 0 ? { index: String(asked) } : {}) },
         {
           parent: shape.root,
           child: shape.record,
@@ -238,21 +262,36 @@ export async function readAll<T>(
             count++;
             const item = shape.map(record);
             const key = shape.key(item);
+            if (count === 1) firstRead = keys.has(key);
             if (keys.has(key)) {
               repeated++;
-              if (shape.dedupe) return;
+              if (shape.dedupe || count <= overlap) return;
             } else keys.add(key);
             if (items.length < bound) items.push(item);
           },
         },
       );
-      if (index > 0 && repeated === count && count > 0) {
-        // The next page was one already read: index is not honoured.
+      answers++;
+      if (asked > 0 && count > overlap && repeated === count) {
+        // Nothing but rows already read: index is not honoured.
         upstream.learnPaging({ index: 'ignored' });
         if (!shape.dedupe) items.splice(index);
         break;
       }
-      if (index > 0 && repeated < count) upstream.learnPaging({ index: 'honoured' });
+      // Not the row before (rows), or mostly rows read before (pages): `index` numbers
+      // something else than was taken. Read again from the start the other way.
+      const otherWay = pages
+        ? asked > 0 && repeated * 2 > count
+        : overlap > 0 && (count === 0 || !firstRead);
+      if (otherWay) {
+        upstream.learnPaging({ index: pages ? 'honoured' : 'pages' });
+        if (restarts++ < GROWN_RESTARTS) {
+          again = true;
+          break;
+        }
+        return { items, whole: false, tree };
+      }
+      if (asked > 0 && repeated < count && !pages) upstream.learnPaging({ index: 'honoured' });
       const stated = infoOf(tree, shape.root);
       if (count > size) {
         upstream.learnPaging({ pagesize: 'ignored' });
@@ -265,13 +304,15 @@ export async function readAll<T>(
         upstream.learnPaging({ cap: count });
         return { items, whole: false, tree };
       }
+      const start = index - overlap;
       const paging = upstream.paging;
       // A Next past the answer says there is more, whatever the probe has learnt yet; a
-      // Next of -1 is believed only of an upstream seen telling the truth with it.
+      // Next of -1 is believed only of an upstream seen telling the truth with it. Next
+      // and the answer's place are counted in pages where the upstream numbers pages.
       let more =
         stated.total !== undefined
-          ? index + count < stated.total
-          : stated.next !== undefined && stated.next > index
+          ? start + count < stated.total
+          : stated.next !== undefined && stated.next > (pages ? answers - 1 : start)
             ? true
             : paging.next === 'stated' && stated.next === -1
               ? false
@@ -281,9 +322,10 @@ export async function readAll<T>(
       let rowPast = false;
       if (more === false && stated.total === undefined && paging.next !== 'stated' && count > 0)
         // Short, and nothing stated: a cap it keeps quiet about looks the same. Unless index
-        // is known to be ignored, one row past the answer tells.
+        // is known to be ignored, one row past the answer tells (one row to a page: rows
+        // and pages are one).
         if (paging.index !== 'ignored') {
-          more = await rowAfter(upstream, operation, fields, shape, index + count, keys);
+          more = await rowAfter(upstream, operation, fields, shape, start + count, keys);
           rowPast = more;
         }
       if (more === false) whole = true;
@@ -299,17 +341,17 @@ export async function readAll<T>(
             (await firstPageCount(upstream, operation, fields, shape, size)) > count
           ) {
             restarts++;
-            grown = true;
+            again = true;
             break;
           }
           upstream.learnPaging({ cap: count });
         }
         if (items.length >= bound) whole = false;
-        else if (paging.index !== 'ignored' && count > 0) index += count;
+        else if (paging.index !== 'ignored' && count > overlap) index = start + count;
         else break;
       }
     }
-    if (grown) continue;
+    if (again) continue;
     if (whole !== undefined) return { items, whole, tree };
     // Neither pages nor a short answer: ask for more at once, up to the bound.
     const cap = upstream.paging.cap;

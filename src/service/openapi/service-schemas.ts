@@ -8,7 +8,7 @@ const nullableCount: Schema = { type: ['integer', 'null'], minimum: 0 };
 /** What the gateway learnt of an upstream's answers (contract section 12). */
 const capabilities = exactly({
   pagesize: learnt('honoured', 'ignored'),
-  index: learnt('honoured', 'ignored'),
+  index: learnt('honoured', 'pages', 'ignored'),
   next: learnt('stated', 'always -1', 'absent'),
   total: learnt('stated', 'absent'),
   cap: nullableCount,

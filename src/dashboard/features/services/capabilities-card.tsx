@@ -54,7 +54,7 @@ function Fact({
 
 /** The catalogue's word (`capabilities.<word>`) for each answer the gateway may learn of these facts. */
 const LEARNT_WORDS = {
-  index: { honoured: 'indexHonoured', ignored: 'indexIgnored' },
+  index: { honoured: 'indexHonoured', pages: 'indexPages', ignored: 'indexIgnored' },
   next: { stated: 'nextStated', 'always -1': 'nextAlways', absent: 'nextAbsent' },
   total: { stated: 'totalStated', absent: 'totalAbsent' },
 } as const satisfies {

@@ -6,8 +6,12 @@
 export interface VendorBehaviour {
   /** requestlist, statusdb, actiondb: 'honoured' (min(pagesize||100, 1000) rows), 'ignored' (every row whatever pagesize says: a whole day in one answer), or { cap: N } (min(pagesize||100, N)). */
   readonly pagesize: 'honoured' | 'ignored' | { readonly cap: number };
-  /** Whether `index` (0-based row offset) is honoured by requestlist, statusdb, actiondb. */
-  readonly index: boolean;
+  /**
+   * How requestlist, statusdb and actiondb take `index`: true, a 0-based row offset; 'pages',
+   * a 0-based page number (index 1 with pagesize 1000 starts at row 1000, and Info's Index,
+   * Prev and Next count pages too); false, not at all.
+   */
+  readonly index: boolean | 'pages';
   /** Info's Next: 'always-1' (-1 whatever was left out), 'stated' (the index of the next row, -1 only when nothing is left), 'absent' (no Next/Prev element). */
   readonly next: 'always-1' | 'stated' | 'absent';
   /** Info carries Total (count of all matching rows). */
@@ -80,13 +84,18 @@ export function pageOf(
           Math.min(asked, behaviour.pagesize === 'honoured' ? 1000 : behaviour.pagesize.cap),
         );
   const offset = Math.trunc(Number(fields.index));
-  const start = behaviour.index && offset > 0 ? Math.min(offset, total) : 0;
+  const pages = behaviour.index === 'pages';
+  const wanted = behaviour.index && offset > 0 ? offset : 0;
+  // (A page number times an answer of every row, pagesize ignored, is past the end.)
+  const start = Math.min(wanted > 0 && pages ? wanted * size : wanted, total);
   const end = Math.min(total, start + size);
   const stated = behaviour.next === 'stated';
-  const info: Record<string, string> = { Index: String(start) };
+  // A page-numbering service tells pages where the others tell rows.
+  const told = (row: number) => String(pages ? Math.floor(row / size) : row);
+  const info: Record<string, string> = { Index: pages ? String(wanted) : told(start) };
   if (behaviour.next !== 'absent') {
-    info.Prev = stated && start > 0 ? String(Math.max(0, start - size)) : '-1';
-    info.Next = stated && end < total ? String(end) : '-1';
+    info.Prev = stated && start > 0 ? told(Math.max(0, start - size)) : '-1';
+    info.Next = stated && end < total ? told(end) : '-1';
   }
   info.Count = String(end - start);
   if (behaviour.total) info.Total = String(total);

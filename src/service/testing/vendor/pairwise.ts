@@ -77,7 +77,7 @@ export function pairwiseBehaviours<const D extends Dimensions>(dimensions: D): C
 export const VENDOR_SPACE = {
   variant: [VENDOR_VARIANTS.kanto, VENDOR_VARIANTS.pacific],
   pagesize: ['honoured', 'ignored', { cap: 250 }],
-  index: [false, true],
+  index: [false, true, 'pages'],
   next: ['always-1', 'stated', 'absent'],
   total: [false, true],
   charset: ['utf-8', 'shift_jis', 'euc-jp'],

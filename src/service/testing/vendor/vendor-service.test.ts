@@ -221,6 +221,22 @@ describe('the switches of the vendor-like service', () => {
       expect(rows.Record.map((r) => r.Item[0])).toEqual(['3']);
     });
 
+    it("'pages': a page number, told in Info as pages too", async () => {
+      const vendor = await start({ index: 'pages', next: 'stated' });
+      vendor.addRequests('pl_1', 300);
+      const page = await list(vendor, '?pagesize=50&index=2');
+      expect(page.Request.map((r) => r.RequestId)).toEqual(
+        vendor
+          .requests()
+          .slice(100, 150)
+          .map((r) => r.requestId),
+      );
+      expect(page.Info).toMatchObject({ Index: 2, Prev: 1, Next: 3, Count: 50 });
+      expect((await list(vendor, '?pagesize=50&index=6')).Request ?? []).toHaveLength(0);
+      const rows = await table(vendor, '?tablename=SALES&pagesize=2&index=1');
+      expect(rows.Record.map((r) => r.Item[0])).toEqual(['3']);
+    });
+
     it('ignored: every answer starts at the first row', async () => {
       const vendor = await start();
       vendor.addRequests('pl_1', 300);
