@@ -14,6 +14,12 @@ import { offsetFrom } from './zone.ts';
 // failures, and, after the round, the failures to tell of. The poller schedules rounds and
 // keeps their outcome; this holds what they read.
 
+/**
+ * A round begun at most this long after the last one can tell the zone from a request new
+ * since: it began in between, and an offset is told to the nearest quarter hour.
+ */
+const ZONE_FROM_NEW_MS = 7 * 60_000;
+
 /** requestdetail calls a round may make for requests no list showed. */
 const DETAILS_PER_ROUND = 20;
 
@@ -56,7 +62,7 @@ export class IndexRound {
     const startedMs = started.getTime();
     await this.probe(started);
     const listed = await this.listDay(undefined, startedMs);
-    const { requests, added } = listed;
+    const { newest } = listed;
     // An empty list that names no day: still the day the service last named.
     const day = listed.day || before.today;
     if (!day) throw new Error(`service ${upstream.name} did not say which day it lists`);
@@ -68,9 +74,15 @@ export class IndexRound {
     }
     // A failure's words and log lines, read before a retry can rewrite them (issue 25).
     await this.evidence.round(() => this.host.stopped());
-    // A new request began between the last round and now: its begin time tells the zone.
-    const newest = requests[0];
-    const offset = added > 0 && newest ? offsetFrom(newest.beginDate, started) : undefined;
+    // A request new since the last round began between it and now: its begin time tells the
+    // zone, to the quarter hour when that round was recent. Else (a first round: the day's
+    // newest may be hours old) it only tells a zone not known yet, never replaces one.
+    const recent =
+      before.indexedAt !== null && startedMs - Date.parse(before.indexedAt) <= ZONE_FROM_NEW_MS;
+    const offset =
+      newest && (recent || before.offsetMinutes === null)
+        ? offsetFrom(newest.beginDate, started)
+        : undefined;
     await index.markIndexed(this.service, day, started, offset);
     return true;
   }
@@ -131,8 +143,8 @@ export class IndexRound {
   private async listDay(day: string | undefined, nowMs: number) {
     const listed = await readDay(this.host.upstream, { date: day });
     const stated = listed.day || day || '';
-    if (!stated) return { ...listed, added: 0 };
-    const { added, gap, entered } = await this.host.index.ingest(
+    if (!stated) return { ...listed, newest: undefined };
+    const { gap, entered, newest } = await this.host.index.ingest(
       this.service,
       stated,
       listed.requests,
@@ -143,7 +155,7 @@ export class IndexRound {
     // More requests than the upstream gives in one read: each pipeline's list reaches further.
     const complete = gap ? await this.listByPipeline(stated, nowMs) : true;
     await this.host.index.markDay(this.service, stated, complete);
-    return { ...listed, day: stated, added };
+    return { ...listed, day: stated, newest };
   }
 
   /** The day's list of each pipeline; false when one of them, too, may miss requests. */

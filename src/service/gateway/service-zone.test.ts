@@ -139,6 +139,43 @@ describe('an upstream', () => {
     });
   });
 
+  it('tells the offset from the request that began last, whatever order the service lists in', async () => {
+    // 12:00 in Tokyo. Three requests began at 10:00, one now; the service lists oldest first.
+    const clock = new ManualClock(Date.UTC(2026, 6, 1, 3, 0));
+    let lateMs = 2 * 3_600_000;
+    const kanto = await startVendorService({
+      variant: VENDOR_VARIANTS.kanto,
+      behaviour: { order: 'oldest' },
+      now: () => new Date(clock.now().getTime() - lateMs),
+    });
+    open.push(() => kanto.close());
+    kanto.addRequests('pl_1', 3);
+    lateMs = 0;
+    kanto.addRequests('pl_1', 1);
+    const gateway = await start({
+      services: [{ id: 'tokyo', name: 'Tokyo', url: kanto.url, apiKey: kanto.apiKey }],
+      clock,
+    });
+    const poller = gateway.app.context.services.route('tokyo')?.upstream?.poller;
+    await poller?.pollNow();
+    // Its first request would have told 420 (UTC+7).
+    expect((await zones(gateway))[0]?.utcOffsetMinutes).toBe(540);
+
+    // Two hours on, a request new to the gateway that began back then (a list that reaches
+    // further, a service that was cut short): it is not taken for one that began a moment ago.
+    clock.advance(2 * 3_600_000);
+    lateMs = 2 * 3_600_000;
+    kanto.addRequests('pl_2', 1);
+    await poller?.pollNow();
+    expect((await zones(gateway))[0]?.utcOffsetMinutes).toBe(540);
+    // One that began a moment ago, since a round a moment ago, still tells it.
+    clock.advance(60_000);
+    lateMs = 0;
+    kanto.addRequests('pl_2', 1);
+    await poller?.pollNow();
+    expect((await zones(gateway))[0]?.utcOffsetMinutes).toBe(540);
+  });
+
   it("with zone: in the services file: that zone's offset on the day, and the name its dates carry", async () => {
     const pacific = await vendor('pacific');
     const gateway = await westGateway(pacific);

@@ -57,6 +57,8 @@ export interface Ingested {
   readonly gap: boolean;
   /** Requests seen in a status they were not in before (metrics). */
   readonly entered: ListedRequest[];
+  /** The new request that began last, wherever the upstream listed it (its order is its own). */
+  readonly newest: ListedRequest | undefined;
 }
 
 /** The columns of a new request, in the order `insertRow` gives them. */
@@ -160,6 +162,7 @@ export async function ingestListed(
   // Requests seen in a status they were not in before (metrics): a new one's Wait is its
   // creation, not a change.
   const entered: ListedRequest[] = [];
+  let newest: ListedRequest | undefined;
   for (let i = listed.length - 1; i >= 0; i--) {
     const r = listed[i] as ListedRequest;
     const before = known.get(r.requestId);
@@ -186,6 +189,8 @@ export async function ingestListed(
       if (attempts.isFailed(service, r.status))
         changes.push({ requestId: r.requestId, before: null, status: r.status, stage: r.stage });
       if (r.status !== 'Wait') entered.push(r);
+      // Begin dates are in one form by now (YYYY-MM-DD hh:mm:ss): their text sorts by time.
+      if (newest === undefined || r.beginDate > newest.beginDate) newest = r;
       inserts.push(row(seqOf.get(r.requestId) ?? ++seq, nowMs));
     } else if (before.status !== r.status || before.stage !== r.stage) {
       updates.set(r.requestId, row(0, before.first));
@@ -231,5 +236,5 @@ export async function ingestListed(
     await attempts.seen(service, changes.slice(i, i + INGEST_CHUNK), nowMs);
     await yieldToEvents();
   }
-  return { added: inserts.length, changed: updates.size, gap, entered };
+  return { added: inserts.length, changed: updates.size, gap, entered, newest };
 }

@@ -14,6 +14,8 @@ export interface VendorBehaviour {
   readonly index: boolean | 'pages';
   /** Info's Next: 'always-1' (-1 whatever was left out), 'stated' (the index of the next row, -1 only when nothing is left), 'absent' (no Next/Prev element). */
   readonly next: 'always-1' | 'stated' | 'absent';
+  /** requestlist's order: 'newest' first, as interfaces.md's example; 'oldest' first, as a table is. */
+  readonly order: 'newest' | 'oldest';
   /** Info carries Total (count of all matching rows). */
   readonly total: boolean;
   /** Charset of every answer body. */
@@ -45,6 +47,7 @@ export const DEFAULT_BEHAVIOUR: VendorBehaviour = Object.freeze({
   pagesize: 'honoured',
   index: false,
   next: 'always-1',
+  order: 'newest',
   total: false,
   charset: 'utf-8',
   declare: 'both',

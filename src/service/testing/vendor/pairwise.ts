@@ -79,6 +79,7 @@ export const VENDOR_SPACE = {
   pagesize: ['honoured', 'ignored', { cap: 250 }],
   index: [false, true, 'pages'],
   next: ['always-1', 'stated', 'absent'],
+  order: ['newest', 'oldest'],
   total: [false, true],
   charset: ['utf-8', 'shift_jis', 'euc-jp'],
   language: ['en', 'ja'],

@@ -246,6 +246,21 @@ describe('the switches of the vendor-like service', () => {
     });
   });
 
+  it("lists a day newest first, or oldest first with order 'oldest'", async () => {
+    const newest = await start();
+    const oldest = await start({ order: 'oldest' });
+    for (const vendor of [newest, oldest]) vendor.addRequests('pl_1', 3);
+    const ids = async (vendor: VendorService) =>
+      (await list(vendor)).Request.map((r) => r.RequestId);
+    expect(await ids(newest)).toEqual(newest.requests().map((r) => r.requestId));
+    expect(await ids(oldest)).toEqual(
+      oldest
+        .requests()
+        .map((r) => r.requestId)
+        .reverse(),
+    );
+  });
+
   describe('next and total', () => {
     it("'stated' tells the index of the next row and the previous page, -1 at the ends", async () => {
       const vendor = await start({ next: 'stated', index: true, total: true });

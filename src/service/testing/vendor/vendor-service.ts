@@ -508,11 +508,9 @@ export async function startVendorService(
         () => {
           const date = fields.date ?? day(now());
           const ofDay = byDay.get(date) ?? [];
-          const matching: VendorRequest[] = [];
-          for (let i = ofDay.length - 1; i >= 0; i--) {
-            const r = ofDay[i] as VendorRequest;
-            if (!fields.id || r.pipelineId === fields.id) matching.push(r);
-          }
+          // The day is kept oldest first.
+          const matching = ofDay.filter((r) => !fields.id || r.pipelineId === fields.id);
+          if (behaviour.order === 'newest') matching.reverse();
           const { start, end, info } = pageOf(behaviour, matching.length, fields);
           const names = new Map(pipelines.map((p) => [p.id, p.name]));
           return [
