@@ -20,6 +20,17 @@ import { offsetFrom } from './zone.ts';
  */
 const ZONE_FROM_NEW_MS = 7 * 60_000;
 
+/** Whether what an upstream states of its lists tells a cut answer by itself. */
+function pagingTells(paging: Upstream['paging']): boolean {
+  return (
+    paging.total === 'stated' ||
+    paging.next === 'stated' ||
+    paging.index === 'honoured' ||
+    paging.index === 'pages' ||
+    paging.pagesize === 'ignored'
+  );
+}
+
 /** requestdetail calls a round may make for requests no list showed. */
 const DETAILS_PER_ROUND = 20;
 
@@ -61,7 +72,11 @@ export class IndexRound {
     const { upstream, index } = this.host;
     const startedMs = started.getTime();
     await this.probe(started);
-    const listed = await this.listDay(undefined, startedMs);
+    let listed = await this.listDay(undefined, startedMs);
+    // A cap learnt now: the rounds before took cut answers for whole days, so requests may
+    // be missing wherever they were read: the day is read again with its pipelines' lists.
+    if (await this.checkStuckCount(listed))
+      listed = await this.listDay(undefined, startedMs, { cut: true });
     const { newest } = listed;
     // An empty list that names no day: still the day the service last named.
     const day = listed.day || before.today;
@@ -113,34 +128,58 @@ export class IndexRound {
    * A short answer is whole only if the upstream does not cut answers short on its own. When
    * nothing it states can tell (no Total, no truthful Next, no index), its pipelines' lists
    * are read beside the day's: more requests among them than in the day's list means the
-   * day's was cut, at that many rows. Hourly, with the probe.
+   * day's was cut, at that many rows (`listed`: the day's count as just read). Hourly, with
+   * the probe, and when the day's count stops moving (checkStuckCount). True: a cap learnt.
    */
-  private async crossCheck(): Promise<void> {
+  private async crossCheck(listed?: number): Promise<boolean> {
     const { upstream } = this.host;
-    const { paging } = upstream;
-    const told =
-      paging.total === 'stated' ||
-      paging.next === 'stated' ||
-      paging.index === 'honoured' ||
-      paging.index === 'pages' ||
-      paging.pagesize === 'ignored';
-    if (told) return;
-    const day = await upstream.call('requestlist', { pagesize: String(FIRST_PAGE) });
-    const listed = elementsOf(elementOf(day.RequestList).Request).length;
-    if (listed === 0 || listed >= FIRST_PAGE) return;
+    if (pagingTells(upstream.paging)) return false;
+    const count =
+      listed ??
+      elementsOf(
+        elementOf(
+          (await upstream.call('requestlist', { pagesize: String(FIRST_PAGE) })).RequestList,
+        ).Request,
+      ).length;
+    if (count === 0 || count >= FIRST_PAGE) return false;
     const seen = new Set<string>();
     for (const id of listedPipelines(await this.host.sharedCall('list'))) {
       const tree = await upstream.call('requestlist', { id, pagesize: String(FIRST_PAGE) });
       for (const r of elementsOf(elementOf(tree.RequestList).Request))
         seen.add(leafText(r.RequestId));
-      if (seen.size > listed) {
-        upstream.learnPaging({ cap: listed });
-        return;
+      if (seen.size > count) {
+        upstream.learnPaging({ cap: count });
+        return true;
       }
     }
+    return false;
   }
 
-  private async listDay(day: string | undefined, nowMs: number) {
+  /** The day's count in the last round, and the last count checked against the pipelines'. */
+  private lastCount = -1;
+  private checkedCount = -1;
+
+  /**
+   * A quiet cap shows as a day's count that stops moving while the day goes on (newest
+   * first, its oldest fall off the end; oldest first, its newest never come). A count seen
+   * again where nothing the upstream states can tell is checked once against the pipelines'
+   * lists: a quiet day costs one check per count it rests at, a cut day is found a round
+   * after it passes the cap, not at the next hourly probe.
+   */
+  private async checkStuckCount(listed: {
+    readonly requests: readonly unknown[];
+    readonly whole: boolean;
+  }): Promise<boolean> {
+    const count = listed.requests.length;
+    const stuck = count === this.lastCount;
+    this.lastCount = count;
+    const { paging } = this.host.upstream;
+    if (!stuck || !listed.whole || paging.cap !== null || count === this.checkedCount) return false;
+    this.checkedCount = count;
+    return this.crossCheck(count);
+  }
+
+  private async listDay(day: string | undefined, nowMs: number, { cut = false } = {}) {
     const listed = await readDay(this.host.upstream, { date: day });
     const stated = listed.day || day || '';
     if (!stated) return { ...listed, newest: undefined };
@@ -153,7 +192,7 @@ export class IndexRound {
     );
     for (const r of entered) this.host.tellStatus(r.pipelineId, r.status);
     // More requests than the upstream gives in one read: each pipeline's list reaches further.
-    const complete = gap ? await this.listByPipeline(stated, nowMs) : true;
+    const complete = gap || cut ? await this.listByPipeline(stated, nowMs) : true;
     await this.host.index.markDay(this.service, stated, complete);
     return { ...listed, day: stated, newest };
   }

@@ -37,11 +37,19 @@ function hourOf(request: ListedRequest): number {
   return hour >= 0 && hour < 24 ? hour : 0;
 }
 
+/** Whether a list runs oldest first: its last request began after its first. */
+function listedAscending(listed: readonly ListedRequest[]): boolean {
+  const first = listed[0]?.beginDate ?? '';
+  const last = listed.at(-1)?.beginDate ?? '';
+  // Begin dates are in one form by now (YYYY-MM-DD hh:mm:ss): their text sorts by time.
+  return first !== '' && last > first;
+}
+
 /** One requestlist answer of a service's day, as RequestIndex.ingest takes it. */
 export type IngestArgs = [
   service: string,
   day: string,
-  /** Newest first. */
+  /** As the upstream listed them: newest first, or oldest first. */
   listed: readonly ListedRequest[],
   /** The upstream may have had older ones out of reach of this answer. */
   full: boolean,
@@ -120,8 +128,13 @@ async function knownOf(
 export async function ingestListed(
   sql: Sql,
   attempts: AttemptLog,
-  ...[service, day, listed, full, nowMs]: IngestArgs
+  ...[service, day, asListed, full, nowMs]: IngestArgs
 ): Promise<Ingested> {
+  // interfaces.md's example lists newest first, and a vendor may list oldest first (as a
+  // table is): taken newest first here. Cut short, such a list leaves out the newest, which
+  // no later round shows either: requests may be missing whatever was known.
+  const ascending = listedAscending(asListed);
+  const listed = ascending ? [...asListed].reverse() : asListed;
   const known = await knownOf(
     sql,
     service,
@@ -131,7 +144,8 @@ export async function ingestListed(
   // pipeline's list of the same round must not count as reaching further back.
   const oldest = listed.at(-1);
   const firstSeen = oldest === undefined ? undefined : known.get(oldest.requestId)?.first;
-  const gap = full && oldest !== undefined && (firstSeen === undefined || firstSeen >= nowMs);
+  const gap =
+    full && oldest !== undefined && (ascending || firstSeen === undefined || firstSeen >= nowMs);
   const counters = await sql.get<{ first: number; last: number }>(
     'SELECT first_seq AS "first", last_seq AS "last" FROM indexed_service WHERE service = ?',
     [service],
