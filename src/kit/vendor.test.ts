@@ -101,6 +101,19 @@ async function withVendor<T>(
   }
 }
 
+describe('answers that begin with a byte order mark', () => {
+  it('reads XML and JSON, and a refusal in either, as if it were not there', async () => {
+    await withVendor(VENDOR_VARIANTS.kanto, { bom: true }, async (v, c) => {
+      v.addRequests('pl_1', 2);
+      expect((await c.requestList({}, 'xml')).requests).toHaveLength(2);
+      expect((await c.requestList({}, 'json')).requests).toHaveLength(2);
+      await expect(c.resume('pl_404', 'json')).rejects.toMatchObject({
+        serviceMessage: 'Pipeline pl_404 does not exist',
+      });
+    });
+  });
+});
+
 describe('answers in the charsets of Japanese products', () => {
   const MISSING = 'パイプライン pl_404 は存在しません';
 

@@ -35,7 +35,7 @@ function dataFolderText(gateway: TestService): string {
 }
 
 const describeName = (v: (typeof VENDOR_PAIRWISE)[number]) =>
-  `${v.variant.name}, pagesize ${typeof v.pagesize === 'string' ? v.pagesize : `cap ${v.pagesize.cap}`}, index ${v.index}, next ${v.next}, ${v.order} first, total ${v.total}, ${v.charset}, ${v.language}, dates ${v.dates}, echo ${v.echoKey}, session ${v.sessionId}, gzip ${v.gzip}`;
+  `${v.variant.name}, pagesize ${typeof v.pagesize === 'string' ? v.pagesize : `cap ${v.pagesize.cap}`}, index ${v.index}, next ${v.next}, ${v.order} first, total ${v.total}, ${v.charset}${v.bom ? ' with a BOM' : ''}, ${v.language}, dates ${v.dates}, echo ${v.echoKey}, session ${v.sessionId}, gzip ${v.gzip}`;
 
 describe.each(VENDOR_PAIRWISE.map((v) => [describeName(v), v] as const))(
   'a gateway in front of a vendor: %s',

@@ -22,6 +22,8 @@ export interface VendorBehaviour {
   readonly charset: 'utf-8' | 'shift_jis' | 'euc-jp';
   /** Where the charset is declared: 'both' (Content-Type charset param AND the XML declaration's encoding / an HTML <meta charset>), 'content-type' only, 'document' only (XML declaration / meta, Content-Type without charset), 'none' (declared nowhere, a mis-declaration when not utf-8). */
   readonly declare: 'both' | 'content-type' | 'document' | 'none';
+  /** UTF-8 bodies begin with a byte order mark (EF BB BF), as .NET's UTF8Encoding(true) writes them. */
+  readonly bom: boolean;
   /** Language of the service's own messages (refusal texts, error messages of requests). */
   readonly language: 'en' | 'ja';
   /** Form of BeginDate/BeginTime/EndTime/log Dates: 'dash' (YYYY-MM-DD hh:mm:ss; request logs then keep their YYYY/MM/DD), 'slash' (YYYY/MM/DD hh:mm:ss), 'iso' (YYYY-MM-DDThh:mm:ss), 'millis' (YYYY-MM-DD hh:mm:ss.mmm), 'zoned' (YYYY-MM-DD hh:mm:ss JST, the variant's abbreviation). Request ids keep their shape. */
@@ -51,6 +53,7 @@ export const DEFAULT_BEHAVIOUR: VendorBehaviour = Object.freeze({
   total: false,
   charset: 'utf-8',
   declare: 'both',
+  bom: false,
   language: 'en',
   dates: 'dash',
   latencyMs: 0,

@@ -82,6 +82,7 @@ export const VENDOR_SPACE = {
   order: ['newest', 'oldest'],
   total: [false, true],
   charset: ['utf-8', 'shift_jis', 'euc-jp'],
+  bom: [false, true],
   language: ['en', 'ja'],
   dates: ['dash', 'slash', 'iso', 'millis', 'zoned'],
   echoKey: [false, true],

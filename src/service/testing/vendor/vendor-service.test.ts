@@ -300,6 +300,13 @@ describe('the switches of the vendor-like service', () => {
   });
 
   describe('charset, declare and language', () => {
+    it('begins UTF-8 bodies with a byte order mark when asked, as .NET writes them', async () => {
+      const vendor = await start({ bom: true });
+      const bytes = new Uint8Array(await (await call(vendor, 'version/xml')).arrayBuffer());
+      expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      expect(new TextDecoder().decode(bytes)).toMatch(/^<\?xml /);
+    });
+
     it.each(['shift_jis', 'euc-jp'] as const)(
       'writes %s: Japanese refusals and request errors read back with that decoder',
       async (charset) => {

@@ -716,7 +716,9 @@ export async function startVendorService(
       ...headers,
     };
     let bytes =
-      behaviour.charset === 'utf-8' ? Buffer.from(body) : iconv.encode(body, behaviour.charset);
+      behaviour.charset === 'utf-8'
+        ? Buffer.from(behaviour.bom ? `\uFEFF${body}` : body)
+        : iconv.encode(body, behaviour.charset);
     if (behaviour.gzip) {
       all.vary = 'Accept-Encoding';
       if (acceptsGzip(req.headers['accept-encoding'])) {
