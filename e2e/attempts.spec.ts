@@ -97,6 +97,8 @@ interface VendorGateway {
   readonly url: string;
   readonly app: App;
   readonly vendor: VendorService;
+  /** A vendor that answers a retry OK and takes it up only at its next step (a job queue). */
+  readonly queued: VendorService;
 }
 
 const variant = VENDOR_VARIANTS.kanto;
@@ -111,6 +113,11 @@ const gatewayTest = test.extend<object, { vendorGateway: VendorGateway }>({
         variant,
         apiKey: 'rewrite-upstream-key-0123456789abcdef',
         behaviour: { retryLog: 'rewritten' },
+      });
+      const queued = await startVendorService({
+        variant,
+        apiKey: 'queued-upstream-key-0123456789abcdef',
+        behaviour: { retryStart: 'queued' },
       });
       const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-attempts-'));
       const app = await buildApp({
@@ -127,13 +134,22 @@ const gatewayTest = test.extend<object, { vendorGateway: VendorGateway }>({
             failedStatuses: [variant.status.failed],
             pollSeconds: 1,
           },
+          {
+            id: 'queued',
+            name: 'Queued',
+            url: queued.url,
+            apiKey: queued.apiKey,
+            failedStatuses: [variant.status.failed],
+            pollSeconds: 1,
+          },
         ],
         loginLimit: { max: 10_000, timeWindow: 60_000 },
       });
       const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
-      await use({ url, app, vendor });
+      await use({ url, app, vendor, queued });
       await app.close();
       await vendor.close();
+      await queued.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
     { scope: 'worker' },
@@ -195,5 +211,41 @@ gatewayTest(
     );
 
     expect(await axeBothThemes(page)).toEqual([]);
+  },
+);
+
+gatewayTest(
+  'behind the gateway, a vendor that queues a retry: the failed request left as it was is not reported as the outcome',
+  async ({ page, vendorGateway }) => {
+    test.setTimeout(90_000);
+    const { queued } = vendorGateway;
+    queued.addRequests('pl_1', 1, 'fail-0602.csv', 'failed');
+    const id = queued.requests().find((r) => r.filename === 'fail-0602.csv')?.requestId as string;
+    await signIn(page, vendorGateway, ADMIN, `/requests/${id}?service=queued`);
+    await expect(page.getByTestId('attempts').getByTestId('attempt')).toHaveCount(1, {
+      timeout: 15_000,
+    });
+    await page.getByRole('button', { name: 'Retry', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
+    await expect(dialog).toContainText('✓ accepted', { timeout: 15_000 });
+    // Answered OK, the request is still failed as before: said so, and followed on.
+    const outcome = dialog.getByTestId('action-outcome');
+    await expect(outcome).toHaveText(
+      `waiting for the service to take it up: still ${variant.status.failed}`,
+    );
+    // Several reads later it is still not taken for the retry's outcome.
+    await page.waitForTimeout(5000);
+    await expect(outcome).toHaveText(
+      `waiting for the service to take it up: still ${variant.status.failed}`,
+    );
+    await expect(dialog.getByRole('status')).toContainText('Following 1 request until it ends');
+    // The service takes the retry up, runs it, and it ends well.
+    for (let step = 0; step < 6; step++) {
+      queued.advance();
+      await page.waitForTimeout(300);
+    }
+    await expect(outcome).toHaveText(variant.status.done, { timeout: 30_000 });
+    await expect(dialog.getByRole('status')).toHaveText('Every request has ended.');
   },
 );

@@ -8,6 +8,7 @@ await i18n.loadLanguages('ja');
 
 // The dialog's hooks read the signed-in session as they load; outcomeOf and actionTitle
 // need none of them.
+vi.mock('../core/auth.ts', () => ({}));
 vi.mock('../shared/queries.ts', () => ({}));
 vi.mock('../shared/follow.ts', () => ({}));
 vi.mock('../shared/services.ts', () => ({}));
@@ -28,6 +29,13 @@ const followed = (
 });
 
 describe('outcomeOf', () => {
+  it('does not take a request left as it was for the retry’s outcome', () => {
+    expect(outcomeOf('retry', followed('Error', 'untouched'), t)).toEqual({
+      text: 'waiting for the service to take it up: still Error',
+      tone: 'neutral',
+    });
+  });
+
   it('says a retried request failed again, with the service’s reason', () => {
     expect(outcomeOf('retry', followed('Error', 'ended', 'File x is missing'), t)).toEqual({
       text: 'Error again — File x is missing',

@@ -4,7 +4,9 @@ import type { TFunction } from 'i18next';
 import { Button } from './button.tsx';
 import { Dialog } from './dialog.tsx';
 import { describeError } from '../shared/describe-error.ts';
-import { useFollowedRequests, type FollowedRequest } from '../shared/follow.ts';
+import type { RequestDetail } from '../../kit/index.ts';
+import { useClients } from '../core/auth.ts';
+import { FOLLOWED_LOGS, useFollowedRequests, type FollowedRequest } from '../shared/follow.ts';
 import { useRequestAction } from '../shared/queries.ts';
 import { needsMarking, serviceTitle } from '../shared/environment.ts';
 import { useServiceDown } from '../shared/service-down.ts';
@@ -34,6 +36,8 @@ export function outcomeOf(
   const detail = followed?.detail;
   if (!followed || !detail) return { text: t('outcome.following'), tone: 'neutral' };
   const status = detail.status;
+  if (followed.state === 'untouched')
+    return { text: t('outcome.untouched', { status }), tone: 'neutral' };
   if (followed.state !== 'ended')
     return { text: t('outcome.followingNow', { status }), tone: 'neutral' };
   if (status === AIM[action]) return { text: t('outcome.ended', { status }), tone: 'good' };
@@ -116,9 +120,13 @@ export function ActionDialog({
 }) {
   const { t } = useTranslation('actions');
   const mutation = useRequestAction();
+  const { pipeline } = useClients();
   const [calls, setCalls] = useState<Record<string, Call>>();
+  // Each request as it was before a retry: a service may answer OK and leave a failed
+  // request as it was for a while (a queued retry), which is not the retry's outcome.
+  const [before] = useState(() => new Map<string, RequestDetail>());
   const accepted = requestIds.filter((id) => calls?.[id]?.state === 'accepted');
-  const followed = useFollowedRequests(accepted);
+  const followed = useFollowedRequests(accepted, before);
   const byId = new Map(followed.map((f) => [f.requestId, f]));
   const sending = calls !== undefined && Object.values(calls).some((c) => c.state === 'sending');
   const following = followed.filter((f) => f.state !== 'ended').length;
@@ -126,6 +134,13 @@ export function ActionDialog({
     setCalls(Object.fromEntries(requestIds.map((id) => [id, { state: 'sending' } as Call])));
     for (const requestId of requestIds) {
       try {
+        if (action === 'retry') {
+          const was = await pipeline
+            .requestDetail(requestId, FOLLOWED_LOGS, 'json')
+            // Unread, the outcome is judged without it, as before; the retry says the rest.
+            .catch(() => undefined);
+          if (was) before.set(requestId, was);
+        }
         await mutation.mutateAsync({ action, requestId });
         setCalls((c) => ({ ...c, [requestId]: { state: 'accepted' } }));
       } catch (error) {

@@ -40,6 +40,12 @@ export interface VendorBehaviour {
   readonly gzip: boolean;
   /** A retry 'rewritten': the request's logs start again, its failure's lines gone (as products do); 'kept': appended to. */
   readonly retryLog: 'kept' | 'rewritten';
+  /**
+   * requestretry 'at-once': the request is waiting again when the answer comes; 'queued': the
+   * answer says OK and the request is left as it was (failed, its end time kept) until the
+   * service's next step (advance) takes the retry up, as a product with a job queue does.
+   */
+  readonly retryStart: 'at-once' | 'queued';
   /** Lines of routine chatter (INFO) at the head of every application log: a product that logs much. */
   readonly appLogLines: number;
 }
@@ -62,6 +68,7 @@ export const DEFAULT_BEHAVIOUR: VendorBehaviour = Object.freeze({
   sessionId: true,
   gzip: false,
   retryLog: 'kept',
+  retryStart: 'at-once',
   appLogLines: 0,
 });
 

@@ -107,6 +107,8 @@ interface VendorRequest {
   end: Date | null;
   step: number;
   errorMsg: string;
+  /** A retry answered and not taken up yet (retryStart 'queued'). */
+  retryQueued?: boolean;
   log: { date: Date; stage: string; event: string; status: string; message: string }[];
 }
 
@@ -350,9 +352,27 @@ export async function startVendorService(
   const terminal = (r: VendorRequest) =>
     [variant.status.done, variant.status.failed, variant.status.cancelled].includes(r.status);
 
+  /** A retry taken up: the request waits again, its failure gone (a fixed input). */
+  const startAgain = (r: VendorRequest): void => {
+    Object.assign(r, {
+      status: variant.status.waiting,
+      step: 0,
+      end: null,
+      errorMsg: '',
+      retryQueued: false,
+      filename: r.filename.replace('fail', 'fixed'),
+    });
+    if (behaviour.retryLog === 'rewritten')
+      r.log = [{ date: now(), stage: '', event: 'Start', status: 'Start', message: '' }];
+  };
+
   const advance = (): void => {
     for (let i = requests.length - 1; i >= 0; i--) {
       const r = requests[i] as VendorRequest;
+      if (r.retryQueued) {
+        startAgain(r);
+        continue;
+      }
       const pipeline = pipelines.find((p) => p.id === r.pipelineId);
       if (terminal(r) || pipeline?.runmode === 'stop') continue;
       const at = now();
@@ -597,15 +617,8 @@ export async function startVendorService(
           const r = request(field('requestid'));
           if (r.status !== variant.status.failed && r.status !== variant.status.cancelled)
             throw new Refusal(409, words.notRetriable(r.requestId, r.status));
-          Object.assign(r, {
-            status: variant.status.waiting,
-            step: 0,
-            end: null,
-            errorMsg: '',
-            filename: r.filename.replace('fail', 'fixed'),
-          });
-          if (behaviour.retryLog === 'rewritten')
-            r.log = [{ date: now(), stage: '', event: 'Start', status: 'Start', message: '' }];
+          if (behaviour.retryStart === 'queued') r.retryQueued = true;
+          else startAgain(r);
           return ok();
         },
       ],
