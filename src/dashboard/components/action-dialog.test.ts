@@ -29,6 +29,13 @@ const followed = (
 });
 
 describe('outcomeOf', () => {
+  it('says a retry failed again in the service’s own failed word', () => {
+    expect(outcomeOf('retry', followed('Abort', 'ended', 'bad input'), t, ['Abort'])).toEqual({
+      text: 'Abort again — bad input',
+      tone: 'bad',
+    });
+  });
+
   it('does not take a request left as it was for the retry’s outcome', () => {
     expect(outcomeOf('retry', followed('Error', 'untouched'), t)).toEqual({
       text: 'waiting for the service to take it up: still Error',

@@ -4,13 +4,14 @@ import type { TFunction } from 'i18next';
 import { Button } from './button.tsx';
 import { Dialog } from './dialog.tsx';
 import { describeError } from '../shared/describe-error.ts';
-import type { RequestDetail } from '../../kit/index.ts';
+import { CONTRACT_WORDS, type RequestDetail } from '../../kit/index.ts';
 import { useClients } from '../core/auth.ts';
 import { FOLLOWED_LOGS, useFollowedRequests, type FollowedRequest } from '../shared/follow.ts';
 import { useRequestAction } from '../shared/queries.ts';
 import { needsMarking, serviceTitle } from '../shared/environment.ts';
 import { useServiceDown } from '../shared/service-down.ts';
 import { useCurrentService, useServices } from '../shared/services.ts';
+import { useStatusSemantics } from '../shared/use-status-semantics.ts';
 
 type Action = 'retry' | 'cancel';
 export type Call =
@@ -19,7 +20,6 @@ type Tone = 'neutral' | 'good' | 'bad';
 
 // What each action sets out to reach: anything else it ends in is reported as it is.
 const AIM: Record<Action, string> = { retry: 'Finish', cancel: 'Stop' };
-const FAILED: readonly string[] = ['Error', 'Stop'];
 
 const TONE_STYLE: Record<Tone, string> = {
   neutral: 'text-slate-600 dark:text-slate-300',
@@ -32,6 +32,8 @@ export function outcomeOf(
   action: Action,
   followed: FollowedRequest | undefined,
   t: TFunction<'actions'>,
+  /** The service's words for a request that failed (ours: Error; a vendor's may be Abort). */
+  failed: readonly string[] = CONTRACT_WORDS.failed,
 ): { text: string; tone: Tone } {
   const detail = followed?.detail;
   if (!followed || !detail) return { text: t('outcome.following'), tone: 'neutral' };
@@ -43,14 +45,14 @@ export function outcomeOf(
   if (status === AIM[action]) return { text: t('outcome.ended', { status }), tone: 'good' };
   const message = followed.failure;
   // A retried request that fails again; a cancel that came too late ends as it ended.
-  if (action === 'retry' && FAILED.includes(status))
+  if (action === 'retry' && failed.includes(status))
     return {
       text: message ? t('outcome.againWhy', { status, message }) : t('outcome.again', { status }),
       tone: 'bad',
     };
   return {
     text: message ? t('outcome.endedWhy', { status, message }) : t('outcome.ended', { status }),
-    tone: FAILED.includes(status) ? 'bad' : 'neutral',
+    tone: failed.includes(status) ? 'bad' : 'neutral',
   };
 }
 
@@ -159,6 +161,7 @@ export function ActionDialog({
     }
   };
   const count = requestIds.length;
+  const semantics = useStatusSemantics();
   const { services } = useServices();
   const current = useCurrentService();
   const down = useServiceDown();
@@ -201,7 +204,9 @@ export function ActionDialog({
         {requestIds.map((id) => {
           const call = calls?.[id];
           const outcome =
-            call?.state === 'accepted' ? outcomeOf(action, byId.get(id), t) : undefined;
+            call?.state === 'accepted'
+              ? outcomeOf(action, byId.get(id), t, semantics.failed)
+              : undefined;
           return (
             <li key={id} data-request={id} className="flex flex-col gap-0.5 text-xs">
               <span className="flex flex-wrap items-baseline gap-x-2">
