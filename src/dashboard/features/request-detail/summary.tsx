@@ -5,11 +5,7 @@ import { StageBadge, StatusBadge } from '../../components/badge.tsx';
 import { ServiceTime } from '../../components/time.tsx';
 import { failureOf } from '../../shared/follow.ts';
 import { isLive } from './queries.ts';
-
-function seconds(time: string): number | undefined {
-  const m = /^(\d+):(\d{2})$/.exec(time);
-  return m ? Number(m[1]) * 60 + Number(m[2]) : undefined;
-}
+import { stageSeconds } from './stage-time.ts';
 
 const STAGE_ORDER: readonly string[] = ['Sensor', 'Filter', 'Joint'];
 
@@ -54,11 +50,11 @@ export function Timeline({ detail }: { detail: RequestDetail }) {
     if (endedAt >= 0 && at < endedAt) return t('noTime');
     return t('didNotRun');
   };
-  const longest = Math.max(1, ...stages.map((s) => seconds(s.time) ?? 0));
+  const longest = Math.max(1, ...stages.map((s) => stageSeconds(s.time) ?? 0));
   return (
     <ul className="grid gap-2 sm:grid-cols-3" data-testid="timeline">
       {stages.map((stage) => {
-        const value = seconds(stage.time);
+        const value = stageSeconds(stage.time);
         return (
           <li
             key={stage.name}
