@@ -73,11 +73,12 @@ export class IndexRound {
     const startedMs = started.getTime();
     await this.probe(started);
     let listed = await this.listDay(undefined, startedMs);
+    // New to this round: read before the day may be read again below, which finds none new.
+    const { newest } = listed;
     // A cap learnt now: the rounds before took cut answers for whole days, so requests may
     // be missing wherever they were read: the day is read again with its pipelines' lists.
     if (await this.checkStuckCount(listed))
       listed = await this.listDay(undefined, startedMs, { cut: true });
-    const { newest } = listed;
     // An empty list that names no day: still the day the service last named.
     const day = listed.day || before.today;
     if (!day) throw new Error(`service ${upstream.name} did not say which day it lists`);
