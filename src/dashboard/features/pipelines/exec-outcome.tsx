@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../paths.ts';
 import { useFollowedRequests } from '../../shared/follow.ts';
+import { useStatusSemantics } from '../../shared/use-status-semantics.ts';
 import { outcomeText } from './outcome.ts';
 
 const TONES = {
@@ -14,8 +15,9 @@ const TONES = {
 export function ExecOutcome({ requestId }: { requestId: string }) {
   const { t } = useTranslation('pipelines');
   const [followed] = useFollowedRequests([requestId]);
+  const { failed } = useStatusSemantics();
   const outcome = followed
-    ? outcomeText(followed, t)
+    ? outcomeText(followed, t, failed)
     : { text: t('exec.waiting'), tone: 'busy' as const };
   return (
     <div className="flex flex-col gap-3">

@@ -64,5 +64,10 @@ describe('outcomeText', () => {
     expect(outcomeText(followed('ended', { status: 'Abort' }, 'disk full'), en).text).toBe(
       'Abort — disk full',
     );
+    // Or by the service's failed words, when it logged no reason: not a good end.
+    expect(outcomeText(followed('ended', { status: 'Abort' }), en, ['Abort'])).toEqual({
+      text: 'Abort — the service wrote no reason',
+      tone: 'bad',
+    });
   });
 });

@@ -1,19 +1,23 @@
 import type { TFunction } from 'i18next';
+import { CONTRACT_WORDS } from '../../../kit/index.ts';
 import type { FollowedRequest } from '../../shared/follow.ts';
 
-const FAILED: readonly string[] = ['Error', 'Stop'];
-
-/** What became of the run, in the service's words: its status, rows or failure message. */
+/**
+ * What became of the run, in the service's words: its status, rows or failure message.
+ * `failed`: the service's words for a failed request (ours: Error; a vendor's may be Abort);
+ * a stopped run (ours: Stop) did not end well either.
+ */
 export function outcomeText(
   followed: FollowedRequest,
   t: TFunction<'pipelines'>,
+  failed: readonly string[] = CONTRACT_WORDS.failed,
 ): { text: string; tone: 'busy' | 'good' | 'bad' } {
   const { detail, failure } = followed;
   if (detail === undefined) return { text: t('exec.waiting'), tone: 'busy' };
   const { status, stage } = detail;
   if (followed.state !== 'ended')
     return { text: t('exec.running', { status, stage }), tone: 'busy' };
-  if (status !== 'Finish' && (failure !== undefined || FAILED.includes(status))) {
+  if (status !== 'Finish' && (failure !== undefined || [...failed, 'Stop'].includes(status))) {
     return {
       text:
         failure === undefined

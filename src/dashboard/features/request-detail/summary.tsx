@@ -6,6 +6,7 @@ import { ServiceTime } from '../../components/time.tsx';
 import { failureOf } from '../../shared/follow.ts';
 import { isLive } from './queries.ts';
 import { stageSeconds } from './stage-time.ts';
+import { useStatusSemantics } from '../../shared/use-status-semantics.ts';
 
 const STAGE_ORDER: readonly string[] = ['Sensor', 'Filter', 'Joint'];
 
@@ -105,7 +106,8 @@ export function Summary({ detail }: { detail: RequestDetail }) {
   // An ended request that says why it failed (or is in Error without a word) shows why first:
   // the reason is what an operator opened the page for.
   const failure = isLive(detail) ? undefined : failureOf(detail);
-  const failed = failure !== undefined || (detail.status === 'Error' && !isLive(detail));
+  const failedWords = useStatusSemantics().failed;
+  const failed = failure !== undefined || (failedWords.includes(detail.status) && !isLive(detail));
   return (
     <>
       {failed ? (
