@@ -162,8 +162,23 @@ function CreateForm({ onMade }: { onMade: (made: NewToken) => void }) {
   );
 }
 
+/** The gap after each cell. */
+const CELL_GAP = 'pr-2';
+
 /** The token list's columns before its actions, in order. */
 const TOKEN_COLUMNS = ['name', 'role', 'service', 'created', 'expires', 'lastUsed'] as const;
+
+/**
+ * Columns a phone leaves out: when a token was made (it matters least), and its role and
+ * service, which go under its name there with its Revoke button. Two instants whose hours
+ * have two digits and whose AM or PM may not wrap away ("10:43:03 PM") leave no room for
+ * more at 390 px, or at 360.
+ */
+const ON_WIDER_SCREENS: ReadonlySet<(typeof TOKEN_COLUMNS)[number]> = new Set([
+  'role',
+  'service',
+  'created',
+]);
 
 function TokenList({ tokens }: { tokens: readonly PersonalToken[] }) {
   const { t } = useTranslation(['settings', 'common']);
@@ -195,10 +210,11 @@ function TokenList({ tokens }: { tokens: readonly PersonalToken[] }) {
         ...TOKEN_COLUMNS.map((column) => t(`tokens.${column}`)),
         <span className="sr-only">{t('tokens.actions')}</span>,
       ]}
-      // Phones leave out when a token was made (it matters least) and the actions' column,
-      // whose button goes under the token's name there.
+      // The actions' column too: its button goes under the token's name on a phone.
       headerClasses={[
-        ...TOKEN_COLUMNS.map((column) => (column === 'created' ? PRIORITY.medium : undefined)),
+        ...TOKEN_COLUMNS.map((column) =>
+          ON_WIDER_SCREENS.has(column) ? `${PRIORITY.medium} ${CELL_GAP}` : CELL_GAP,
+        ),
         PRIORITY.medium,
       ]}
       after={revokeDialog}
@@ -214,22 +230,28 @@ function TokenList({ tokens }: { tokens: readonly PersonalToken[] }) {
             {t('tokens.revoke')}
           </Button>
         );
+        const role = t(`common:roles.${token.role}`);
+        const service = token.service ?? t('tokens.everyService');
         return (
           <tr key={token.id} className="border-t border-slate-100 dark:border-slate-800">
-            <th scope="row" className="py-1 pr-2 font-medium">
+            <th scope="row" className={`py-1 font-medium [overflow-wrap:anywhere] ${CELL_GAP}`}>
               {token.name}
-              {/* On a phone the button goes under the name, so that no column is cut off. */}
+              {/* On a phone its role, service and button go under the name, so that no
+                  column is cut off. */}
+              <div className="mt-0.5 font-normal text-slate-600 sm:hidden dark:text-slate-300">
+                {t('tokens.roleOn', { role, service })}
+              </div>
               <div className="mt-1 font-normal sm:hidden">{revokeButton}</div>
             </th>
-            <td className="pr-2">{t(`common:roles.${token.role}`)}</td>
-            <td className="pr-2">{token.service ?? t('tokens.everyService')}</td>
-            <td className={`${PRIORITY.medium} pr-2`}>
+            <td className={`${PRIORITY.medium} ${CELL_GAP}`}>{role}</td>
+            <td className={`${PRIORITY.medium} ${CELL_GAP}`}>{service}</td>
+            <td className={`${PRIORITY.medium} ${CELL_GAP}`}>
               <Instant iso={token.createdAt} />
             </td>
-            <td className="pr-2">
+            <td className={CELL_GAP}>
               <Instant iso={token.expiresAt} />
             </td>
-            <td className="pr-2">
+            <td className={CELL_GAP}>
               {token.lastUsedAt ? <Instant iso={token.lastUsedAt} /> : t('tokens.never')}
             </td>
             <td className={PRIORITY.medium}>{revokeButton}</td>
