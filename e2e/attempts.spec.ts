@@ -117,7 +117,8 @@ const gatewayTest = test.extend<object, { vendorGateway: VendorGateway }>({
       const queued = await startVendorService({
         variant,
         apiKey: 'queued-upstream-key-0123456789abcdef',
-        behaviour: { retryStart: 'queued' },
+        // Its failures' reasons are in its status table alone, not in its logs.
+        behaviour: { retryStart: 'queued', failureLog: 'none' },
       });
       const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-attempts-'));
       const app = await buildApp({
@@ -178,6 +179,10 @@ gatewayTest(
       .toBe(true);
 
     await signIn(page, vendorGateway, ADMIN, `/requests/${id}`);
+    // The summary finds the same words, though the vendor's log says Finish where it tells them.
+    await expect(page.getByTestId('failure')).toContainText(
+      'Input fail-0601.csv could not be parsed',
+    );
     const attempts = page.getByTestId('attempts');
     await expect(attempts.locator('[data-attempt="1"]').getByTestId('attempt-message')).toHaveText(
       'Input fail-0601.csv could not be parsed',
@@ -223,6 +228,12 @@ gatewayTest(
     const id = queued.requests().find((r) => r.filename === 'fail-0602.csv')?.requestId as string;
     await signIn(page, vendorGateway, ADMIN, `/requests/${id}?service=queued`);
     await expect(page.getByTestId('attempts').getByTestId('attempt')).toHaveCount(1, {
+      timeout: 15_000,
+    });
+    // It wrote no reason: the summary and the attempt say so alike, once its log is read
+    // (its progress line "Request Start" is no reason).
+    await expect(page.getByTestId('failure')).toContainText('The service wrote no reason');
+    await expect(page.getByTestId('attempt-message')).toHaveText('The service wrote no reason.', {
       timeout: 15_000,
     });
     await page.getByRole('button', { name: 'Retry', exact: true }).click();

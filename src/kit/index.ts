@@ -72,6 +72,7 @@ export {
   type StatusClassWords,
   type StatusSemantics,
 } from './status-semantics.ts';
+export { failureWordsOf, type FailureSource } from './failure-words.ts';
 export {
   AUDIT_CSV_FIELDS,
   AUDIT_FILTER_PARAMETERS,

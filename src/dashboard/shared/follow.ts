@@ -1,9 +1,15 @@
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { TERMINAL_STATUSES, type RequestDetail, type RequestStatus } from '../../kit/index.ts';
+import {
+  TERMINAL_STATUSES,
+  failureWordsOf,
+  type RequestDetail,
+  type RequestStatus,
+} from '../../kit/index.ts';
 import { useClients } from '../core/auth.ts';
 import { autoRefresh, POLL_MS } from '../core/auto-refresh.ts';
 import { requestKeys } from './queries.ts';
+import { useStatusSemantics } from './use-status-semantics.ts';
 
 /**
  * After an action the service accepted (retry, cancel, execute), what became of the request:
@@ -49,25 +55,6 @@ export const untouched = (detail: RequestDetail, before: RequestDetail | undefin
 const endedSince = (detail: RequestDetail, before: RequestDetail | undefined): boolean =>
   hasEnded(detail) && !untouched(detail, before);
 
-const FAILED: readonly string[] = ['Error', 'Stop'];
-
-/**
- * The message that says why a request failed: the last request-log entry with a message in
- * a failing status, else the last application-log entry of type error. Undefined for a
- * request that did not fail or whose service wrote no reason.
- */
-export function failureOf(detail: RequestDetail): string | undefined {
-  if (detail.status === 'Finish') return undefined;
-  const logged = [...(detail.requestLog ?? [])]
-    .reverse()
-    .find((entry) => entry.message.trim() !== '' && FAILED.includes(entry.status));
-  if (logged) return logged.message;
-  const app = [...(detail.appLog ?? [])]
-    .reverse()
-    .find((entry) => /^(error|fatal)$/i.test(entry.type) && entry.message.trim() !== '');
-  return app?.message;
-}
-
 /**
  * Follows each request of `requestIds` until it ends; `[]` follows nothing. `before`: each
  * one's detail as read before the action (read with FOLLOWED_LOGS): an ended request just as
@@ -78,6 +65,8 @@ export function useFollowedRequests(
   before: ReadonlyMap<string, RequestDetail> = new Map(),
 ): FollowedRequest[] {
   const { pipeline } = useClients();
+  const failedWords = useStatusSemantics().failed;
+  const isFailed = (status: string) => failedWords.includes(status);
   const queryClient = useQueryClient();
   const results = useQueries({
     queries: requestIds.map((requestId) => ({
@@ -118,7 +107,7 @@ export function useFollowedRequests(
               ? 'untouched'
               : 'following',
       detail,
-      failure: detail && ended ? failureOf(detail) : undefined,
+      failure: detail && ended ? failureWordsOf(detail, isFailed) : undefined,
     };
   });
 }

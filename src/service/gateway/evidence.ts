@@ -3,7 +3,7 @@ import type { FailureEvidence, KeptLogLine } from '../db/index/attempt-record.ts
 import { LOG_LINES } from '../db/index/attempts.ts';
 import type { RequestIndex } from '../db/index/request-index.ts';
 import { ApiError } from '../errors.ts';
-import { elementOf, elementsOf, leafText } from '../../kit/index.ts';
+import { elementOf, elementsOf, failureWordsOf, leafText } from '../../kit/index.ts';
 import type { Upstream } from './upstream.ts';
 import { normalDate } from './zone.ts';
 
@@ -32,32 +32,36 @@ export interface EvidenceBudget {
   readonly files?: boolean | undefined;
 }
 
-/** What a requestdetail with both logs says of a failure: its words and the last lines. */
-export function evidenceOf(detail: TreeObject): FailureEvidence & { status: string } {
+/**
+ * What a requestdetail with both logs says of a failure: its words (the kit's one rule, ''
+ * when the service wrote no reason) and the last lines. `isFailed`: the service's failed words.
+ */
+export function evidenceOf(
+  detail: TreeObject,
+  isFailed: (status: string) => boolean,
+): FailureEvidence & { status: string } {
   const d = elementOf(detail.RequestDetail);
-  const requestLog = elementsOf(elementOf(d.RequestLog).Log);
-  const appLog = elementsOf(elementOf(d.AppLog).Log);
+  const requestLog = elementsOf(elementOf(d.RequestLog).Log).map((l) => ({
+    date: leafText(l.Date),
+    event: leafText(l.Event),
+    status: leafText(l.Status),
+    message: leafText(l.Message),
+  }));
+  const appLog = elementsOf(elementOf(d.AppLog).Log).map((l) => ({
+    date: leafText(l.Date),
+    type: leafText(l.Type),
+    message: leafText(l.Message),
+  }));
+  const status = leafText(d.Status);
   const log: KeptLogLine[] = (
     appLog.length > 0
-      ? appLog.map((l) => ({
-          date: leafText(l.Date),
-          type: leafText(l.Type),
-          message: leafText(l.Message),
-        }))
+      ? appLog
       : // A service without an application log: its request log's lines stand in for it.
-        requestLog.map((l) => ({
-          date: leafText(l.Date),
-          type: leafText(l.Status),
-          message: leafText(l.Message),
-        }))
+        requestLog.map(({ date, status: type, message }) => ({ date, type, message }))
   ).slice(-LOG_LINES);
-  // The service's own words: the request log's last message (the failing stage's end),
-  // else the application log's last line.
-  const said = [...requestLog].reverse().find((l) => leafText(l.Message).trim() !== '');
-  const message = said ? leafText(said.Message) : (log.at(-1)?.message ?? '');
   return {
-    status: leafText(d.Status),
-    message,
+    status,
+    message: failureWordsOf({ status, requestLog, appLog }, isFailed) ?? '',
     log,
     sensorFile: leafText(d.SensorFile),
     beginTime: normalDate(leafText(d.BeginTime)).date,
@@ -155,7 +159,7 @@ export class EvidenceReader {
       await attempts.missed(this.service, requestId, attempt, gone);
       return;
     }
-    const evidence = evidenceOf(tree);
+    const evidence = evidenceOf(tree, (status) => attempts.isFailed(this.service, status));
     const latest = (await attempts.list(this.service, requestId)).at(-1);
     if (!attempts.isFailed(this.service, evidence.status) || latest?.attempt !== attempt) {
       // Retried before it was read: what the service says now is another attempt's.

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../testing/service.ts';
 import { VENDOR_PAIRWISE } from '../testing/vendor/pairwise.ts';
+import { evidenceOf } from './evidence.ts';
 import { startVendorService, type VendorService } from '../testing/vendor/vendor-service.ts';
 import type { IndexPoller } from './poller.ts';
 
@@ -35,7 +36,7 @@ function dataFolderText(gateway: TestService): string {
 }
 
 const describeName = (v: (typeof VENDOR_PAIRWISE)[number]) =>
-  `${v.variant.name}, pagesize ${typeof v.pagesize === 'string' ? v.pagesize : `cap ${v.pagesize.cap}`}, index ${v.index}, next ${v.next}, ${v.order} first, total ${v.total}, ${v.charset}${v.bom ? ' with a BOM' : ''}, ${v.language}, dates ${v.dates}, echo ${v.echoKey}, session ${v.sessionId}, gzip ${v.gzip}`;
+  `${v.variant.name}, pagesize ${typeof v.pagesize === 'string' ? v.pagesize : `cap ${v.pagesize.cap}`}, index ${v.index}, next ${v.next}, ${v.order} first, total ${v.total}, ${v.charset}${v.bom ? ' with a BOM' : ''}, ${v.language}, dates ${v.dates}, echo ${v.echoKey}, session ${v.sessionId}, gzip ${v.gzip}, reasons ${v.failureLog}`;
 
 describe.each(VENDOR_PAIRWISE.map((v) => [describeName(v), v] as const))(
   'a gateway in front of a vendor: %s',
@@ -117,6 +118,16 @@ describe.each(VENDOR_PAIRWISE.map((v) => [describeName(v), v] as const))(
       const row = result.Record.find((r) => r.Item[0] === failed?.requestId);
       expect(row?.Item[6]).toBe(failed?.errorMsg);
       expect(failed?.errorMsg).toMatch(combination.language === 'ja' ? /読めません/ : /parsed/);
+      // The same words as the gateway keeps them from the request's own logs, wherever the
+      // vendor wrote them there; none where it wrote them in its status table alone.
+      const detail = await poller.upstream.call('requestdetail', {
+        requestid: failed?.requestId as string,
+        requestlog: 'true',
+        applog: 'true',
+      });
+      expect(evidenceOf(detail, (status) => status === variant.status.failed).message).toBe(
+        combination.failureLog === 'none' ? '' : failed?.errorMsg,
+      );
       // NULL stays apart from an empty text.
       const done = vendor.requests().find((r) => r.status === variant.status.done);
       expect(result.Record.find((r) => r.Item[0] === done?.requestId)?.Item[6]).toBeNull();

@@ -58,8 +58,8 @@ describe('notifications of an upstream service', () => {
       );
       const first = receiver.received[0]?.body;
       expect(first?.text).toContain(`ended ${variant.status.failed}`);
-      // The application log's last line: the service's own latest word on the request.
-      expect(first?.message).not.toBe('');
+      // Why it failed, in the service's words: its log's closing entry.
+      expect(first?.message).toBe('Input broken.csv could not be parsed');
 
       await poller.pollNow();
       await notifier.settled();

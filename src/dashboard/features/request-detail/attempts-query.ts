@@ -26,11 +26,13 @@ export const attemptsQuery = (
     // While the request may still change (a retry under way), as often as a gateway's index
     // learns of it; and until the latest attempt has the status the page reads from the
     // service (a gateway's index learns of a change at its next round, after the page);
-    // once both agree and it has ended, when the page is opened again.
+    // until its failure's words are read (the panel says they are read within a few polls);
+    // once all agree and it has ended, when the page is opened again.
     ...autoRefresh<RequestAttempts>((attempts) => {
       const latest = attempts?.attempts.at(-1);
       const behind = status !== '' && latest !== undefined && latest.status !== status;
-      return live || behind ? POLL_MS.attempts : false;
+      const due = latest?.evidence === 'due';
+      return live || behind || due ? POLL_MS.attempts : false;
     }),
     // The attempts as last read stay shown while a changed status reads them again.
     placeholderData: keepPreviousData,

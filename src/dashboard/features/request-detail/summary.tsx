@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { RequestDetail } from '../../../kit/index.ts';
+import { failureWordsOf, type RequestDetail } from '../../../kit/index.ts';
 import { StageBadge, StatusBadge } from '../../components/badge.tsx';
 import { ServiceTime } from '../../components/time.tsx';
-import { failureOf } from '../../shared/follow.ts';
 import { isLive } from './queries.ts';
 import { stageSeconds } from './stage-time.ts';
 import { useStatusSemantics } from '../../shared/use-status-semantics.ts';
@@ -100,13 +99,16 @@ export function Summary({ detail }: { detail: RequestDetail }) {
   const item = (label: string, value: ReactNode) => (
     <div>
       <dt className="text-xs font-medium text-slate-600 uppercase dark:text-slate-400">{label}</dt>
-      <dd className="mt-0.5 text-sm break-all">{value}</dd>
+      {/* Words wrap between words (a time keeps its zone whole); ids and file names anywhere. */}
+      <dd className="mt-0.5 text-sm break-words">{value}</dd>
     </div>
   );
   // An ended request that says why it failed (or is in Error without a word) shows why first:
   // the reason is what an operator opened the page for.
-  const failure = isLive(detail) ? undefined : failureOf(detail);
   const failedWords = useStatusSemantics().failed;
+  const failure = isLive(detail)
+    ? undefined
+    : failureWordsOf(detail, (status) => failedWords.includes(status));
   const failed = failure !== undefined || (failedWords.includes(detail.status) && !isLive(detail));
   return (
     <>
@@ -122,7 +124,10 @@ export function Summary({ detail }: { detail: RequestDetail }) {
         </div>
       ) : null}
       <dl className="grid grid-cols-2 gap-x-6 gap-y-3 md:grid-cols-4">
-        {item(t('fields.requestId'), <span className="font-mono">{detail.requestId}</span>)}
+        {item(
+          t('fields.requestId'),
+          <span className="font-mono break-all">{detail.requestId}</span>,
+        )}
         {item(
           t('fields.pipeline'),
           <>
@@ -139,7 +144,10 @@ export function Summary({ detail }: { detail: RequestDetail }) {
           detail.beginTime ? <ServiceTime stamp={detail.beginTime} /> : none,
         )}
         {item(t('fields.end'), detail.endTime ? <ServiceTime stamp={detail.endTime} /> : none)}
-        {item(t('fields.file'), <span className="font-mono">{detail.sensorFile || none}</span>)}
+        {item(
+          t('fields.file'),
+          <span className="font-mono break-all">{detail.sensorFile || none}</span>,
+        )}
         {item(t('fields.size'), detail.fileSize || none)}
       </dl>
     </>

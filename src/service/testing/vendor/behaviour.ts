@@ -48,6 +48,13 @@ export interface VendorBehaviour {
   readonly retryStart: 'at-once' | 'queued';
   /** Lines of routine chatter (INFO) at the head of every application log: a product that logs much. */
   readonly appLogLines: number;
+  /**
+   * Where a failed request's reason is written (interfaces.md does not show it): 'closing',
+   * in the message of its request log's closing entry, whose status is Finish (the only end
+   * state shown); 'app-log', in an ERROR line of its application log, the closing entry
+   * silent; 'none', in its status table alone.
+   */
+  readonly failureLog: 'closing' | 'app-log' | 'none';
 }
 
 /** The double as it was before the switches: every existing test was written against it. */
@@ -70,6 +77,7 @@ export const DEFAULT_BEHAVIOUR: VendorBehaviour = Object.freeze({
   retryLog: 'kept',
   retryStart: 'at-once',
   appLogLines: 0,
+  failureLog: 'closing',
 });
 
 /** The name a charset is declared by (IANA's spelling, as servers write it). */

@@ -88,6 +88,7 @@ export const VENDOR_SPACE = {
   echoKey: [false, true],
   sessionId: [true, false],
   gzip: [false, true],
+  failureLog: ['closing', 'app-log', 'none'],
 } as const satisfies { readonly variant: readonly VendorVariant[] } & {
   readonly [K in keyof VendorBehaviour]?: readonly VendorBehaviour[K][];
 };

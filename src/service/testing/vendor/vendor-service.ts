@@ -109,7 +109,17 @@ interface VendorRequest {
   errorMsg: string;
   /** A retry answered and not taken up yet (retryStart 'queued'). */
   retryQueued?: boolean;
-  log: { date: Date; stage: string; event: string; status: string; message: string }[];
+  log: VendorLogEntry[];
+}
+
+interface VendorLogEntry {
+  date: Date;
+  stage: string;
+  event: string;
+  status: string;
+  message: string;
+  /** Its application-log line when that is not an INFO line of its message. */
+  appLine?: { type: string; message: string };
 }
 
 export interface VendorService {
@@ -383,16 +393,29 @@ export async function startVendorService(
         r.step++;
         continue;
       }
-      r.end = at;
-      if (r.filename.includes('fail')) {
-        r.status = variant.status.failed;
-        r.errorMsg = words.unreadable(r.filename);
-      } else {
+      if (r.filename.includes('fail')) fail(r, at);
+      else {
+        r.end = at;
         r.status = variant.status.done;
         r.stage = 'Complete';
+        r.log.push({ date: at, stage: '', event: 'End', status: 'Finish', message: '' });
       }
-      r.log.push({ date: at, stage: '', event: 'End', status: 'Finish', message: r.errorMsg });
     }
+  };
+
+  /** A request fails (its input unreadable); its reason written where failureLog says. */
+  const fail = (r: VendorRequest, at: Date): void => {
+    r.end = at;
+    r.status = variant.status.failed;
+    r.errorMsg = words.unreadable(r.filename);
+    const closing = { date: at, stage: '', event: 'End', status: 'Finish' };
+    r.log.push(
+      behaviour.failureLog === 'closing'
+        ? { ...closing, message: r.errorMsg }
+        : behaviour.failureLog === 'app-log'
+          ? { ...closing, message: '', appLine: { type: 'ERROR', message: r.errorMsg } }
+          : { ...closing, message: '' },
+    );
   };
 
   /** A refusal, told the variant's way; `page` is a whole HTML error page to show instead. */
@@ -596,12 +619,15 @@ export async function startVendorService(
                         })),
                         ...r.log.map((l) => ({
                           date: l.date,
-                          message: l.message || `${l.stage || 'Request'} ${l.event}`,
+                          type: l.appLine?.type,
+                          message:
+                            l.appLine?.message ??
+                            (l.message || `${l.stage || 'Request'} ${l.event}`),
                         })),
                       ].map((line, i) => ({
                         Index: String(i + 1),
                         Date: dates.time(line.date),
-                        Type: 'INFO',
+                        Type: line.type ?? 'INFO',
                         Message: line.message,
                       })),
                     },
@@ -817,11 +843,15 @@ export async function startVendorService(
       for (let i = 0; i < count; i++) {
         const r = newRequest(pipelineId, filename, now());
         if (state === 'waiting') continue;
-        r.status = state === 'done' ? variant.status.done : variant.status.failed;
-        r.stage = state === 'done' ? 'Complete' : 'Joint';
         r.step = STEPS.length;
+        if (state === 'failed') {
+          r.stage = 'Joint';
+          fail(r, now());
+          continue;
+        }
+        r.status = variant.status.done;
+        r.stage = 'Complete';
         r.end = now();
-        r.errorMsg = state === 'done' ? '' : words.unreadable(filename);
       }
     },
     addTableRows(name, count) {
