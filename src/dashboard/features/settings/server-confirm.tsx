@@ -20,18 +20,17 @@ export interface ConfirmWords {
 export function ServerConfirm({
   open,
   words,
-  pending,
-  error,
+  change: { isPending, error },
   onClose,
   onGo,
   done,
 }: {
   open: boolean;
   words: ConfirmWords;
-  pending: boolean;
-  error: unknown;
+  /** The change's state (its mutation): pending, or refused with the service's words. */
+  change: { readonly isPending: boolean; readonly error: unknown };
   onClose: () => void;
-  /** Makes the change; its refusal is shown through `error`. */
+  /** Makes the change; its refusal is shown through `change.error`. */
   onGo: () => Promise<unknown>;
   /** Said once the change is made. */
   done?: string | undefined;
@@ -54,7 +53,7 @@ export function ServerConfirm({
       footer={
         <>
           <Button onClick={onClose}>{words.keep}</Button>
-          <Button variant="danger" disabled={pending} onClick={go}>
+          <Button variant="danger" disabled={isPending} onClick={go}>
             {words.go}
           </Button>
         </>

@@ -89,8 +89,7 @@ function ConfirmedSwitch({ setting, enabled }: { setting: SettingSwitch; enabled
           keep: t(keys.keep),
           go: t(keys.go),
         }}
-        pending={toggle.isPending}
-        error={toggle.error}
+        change={toggle}
         onClose={() => setConfirm(false)}
         onGo={() => toggle.mutateAsync(false)}
       />
@@ -156,8 +155,7 @@ function ApiSettings() {
           keep: t('keep'),
           go: t('confirmGo'),
         }}
-        pending={reissue.isPending}
-        error={reissue.error}
+        change={reissue}
         onClose={() => setConfirm(false)}
         onGo={() => reissue.mutateAsync()}
         done={t('updated')}

@@ -196,8 +196,7 @@ function TokenList({ tokens }: { tokens: readonly PersonalToken[] }) {
         keep: t('tokens.revokeKeep'),
         go: t('tokens.revokeGo'),
       }}
-      pending={revoke.isPending}
-      error={revoke.error}
+      change={revoke}
       onClose={() => setConfirm(null)}
       onGo={() => (confirm ? revoke.mutateAsync(confirm.id) : Promise.resolve())}
       done={confirm ? t('tokens.revoked', { name: confirm.name }) : undefined}
