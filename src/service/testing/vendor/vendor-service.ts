@@ -615,11 +615,12 @@ export async function startVendorService(
                       Log: [
                         ...Array.from({ length: behaviour.appLogLines }, () => ({
                           date: r.begin,
+                          type: 'INFO',
                           message: 'Heartbeat: reader and writer are alive',
                         })),
                         ...r.log.map((l) => ({
                           date: l.date,
-                          type: l.appLine?.type,
+                          type: l.appLine?.type ?? 'INFO',
                           message:
                             l.appLine?.message ??
                             (l.message || `${l.stage || 'Request'} ${l.event}`),
@@ -627,7 +628,7 @@ export async function startVendorService(
                       ].map((line, i) => ({
                         Index: String(i + 1),
                         Date: dates.time(line.date),
-                        Type: line.type ?? 'INFO',
+                        Type: line.type,
                         Message: line.message,
                       })),
                     },
