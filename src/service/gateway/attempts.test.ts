@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PipelineClient } from '../../kit/index.ts';
 import { addUser } from '../auth/users.ts';
 import { RequestIndex } from '../db/index/request-index.ts';
-import { startService, type TestService } from '../testing/service.ts';
+import { startGatewayBefore } from '../testing/gateway-before.ts';
+import type { TestService } from '../testing/service.ts';
 import {
-  startVendorService,
   VENDOR_VARIANTS,
   type VendorBehaviour,
   type VendorService,
@@ -28,27 +28,11 @@ afterEach(async () => {
 });
 
 async function setup(options: { vendorNow?: () => Date; behaviour?: Partial<VendorBehaviour> }) {
-  const vendor = await startVendorService({
-    variant,
-    now: options.vendorNow,
-    behaviour: options.behaviour,
+  const { vendor, gateway, poller, close } = await startGatewayBefore({
+    vendor: { variant, now: options.vendorNow, behaviour: options.behaviour },
+    entry: { id: 'vendor', failedStatuses: [variant.status.failed] },
   });
-  open.push(() => vendor.close());
-  const gateway = await startService({
-    services: [
-      {
-        id: 'vendor',
-        name: 'Vendor',
-        url: vendor.url,
-        apiKey: vendor.apiKey,
-        failedStatuses: [variant.status.failed],
-      },
-    ],
-    pollScheduled: false,
-  });
-  open.push(() => gateway.close());
-  const poller = gateway.app.context.services.route('vendor')?.upstream?.poller;
-  if (!poller) throw new Error('the gateway keeps no index of its upstream');
+  open.push(close);
   await addUser(gateway.app.context.shared, 'olga', PASSWORD, 'operator', 'now');
   const login = await gateway.fetch('/mcapi/auth/login', {
     method: 'POST',

@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.ts';
-import { startService } from '../testing/service.ts';
+import { startGatewayBefore } from '../testing/gateway-before.ts';
 import type { VendorBehaviour } from '../testing/vendor/behaviour.ts';
-import { startVendorService } from '../testing/vendor/vendor-service.ts';
-import type { IndexPoller } from './poller.ts';
 
 // A vendor that cuts its answers at 250 rows without saying so and cannot be paged, whose
 // day grows past 250 after the hourly probe. Newest first, its oldest fall off the end;
@@ -33,18 +31,11 @@ describe.each([
     // Noon in Tokyo; each request begins a second after the one before, as a day's do.
     const clock = new ManualClock(Date.UTC(2026, 6, 1, 3, 0));
     let tick = 0;
-    const vendor = await startVendorService({
-      behaviour,
-      now: () => new Date(clock.now().getTime() - 3_600_000 + 1000 * tick++),
+    const { vendor, gateway, poller, close } = await startGatewayBefore({
+      vendor: { behaviour, now: () => new Date(clock.now().getTime() - 3_600_000 + 1000 * tick++) },
+      gateway: { clock },
     });
-    open.push(() => vendor.close());
-    const gateway = await startService({
-      services: [{ id: 'v', name: 'Vendor', url: vendor.url, apiKey: vendor.apiKey }],
-      pollScheduled: false,
-      clock,
-    });
-    open.push(() => gateway.close());
-    const poller = gateway.app.context.services.route('v')?.upstream?.poller as IndexPoller;
+    open.push(close);
     // A small day at the first round (when the probe checks the pipelines' lists, hourly).
     vendor.addRequests('pl_1', 100);
     await poller.pollNow();

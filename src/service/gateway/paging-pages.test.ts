@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startService } from '../testing/service.ts';
-import { startVendorService, type VendorService } from '../testing/vendor/vendor-service.ts';
+import { startGatewayBefore } from '../testing/gateway-before.ts';
 import type { VendorBehaviour } from '../testing/vendor/behaviour.ts';
-import type { IndexPoller } from './poller.ts';
 
 // A vendor whose `index` is a page number, not a row offset (interfaces.md shows no index
 // parameter at all, and Info's Index 0 reads as well as the first page). Asked for index
@@ -15,15 +13,9 @@ afterEach(async () => {
 });
 
 async function gatewayBefore(behaviour: Partial<VendorBehaviour>) {
-  const vendor: VendorService = await startVendorService({ behaviour });
-  open.push(() => vendor.close());
-  const gateway = await startService({
-    services: [{ id: 'v', name: 'Vendor', url: vendor.url, apiKey: vendor.apiKey }],
-    pollScheduled: false,
-  });
-  open.push(() => gateway.close());
-  const poller = gateway.app.context.services.route('v')?.upstream?.poller as IndexPoller;
-  return { vendor, gateway, poller };
+  const started = await startGatewayBefore({ vendor: { behaviour } });
+  open.push(started.close);
+  return started;
 }
 
 async function json(response: Response): Promise<{ status: number; text: string; body: unknown }> {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { xmlToTree } from '../../kit/index.ts';
 import { readConfig } from '../config.ts';
 import { upstreamRequestStats } from '../db/index/request-stats.ts';
+import { startGatewayBefore } from '../testing/gateway-before.ts';
 import { eventually, startService, type TestService } from '../testing/service.ts';
 import {
   startVendorService,
@@ -31,18 +32,12 @@ async function setup(
   vendorNow?: () => Date,
   fileNames?: boolean,
 ): Promise<Setup> {
-  const vendor = await startVendorService({ variant, now: vendorNow });
-  const gateway = await startService({
-    services: [{ id: 'vendor', name: 'Vendor', url: vendor.url, apiKey: vendor.apiKey, fileNames }],
-    pollScheduled: false,
-    adminPassword: 'admin-password-1',
+  const { vendor, gateway, poller, close } = await startGatewayBefore({
+    vendor: { variant, now: vendorNow },
+    entry: { id: 'vendor', fileNames },
+    gateway: { adminPassword: 'admin-password-1' },
   });
-  open.push(
-    () => gateway.close(),
-    () => vendor.close(),
-  );
-  const poller = gateway.app.context.services.route('vendor')?.upstream?.poller;
-  if (!poller) throw new Error('the gateway keeps no index of its upstream');
+  open.push(close);
   return { vendor, gateway, poller };
 }
 

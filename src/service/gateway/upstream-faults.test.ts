@@ -1,12 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startService, type TestService } from '../testing/service.ts';
-import {
-  startVendorService,
-  type VendorBehaviour,
-  type VendorFault,
-  type VendorService,
-} from '../testing/vendor/vendor-service.ts';
-import type { IndexPoller } from './poller.ts';
+import { startGatewayBefore, type GatewayBefore } from '../testing/gateway-before.ts';
+import type { VendorBehaviour, VendorFault } from '../testing/vendor/vendor-service.ts';
 
 // An upstream's answers as bad input (issue 23): malformed, truncated, endless, huge or
 // refused for load. Each ends in 502/504 naming the service and what was wrong, within the
@@ -24,17 +18,14 @@ async function setup(
     upstreamMaxBytes?: number;
     upstreamConcurrency?: number;
   } = {},
-): Promise<{ vendor: VendorService; gateway: TestService; poller: IndexPoller }> {
-  const vendor = await startVendorService({ behaviour });
-  open.push(() => vendor.close());
-  const gateway = await startService({
-    services: [{ id: 'v', name: 'Kanto', url: vendor.url, apiKey: vendor.apiKey }],
-    pollScheduled: false,
-    limits,
+): Promise<GatewayBefore> {
+  const started = await startGatewayBefore({
+    vendor: { behaviour },
+    entry: { name: 'Kanto' },
+    gateway: { limits },
   });
-  open.push(() => gateway.close());
-  const poller = gateway.app.context.services.route('v')?.upstream?.poller as IndexPoller;
-  return { vendor, gateway, poller };
+  open.push(started.close);
+  return started;
 }
 
 const MIB = 1024 * 1024;

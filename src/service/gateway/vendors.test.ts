@@ -1,11 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startService, type TestService } from '../testing/service.ts';
+import { startGatewayBefore } from '../testing/gateway-before.ts';
+import type { TestService } from '../testing/service.ts';
 import { VENDOR_PAIRWISE } from '../testing/vendor/pairwise.ts';
 import { evidenceOf } from './evidence.ts';
-import { startVendorService, type VendorService } from '../testing/vendor/vendor-service.ts';
-import type { IndexPoller } from './poller.ts';
 
 // The gateway in front of a pairwise cover of plausible vendors (testing/vendor/pairwise.ts):
 // whatever a vendor does with pagesize, index, Next and Total, whatever charset, date form,
@@ -43,14 +42,10 @@ describe.each(VENDOR_PAIRWISE.map((v) => [describeName(v), v] as const))(
   (_name, combination) => {
     it('tells exact numbers or says why not, reads its words and dates, and keeps its key', async () => {
       const { variant, ...behaviour } = combination;
-      const vendor: VendorService = await startVendorService({ variant, behaviour });
-      open.push(() => vendor.close());
-      const gateway = await startService({
-        services: [{ id: 'v', name: 'Vendor', url: vendor.url, apiKey: vendor.apiKey }],
-        pollScheduled: false,
+      const { vendor, gateway, poller, close } = await startGatewayBefore({
+        vendor: { variant, behaviour },
       });
-      open.push(() => gateway.close());
-      const poller = gateway.app.context.services.route('v')?.upstream?.poller as IndexPoller;
+      open.push(close);
 
       // More than one answer of 1,000 holds, over two pipelines, some failing.
       vendor.addRequests('pl_1', 700);
