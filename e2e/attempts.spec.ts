@@ -99,6 +99,8 @@ interface VendorGateway {
   readonly vendor: VendorService;
   /** A vendor that answers a retry OK and takes it up only at its next step (a job queue). */
   readonly queued: VendorService;
+  /** A vendor whose retry is a new request, named only in the retry's answer. */
+  readonly renewed: VendorService;
 }
 
 const variant = VENDOR_VARIANTS.kanto;
@@ -119,6 +121,11 @@ const gatewayTest = test.extend<object, { vendorGateway: VendorGateway }>({
         apiKey: 'queued-upstream-key-0123456789abcdef',
         // Its failures' reasons are in its status table alone, not in its logs.
         behaviour: { retryStart: 'queued', failureLog: 'none' },
+      });
+      const renewed = await startVendorService({
+        variant,
+        apiKey: 'renewed-upstream-key-0123456789abcdef',
+        behaviour: { retryStart: 'new-request' },
       });
       const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-attempts-'));
       const app = await buildApp({
@@ -143,14 +150,23 @@ const gatewayTest = test.extend<object, { vendorGateway: VendorGateway }>({
             failedStatuses: [variant.status.failed],
             pollSeconds: 1,
           },
+          {
+            id: 'renewed',
+            name: 'Renewed',
+            url: renewed.url,
+            apiKey: renewed.apiKey,
+            failedStatuses: [variant.status.failed],
+            pollSeconds: 1,
+          },
         ],
         loginLimit: { max: 10_000, timeWindow: 60_000 },
       });
       const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
-      await use({ url, app, vendor, queued });
+      await use({ url, app, vendor, queued, renewed });
       await app.close();
       await vendor.close();
       await queued.close();
+      await renewed.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
     { scope: 'worker' },
@@ -258,5 +274,40 @@ gatewayTest(
     }
     await expect(outcome).toHaveText(variant.status.done, { timeout: 30_000 });
     await expect(dialog.getByRole('status')).toHaveText('Every request has ended.');
+  },
+);
+
+gatewayTest(
+  'behind the gateway, a vendor whose retry is a new request: the dialog says which, in its words, and follows that one',
+  async ({ page, vendorGateway }) => {
+    test.setTimeout(90_000);
+    const { renewed } = vendorGateway;
+    renewed.addRequests('pl_1', 1, 'fail-0603.csv', 'failed');
+    const id = renewed.requests()[0]?.requestId as string;
+    await signIn(page, vendorGateway, ADMIN, `/requests/${id}?service=renewed`);
+    await page.getByRole('button', { name: 'Retry', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
+    const again = renewed.requests()[0]?.requestId as string;
+    // The service's own words, then the request they name, which the dialog follows.
+    await expect(dialog).toContainText(`✓ accepted: Request ${id} is retried as request ${again}`, {
+      timeout: 15_000,
+    });
+    expect(again).not.toBe(id);
+    const named = dialog.getByTestId('action-new-request');
+    await expect(named).toHaveText(`runs as a new request: ${again}`);
+    const outcome = dialog.getByTestId('action-outcome');
+    await expect(outcome).toHaveText(`following… now ${variant.status.waiting}`);
+    for (let step = 0; step < 4; step++) {
+      renewed.advance();
+      await page.waitForTimeout(300);
+    }
+    await expect(outcome).toHaveText(variant.status.done, { timeout: 30_000 });
+    await expect(dialog.getByRole('status')).toHaveText('Every request has ended.');
+    expect(await axeBothThemes(page)).toEqual([]);
+    // The new request's page is one step away, on the same service.
+    await named.getByRole('link', { name: again }).click();
+    await expect(page).toHaveURL(new RegExp(`/requests/${again}\\?service=renewed$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(again);
   },
 );

@@ -2,6 +2,7 @@ import { HttpError, NetworkError, TimeoutError } from './errors.ts';
 import type { ExecuteResult, RequestDetail, RequestList } from './records.ts';
 import type { Format } from './result.ts';
 import type { CallOptions } from './transport.ts';
+import { REQUEST_ID_PATTERN } from './wire.ts';
 
 // Starting a request and following it to its end against any service, ours or a vendor's.
 // interfaces.md's exec answer has no RequestId and its status words are an open set, so
@@ -55,6 +56,33 @@ export function requestHasEnded(
   endStatuses: readonly string[] = END_STATUSES,
 ): boolean {
   return detail.endTime.trim() !== '' || endStatuses.includes(detail.status);
+}
+
+/** A request id of interfaces.md's shape standing alone anywhere in a text. */
+const REQUEST_ID_IN_TEXT = new RegExp(
+  `(?<![\\w-])${REQUEST_ID_PATTERN.source.slice(1, -1)}(?![\\w-])`,
+  'g',
+);
+
+/**
+ * The request a retry's answer says runs the retry when that is another request: a service
+ * whose retry makes a new request. Its RequestId, else the one other request id its Message
+ * names; undefined when it names none (the same request runs again) or several.
+ *
+ * @example
+ * retriedAs(await client.retry(id), id) // 'pl_1-20261129_09-000124', or undefined
+ */
+export function retriedAs(
+  answer: Pick<ExecuteResult, 'requestId' | 'message'>,
+  requestId: string,
+): string | undefined {
+  if (answer.requestId && answer.requestId !== requestId) return answer.requestId;
+  const named = new Set(
+    [...answer.message.matchAll(REQUEST_ID_IN_TEXT)]
+      .map((match) => match[0])
+      .filter((id) => id !== requestId),
+  );
+  return named.size === 1 ? [...named][0] : undefined;
 }
 
 /** An exec's answer, with the request it started when that could be told. */

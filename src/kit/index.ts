@@ -201,6 +201,7 @@ export {
   followRequest,
   isTransientFailure,
   requestHasEnded,
+  retriedAs,
   startRequest,
   type FollowOptions,
   type FollowedRequest,

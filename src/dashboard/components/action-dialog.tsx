@@ -4,7 +4,9 @@ import type { TFunction } from 'i18next';
 import { Button } from './button.tsx';
 import { Dialog } from './dialog.tsx';
 import { describeError } from '../shared/describe-error.ts';
-import { CONTRACT_WORDS, type RequestDetail } from '../../kit/index.ts';
+import { CONTRACT_WORDS, retriedAs, type RequestDetail } from '../../kit/index.ts';
+import { Link } from 'react-router';
+import { paths } from '../paths.ts';
 import { useClients } from '../core/auth.ts';
 import { FOLLOWED_LOGS, useFollowedRequests, type FollowedRequest } from '../shared/follow.ts';
 import { useRequestAction } from '../shared/queries.ts';
@@ -15,8 +17,23 @@ import { useStatusSemantics } from '../shared/use-status-semantics.ts';
 
 type Action = 'retry' | 'cancel';
 export type Call =
-  { state: 'sending' } | { state: 'accepted' } | { state: 'refused'; text: string };
+  | { state: 'sending' }
+  | {
+      state: 'accepted';
+      /** The service's own words when they say more than interfaces.md's "Success". */
+      said?: string;
+      /** The request the service says runs the retry, when another (retriedAs). */
+      as?: string;
+    }
+  | { state: 'refused'; text: string };
+
+/** The request to follow for a call: the one the service says runs it, else the one asked. */
+const followedId = (requestId: string, call: Call | undefined): string =>
+  (call?.state === 'accepted' ? call.as : undefined) ?? requestId;
 type Tone = 'neutral' | 'good' | 'bad';
+
+/** interfaces.md's Message of a change that succeeded: it says no more than "accepted". */
+const SUCCESS = 'Success';
 
 // What each action sets out to reach: anything else it ends in is reported as it is.
 const AIM: Record<Action, string> = { retry: 'Finish', cancel: 'Stop' };
@@ -127,7 +144,9 @@ export function ActionDialog({
   // Each request as it was before a retry: a service may answer OK and leave a failed
   // request as it was for a while (a queued retry), which is not the retry's outcome.
   const [before] = useState(() => new Map<string, RequestDetail>());
-  const accepted = requestIds.filter((id) => calls?.[id]?.state === 'accepted');
+  const accepted = requestIds
+    .filter((id) => calls?.[id]?.state === 'accepted')
+    .map((id) => followedId(id, calls?.[id]));
   const followed = useFollowedRequests(accepted, before);
   const byId = new Map(followed.map((f) => [f.requestId, f]));
   const sending = calls !== undefined && Object.values(calls).some((c) => c.state === 'sending');
@@ -143,8 +162,17 @@ export function ActionDialog({
             .catch(() => undefined);
           if (was) before.set(requestId, was);
         }
-        await mutation.mutateAsync({ action, requestId });
-        setCalls((c) => ({ ...c, [requestId]: { state: 'accepted' } }));
+        const answer = await mutation.mutateAsync({ action, requestId });
+        const said = answer.message.trim();
+        const as = action === 'retry' ? retriedAs(answer, requestId) : undefined;
+        setCalls((c) => ({
+          ...c,
+          [requestId]: {
+            state: 'accepted',
+            ...(said !== '' && said !== SUCCESS ? { said } : {}),
+            ...(as === undefined ? {} : { as }),
+          },
+        }));
       } catch (error) {
         const { code, message } = describeError(error);
         setCalls((c) => ({
@@ -205,7 +233,7 @@ export function ActionDialog({
           const call = calls?.[id];
           const outcome =
             call?.state === 'accepted'
-              ? outcomeOf(action, byId.get(id), t, semantics.failed)
+              ? outcomeOf(action, byId.get(followedId(id, call)), t, semantics.failed)
               : undefined;
           return (
             <li key={id} data-request={id} className="flex flex-col gap-0.5 text-xs">
@@ -216,13 +244,27 @@ export function ActionDialog({
                 ) : null}
                 {call?.state === 'accepted' ? (
                   <span className="text-slate-600 dark:text-slate-300">
-                    {t('outcome.accepted')}
+                    {/* The service's words are data, shown as it wrote them. */}
+                    {call.said === undefined
+                      ? t('outcome.accepted')
+                      : t('outcome.acceptedSaid', { message: call.said })}
                   </span>
                 ) : null}
                 {call?.state === 'refused' ? (
                   <span className="text-red-700 dark:text-red-400">{call.text}</span>
                 ) : null}
               </span>
+              {call?.state === 'accepted' && call.as !== undefined ? (
+                <span data-testid="action-new-request">
+                  {t('outcome.newRequest')}{' '}
+                  <Link
+                    to={paths.request(call.as)}
+                    className="font-mono text-teal-700 hover:underline dark:text-teal-400"
+                  >
+                    {call.as}
+                  </Link>
+                </span>
+              ) : null}
               {outcome ? (
                 <span
                   data-testid="action-outcome"

@@ -16,10 +16,18 @@ export const upstreamChange =
     const tree = await upstream.call(operation, sent);
     // The index learns of a change made here at once, not a whole interval later.
     await upstream.poller?.nudge(sent.requestid);
-    const rowCount = elementOf(tree.ExecuteResponse).RowCount;
-    return executeResponse(
-      rowCount === undefined ? {} : { RowCount: Number(leafText(rowCount)) || 0 },
-    );
+    const answer = elementOf(tree.ExecuteResponse);
+    // The service's own words on what it did (a retry may say it made a new request), and
+    // the request it names, as it wrote them; keys it repeats are cut out.
+    const message = upstream.redactor.redact(leafText(answer.Message)).trim();
+    const requestId = leafText(answer.RequestId).trim();
+    return executeResponse({
+      ...(message === '' ? {} : { Message: message }),
+      ...(requestId === '' ? {} : { RequestId: upstream.redactor.redact(requestId) }),
+      ...(answer.RowCount === undefined
+        ? {}
+        : { RowCount: Number(leafText(answer.RowCount)) || 0 }),
+    });
   };
 
 /**

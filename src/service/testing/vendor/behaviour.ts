@@ -43,9 +43,11 @@ export interface VendorBehaviour {
   /**
    * requestretry 'at-once': the request is waiting again when the answer comes; 'queued': the
    * answer says OK and the request is left as it was (failed, its end time kept) until the
-   * service's next step (advance) takes the retry up, as a product with a job queue does.
+   * service's next step (advance) takes the retry up, as a product with a job queue does;
+   * 'new-request': the retry is a new request of the same pipeline and file, named only in
+   * the answer's Message, and the failed one stays failed.
    */
-  readonly retryStart: 'at-once' | 'queued';
+  readonly retryStart: 'at-once' | 'queued' | 'new-request';
   /** Lines of routine chatter (INFO) at the head of every application log: a product that logs much. */
   readonly appLogLines: number;
   /**
@@ -166,6 +168,7 @@ export const MESSAGES = {
     noTable: (name: string) => `Table ${name} does not exist`,
     notRetriable: (id: string, status: string) =>
       `Request ${id} cannot be retried in status ${status}`,
+    retriedAs: (id: string, as: string) => `Request ${id} is retried as request ${as}`,
     ended: (id: string, status: string) => `Request ${id} has already ended (${status})`,
     unknownApi: (api: string) => `Unknown API ${api}`,
     method: (method: string) => `Method ${method} is not allowed`,
@@ -183,6 +186,7 @@ export const MESSAGES = {
     noTable: (name: string) => `テーブル ${name} は存在しません`,
     notRetriable: (id: string, status: string) =>
       `リクエスト ${id} は状態 ${status} のため再実行できません`,
+    retriedAs: (id: string, as: string) => `リクエスト ${id} をリクエスト ${as} として再実行します`,
     ended: (id: string, status: string) => `リクエスト ${id} は既に終了しています（${status}）`,
     unknownApi: (api: string) => `API ${api} はありません`,
     method: (method: string) => `メソッド ${method} は使えません`,

@@ -644,6 +644,10 @@ export async function startVendorService(
           const r = request(field('requestid'));
           if (r.status !== variant.status.failed && r.status !== variant.status.cancelled)
             throw new Refusal(409, words.notRetriable(r.requestId, r.status));
+          if (behaviour.retryStart === 'new-request') {
+            const again = newRequest(r.pipelineId, r.filename.replace('fail', 'fixed'), now());
+            return ok({ Message: words.retriedAs(r.requestId, again.requestId) });
+          }
           if (behaviour.retryStart === 'queued') r.retryQueued = true;
           else startAgain(r);
           return ok();

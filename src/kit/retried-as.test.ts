@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGatewayBefore, type GatewayBefore } from '../service/testing/gateway-before.ts';
+import { VENDOR_VARIANTS } from '../service/testing/vendor/vendor-service.ts';
+import { retriedAs, type PipelineClient } from './index.ts';
+
+// A vendor whose retry is a new request of the same pipeline and file, named only in its
+// answer's words: the gateway passes those words on, and the kit tells the new request.
+
+describe('a retry that the service runs as a new request', () => {
+  const variant = VENDOR_VARIANTS.kanto;
+  let started: GatewayBefore;
+  let client: PipelineClient;
+
+  beforeAll(async () => {
+    started = await startGatewayBefore({
+      vendor: { variant, behaviour: { retryStart: 'new-request' } },
+      entry: { failedStatuses: [variant.status.failed] },
+    });
+    // Checked against /openapi.json, as every call of a test service's own client is.
+    client = started.gateway.client;
+  });
+  afterAll(() => started.close());
+
+  it('is named by the answer the gateway passes on, and exists', async () => {
+    const { vendor } = started;
+    vendor.addRequests('pl_1', 1, 'fail-0701.csv', 'failed');
+    const failed = vendor.requests()[0]?.requestId as string;
+    const answer = await client.retry(failed, 'json');
+    expect(answer.message).toMatch(new RegExp(`^Request ${failed} is retried as request `));
+    const as = retriedAs(answer, failed);
+    expect(as).toBe(vendor.requests()[0]?.requestId);
+    expect(as).not.toBe(failed);
+    // The request retried stays failed; the new one runs the same file, fixed.
+    expect((await client.requestDetail(failed, {}, 'json')).status).toBe(variant.status.failed);
+    expect((await client.requestDetail(as as string, {}, 'json')).sensorFile).toBe(
+      'fixed-0701.csv',
+    );
+  });
+});
+
+describe('retriedAs', () => {
+  const id = 'pl_1-20261129_09-000001';
+  const answer = (message: string, requestId?: string) => ({ message, requestId });
+
+  it("takes the answer's RequestId when it is another request", () => {
+    expect(retriedAs(answer('Success', 'pl_1-20261129_09-000002'), id)).toBe(
+      'pl_1-20261129_09-000002',
+    );
+    expect(retriedAs(answer('Success', id), id)).toBeUndefined();
+  });
+
+  it('takes the one other request id its words name, in any language', () => {
+    expect(
+      retriedAs(answer(`リクエスト ${id} を pl_1-20261129_10-000003 として再実行します。`), id),
+    ).toBe('pl_1-20261129_10-000003');
+  });
+
+  it('names none for the same request, for several, or for an id inside a longer word', () => {
+    expect(retriedAs(answer('Success'), id)).toBeUndefined();
+    expect(retriedAs(answer(`Request ${id} runs again`), id)).toBeUndefined();
+    expect(
+      retriedAs(answer('as pl_1-20261129_09-000002 or pl_1-20261129_09-000003'), id),
+    ).toBeUndefined();
+    expect(retriedAs(answer('job xpl_1-20261129_09-0000024'), id)).toBeUndefined();
+  });
+});
