@@ -151,8 +151,13 @@ export function upstreamBackend(upstream: Upstream): BulkBackend {
     async call(action, requestId) {
       try {
         // Nudges the poller too: the index asks about the request again.
-        await OPERATION_MODULES[OPERATION[action]].upstream(upstream, params(requestId));
-        return SUCCESS;
+        const answer = await OPERATION_MODULES[OPERATION[action]].upstream(
+          upstream,
+          params(requestId),
+        );
+        // The service's own words on what it did (a retry it runs as a new request says so).
+        const said = (answer.body as { Message?: unknown }).Message;
+        return typeof said === 'string' && said !== '' ? { ...SUCCESS, message: said } : SUCCESS;
       } catch (error) {
         return outcomeOf(error);
       }

@@ -10,7 +10,14 @@ import { createBulkJob, markStarted } from '../db/system/bulk-jobs.ts';
 import type { IndexPoller } from '../gateway/poller.ts';
 import type { ServiceEntry } from '../gateway/services.ts';
 import { sqliteSql } from '../db/sqlite-sql.ts';
-import { eventually, startService, TEST_API_KEY, type TestService } from '../testing/service.ts';
+import { startGatewayBefore } from '../testing/gateway-before.ts';
+import {
+  eventually,
+  signIn,
+  startService,
+  TEST_API_KEY,
+  type TestService,
+} from '../testing/service.ts';
 import { startVendorService, type VendorService } from '../testing/vendor/vendor-service.ts';
 
 // Bulk retry and cancel for a service behind the gateway (issue 14, item 4): selected
@@ -368,6 +375,49 @@ describe('a bulk job of a service behind the gateway, across a restart', () => {
     expect(vendor.calls().requestretry).toBe(30);
     expect(new Set(vendor.requests().map((r) => r.status))).toEqual(
       new Set([vendor.variant.status.waiting]),
+    );
+  });
+});
+
+describe('bulk retry at a vendor whose retry is a new request', () => {
+  it("reports each item in the vendor's words, naming the new request, and audits them so", async () => {
+    const started = await startGatewayBefore({
+      vendor: { behaviour: { retryStart: 'new-request' } },
+      entry: { id: 'vendor' },
+      gateway: { adminPassword: PASSWORD },
+    });
+    open.push(started.close);
+    const { vendor, gateway, poller } = started;
+    vendor.addRequests('pl_2', 3, 'broken.csv', 'failed');
+    await poller.pollNow();
+    const day = (await poller.index.state('vendor')).today as string;
+    const failed = vendor.requests().map((r) => r.requestId);
+
+    const olga = await operatorOf(gateway, 'olga');
+    const { jobId } = await olga.bulk.start(
+      { action: 'retry', date: day, statuses: [vendor.variant.status.failed] },
+      'new requests',
+      3,
+    );
+    const job = await finished(olga, jobId);
+    expect(job).toMatchObject({ done: 3, succeeded: 3 });
+    const renewed = vendor
+      .requests()
+      .slice(0, 3)
+      .map((r) => r.requestId);
+    expect(renewed.some((id) => failed.includes(id))).toBe(false);
+    for (const item of job.items)
+      expect(item.message).toMatch(
+        new RegExp(`^Request ${item.requestId} is retried as request (${renewed.join('|')})$`),
+      );
+    const admin = await signIn(gateway, 'admin', PASSWORD);
+    const audit = (await (
+      await gateway.fetch('/mcapi/audit?operation=requestretry&user=olga&pagesize=100', {
+        headers: { 'X-As-SessionId': admin },
+      })
+    ).json()) as { result: { data: { entries: { message: string }[] } } };
+    expect(audit.result.data.entries.map((e) => e.message).sort()).toEqual(
+      job.items.map((i) => i.message).sort(),
     );
   });
 });
