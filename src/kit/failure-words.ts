@@ -29,11 +29,11 @@ const said = (message: string): boolean => message.trim() !== '';
  * its service wrote no reason. `isFailed` tells the service's failed words (ours: Error).
  *
  * In order: the last request-log entry with a message in a failed status or the request's
- * own (our engine's Error, a cancelled request's Stop, a vendor's Abort); else, for a
- * failed request, its log's closing entry (an End not under way) when that carries a message:
- * a vendor whose log states are only Start, Process and Finish tells the failure there; else the last
- * application-log line of an error type. A progress line ("Request Start") is never taken
- * for a reason.
+ * own (our engine's Error, a cancelled request's Stop, a vendor's Abort); else, for a failed
+ * request, its log's closing entry (an End not under way) when that carries a message, where
+ * a vendor whose log states are only Start, Process and Finish tells the failure; else the
+ * last application-log line of an error type. A progress line ("Request Start") is never
+ * taken for a reason.
  *
  * @example
  * failureWordsOf(detail, (s) => s === 'Error') // 'Input orders.csv could not be parsed'
