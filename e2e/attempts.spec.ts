@@ -287,6 +287,9 @@ gatewayTest(
     await signIn(page, vendorGateway, ADMIN, `/requests/${id}?service=renewed`);
     await page.getByRole('button', { name: 'Retry', exact: true }).click();
     const dialog = page.getByRole('dialog');
+    // How a vendor runs a retry again is its own: the dialog does not promise our engine's way.
+    await expect(dialog).toContainText('where it starts again is up to it');
+    await expect(dialog).not.toContainText('from the stage where it stopped');
     await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
     const again = renewed.requests()[0]?.requestId as string;
     // The service's own words, then the request they name, which the dialog follows.

@@ -223,10 +223,11 @@ export function ActionDialog({
       }
     >
       <p className="mb-3 text-slate-600 dark:text-slate-300">
+        {/* Only our engine is known to run a retry again from the stage where it stopped,
+            and to leave nothing half-written on a cancel: interfaces.md says neither. */}
         {action === 'retry'
-          ? t('confirm.retryText')
-          : // Only our engine's cancel is known to leave nothing half-written.
-            t(current.embedded ? 'confirm.cancelText' : 'confirm.cancelTextUpstream')}
+          ? t(current.embedded ? 'confirm.retryText' : 'confirm.retryTextUpstream')
+          : t(current.embedded ? 'confirm.cancelText' : 'confirm.cancelTextUpstream')}
       </p>
       <ul className="flex flex-col gap-2" data-testid="action-targets" aria-live="polite">
         {requestIds.map((id) => {
