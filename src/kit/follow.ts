@@ -67,7 +67,8 @@ const REQUEST_ID_IN_TEXT = new RegExp(
 /**
  * The request a retry's answer says runs the retry when that is another request: a service
  * whose retry makes a new request. Its RequestId, else the one other request id its Message
- * names; undefined when it names none (the same request runs again) or several.
+ * names, either of interfaces.md's shape; undefined when it names none (the same request runs
+ * again) or several.
  *
  * @example
  * retriedAs(await client.retry(id), id) // 'pl_1-20261129_09-000124', or undefined
@@ -76,7 +77,9 @@ export function retriedAs(
   answer: Pick<ExecuteResult, 'requestId' | 'message'>,
   requestId: string,
 ): string | undefined {
-  if (answer.requestId && answer.requestId !== requestId) return answer.requestId;
+  // A RequestId of another shape (a job's number) names no request that can be followed.
+  const stated = answer.requestId?.trim();
+  if (stated && stated !== requestId && REQUEST_ID_PATTERN.test(stated)) return stated;
   const named = new Set(
     [...answer.message.matchAll(REQUEST_ID_IN_TEXT)]
       .map((match) => match[0])

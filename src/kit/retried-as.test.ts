@@ -47,6 +47,8 @@ describe('retriedAs', () => {
       'pl_1-20261129_09-000002',
     );
     expect(retriedAs(answer('Success', id), id)).toBeUndefined();
+    // A job's number is no request to follow.
+    expect(retriedAs(answer('Queued', '4711'), id)).toBeUndefined();
   });
 
   it('takes the one other request id its words name, in any language', () => {
