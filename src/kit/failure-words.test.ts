@@ -115,6 +115,15 @@ describe('shapes the doubles do not write', () => {
     expect(failureWordsOf({ status: 'Error', requestLog: [], appLog }, isFailed)).toBe(
       '読み込みに失敗しました',
     );
+    // One-letter levels (glog, logcat); a warning is no reason.
+    const lettered = [
+      { type: 'E', message: 'open failed: EACCES' },
+      { type: 'W', message: 'retrying' },
+      { type: 'I', message: 'Request End' },
+    ];
+    expect(failureWordsOf({ status: 'Error', appLog: lettered }, isFailed)).toBe(
+      'open failed: EACCES',
+    );
   });
 
   it("does not take a progress entry's words, nor a closing entry of a request that did not fail", () => {

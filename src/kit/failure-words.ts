@@ -11,8 +11,11 @@ const LOG_STATES: readonly string[] = ['Start', 'Process', 'Finish'];
 /** Of those, the states of a request under way: a stage's end in one ("120 rows") is no reason. */
 const PROGRESS: readonly string[] = ['Start', 'Process'];
 
-/** Application-log types that tell an error; interfaces.md shows only INFO. */
-const ERROR_TYPE = /^(error|err|fatal|severe|critical|crit)$/i;
+/**
+ * Application-log types that tell an error; interfaces.md shows only INFO. Log4j's and
+ * java.util.logging's words, syslog's, and the one-letter levels of glog and logcat (E, F).
+ */
+const ERROR_TYPE = /^(error|err|fatal|severe|critical|crit|alert|emerg|emergency|e|f)$/i;
 
 /** What the words are found in: a request's status and its logs, as far as read. */
 export interface FailureSource {
