@@ -75,6 +75,9 @@ export const ErrorCode = {
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** Request states (contract section 5). */
+/** An ExecuteResponse's Status and Message on success (interfaces.md): they say no more than "done". */
+export const EXECUTE_SUCCESS = { Status: 'OK', Message: 'Success' } as const;
+
 export const REQUEST_STATUSES = ['Wait', 'Start', 'Process', 'Finish', 'Error', 'Stop'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 export const TERMINAL_STATUSES: readonly RequestStatus[] = ['Finish', 'Error', 'Stop'];

@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 import { Button } from './button.tsx';
 import { Dialog } from './dialog.tsx';
 import { describeError } from '../shared/describe-error.ts';
-import { CONTRACT_WORDS, retriedAs, type RequestDetail } from '../../kit/index.ts';
+import { CONTRACT_WORDS, EXECUTE_SUCCESS, retriedAs, type RequestDetail } from '../../kit/index.ts';
 import { Link } from 'react-router';
 import { paths } from '../paths.ts';
 import { useClients } from '../core/auth.ts';
@@ -31,9 +31,6 @@ export type Call =
 const followedId = (requestId: string, call: Call | undefined): string =>
   (call?.state === 'accepted' ? call.as : undefined) ?? requestId;
 type Tone = 'neutral' | 'good' | 'bad';
-
-/** interfaces.md's Message of a change that succeeded: it says no more than "accepted". */
-const SUCCESS = 'Success';
 
 // What each action sets out to reach: anything else it ends in is reported as it is.
 const AIM: Record<Action, string> = { retry: 'Finish', cancel: 'Stop' };
@@ -169,7 +166,7 @@ export function ActionDialog({
           ...c,
           [requestId]: {
             state: 'accepted',
-            ...(said !== '' && said !== SUCCESS ? { said } : {}),
+            ...(said !== '' && said !== EXECUTE_SUCCESS.Message ? { said } : {}),
             ...(as === undefined ? {} : { as }),
           },
         }));

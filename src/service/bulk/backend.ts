@@ -1,4 +1,4 @@
-import { ErrorCode } from '../../kit/wire.ts';
+import { EXECUTE_SUCCESS, ErrorCode } from '../../kit/wire.ts';
 import type { ServiceContext } from '../context.ts';
 import type { BulkAction, BulkSelection } from '../db/system/bulk-jobs.ts';
 import { listRequests, matchingRequestIds, statusCountsOf } from '../db/status/request-list.ts';
@@ -65,7 +65,7 @@ function outcomeOf(error: unknown): CallOutcome {
   };
 }
 
-const SUCCESS: CallOutcome = { outcome: 'ok', httpStatus: 200, message: 'Success' };
+const SUCCESS: CallOutcome = { outcome: 'ok', httpStatus: 200, message: EXECUTE_SUCCESS.Message };
 
 /** The embedded engine: its status database, and the operations of a single retry or cancel. */
 export function embeddedBackend(ctx: ServiceContext): BulkBackend {
