@@ -291,7 +291,9 @@ gatewayTest(
     await expect(dialog).toContainText('where it starts again is up to it');
     await expect(dialog).not.toContainText('from the stage where it stopped');
     await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
-    const again = renewed.requests()[0]?.requestId as string;
+    // The click reaches the vendor a moment later: wait for the request it starts.
+    await expect.poll(() => renewed.requests().length, { timeout: 15_000 }).toBe(2);
+    const again = renewed.requests().find((r) => r.requestId !== id)?.requestId as string;
     // The service's own words, then the request they name, which the dialog follows.
     await expect(dialog).toContainText(`✓ accepted: Request ${id} is retried as request ${again}`, {
       timeout: 15_000,
