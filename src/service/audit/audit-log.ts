@@ -95,8 +95,8 @@ export class AuditLog {
   }
 
   /**
-   * A call the server makes on someone's behalf after their own call has ended (each
-   * request of a bulk job), under that person and the address they called from.
+   * A call under a person and the address they called from, outside a request's own
+   * handling (a personal token refused on a read). Never throws, as `around`.
    */
   onBehalf(
     who: { address: string; subject: AuditSubject },
@@ -106,6 +106,48 @@ export class AuditLog {
     return this.write({ ip: who.address }, what, who.subject, result);
   }
 
+  /**
+   * A call the server makes on someone's behalf after their own call has ended (each
+   * request of a bulk job), written in `tx`, the shared store's transaction that records the
+   * call's outcome: the entry commits with the outcome it reports, or neither does (a failed
+   * write throws, and rolls both back).
+   */
+  async onBehalfIn(
+    tx: Sql,
+    who: { address: string; subject: AuditSubject },
+    what: { operation: string; service: string | null; parameters: unknown },
+    result: { httpStatus: number; status: string; message: string },
+  ): Promise<void> {
+    await appendAudit(tx, this.entry({ ip: who.address }, what, who.subject, result).entry);
+  }
+
+  /** The entry of a call as it is written, bounded; a stranger's refusal is kept short. */
+  private entry(
+    request: Pick<FastifyRequest, 'ip'>,
+    what: { operation: string; service: string | null; parameters: unknown },
+    subject: AuditSubject,
+    result: { httpStatus: number; status: string; message: string },
+  ) {
+    const now = this.clock.now();
+    const stranger = subject.via === 'none' && result.httpStatus >= 400 && result.httpStatus < 500;
+    const { truncated: _truncated, ...entry } = boundEntry(
+      {
+        time: now.toISOString(),
+        day: this.time.day(now),
+        userName: subject.userName,
+        via: subject.via,
+        address: request.ip,
+        service: what.service,
+        operation: what.operation,
+        parameters: what.parameters,
+        requestId: subject.requestId,
+        ...result,
+      },
+      { compact: stranger },
+    );
+    return { now, stranger, entry };
+  }
+
   /** Never throws: a failed write is logged (see the catch). */
   private async write(
     request: Pick<FastifyRequest, 'ip'>,
@@ -113,12 +155,10 @@ export class AuditLog {
     subject: AuditSubject,
     result: { httpStatus: number; status: string; message: string },
   ): Promise<void> {
-    const now = this.clock.now();
     try {
+      const { now, stranger, entry } = this.entry(request, what, subject, result);
       // Refused before anyone was known: anyone can send these, so they are kept short,
       // and beyond a rate per address only counted.
-      const stranger =
-        subject.via === 'none' && result.httpStatus >= 400 && result.httpStatus < 500;
       if (stranger) {
         const decision = this.refusals.admit(request.ip, what.operation, result.httpStatus, now);
         if (decision.kind === 'summary') {
@@ -126,21 +166,6 @@ export class AuditLog {
           return;
         }
       }
-      const { truncated: _truncated, ...entry } = boundEntry(
-        {
-          time: now.toISOString(),
-          day: this.time.day(now),
-          userName: subject.userName,
-          via: subject.via,
-          address: request.ip,
-          service: what.service,
-          operation: what.operation,
-          parameters: what.parameters,
-          requestId: subject.requestId,
-          ...result,
-        },
-        { compact: stranger },
-      );
       await appendAudit(this.sql, entry);
       if (now.getTime() - this.lastPrune > PRUNE_EVERY_MS) {
         this.lastPrune = now.getTime();

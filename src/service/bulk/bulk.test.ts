@@ -295,3 +295,65 @@ describe('a bulk job across a restart', () => {
     }
   });
 });
+
+describe('a bulk job whose audit entries cannot be written', () => {
+  it('reports no outcome the audit log does not hold, and ends each with its entry once it can', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'bulk-audit-'));
+    const pipelinesFile = writeTestPipelines(folder);
+    const first = await startService({ pipelinesFile, keepData: true });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push((await first.client.exec('pl_1', 'audited-late.csv')).requestId as string);
+    await first.app.engine.whenIdle();
+    const requestDay = dayOfRequestId(ids[0] as string) as string;
+    writeFileSync(join(first.dataDir, 'inbox', 'audited-late.csv'), 'id,amount,note\n1,20,x\n');
+    // The audit log refuses the retries' entries, as a full disk would, in the database itself.
+    const system = first.app.context.dbs.system;
+    system.exec(
+      `CREATE TRIGGER refuse_retry_entries BEFORE INSERT ON AUDIT
+       WHEN NEW.OPERATION = 'requestretry' BEGIN SELECT RAISE(ABORT, 'audit log full'); END`,
+    );
+    const started = await first.client.bulk.start(
+      { action: 'retry', date: requestDay, id: 'pl_1', statuses: ['Error'] },
+      'the audit log is full',
+      3,
+    );
+    // The retries are made and run; their outcomes roll back with the entries that failed.
+    await eventually(async () => {
+      const stats = await first.client.requestStats({ date: requestDay, id: 'pl_1' });
+      return stats.pipelines[0]?.counts.some((c) => c.status === 'Finish' && c.value === 3)
+        ? true
+        : undefined;
+    }, 'the three retries');
+    const dataDir = first.dataDir;
+    await first.close();
+    const dbs = openDatabases(dataDir);
+    const outcomes = dbs.system
+      .prepare('SELECT OUTCOME AS outcome FROM BULK_ITEM WHERE JOBID = ? ORDER BY SEQ')
+      .all(started.jobId) as { outcome: string }[];
+    expect(outcomes.map((o) => o.outcome)).toEqual(['started', 'started', 'started']);
+    const entries = (sql: string) => (dbs.system.prepare(sql).get() as { n: number }).n;
+    expect(entries(`SELECT COUNT(*) AS n FROM AUDIT WHERE OPERATION = 'requestretry'`)).toBe(0);
+    dbs.system.exec('DROP TRIGGER refuse_retry_entries');
+    dbs.close();
+
+    // Once it can be written: each request settled by looking at it (not called twice), each
+    // outcome with its entry.
+    const second = await startService({ pipelinesFile, dataDir });
+    try {
+      const job = await eventually(async () => {
+        const j = await second.client.bulk.job(started.jobId);
+        return j.state === 'done' ? j : undefined;
+      }, 'the resumed job');
+      expect(job.items.map((i) => i.message)).toEqual(
+        Array(3).fill('Done before the restart: the request is now Finish.'),
+      );
+      const audited = await second.app.context.shared.all<{ requestId: string }>(
+        `SELECT REQUESTID AS "requestId" FROM AUDIT WHERE OPERATION = 'requestretry'`,
+      );
+      expect(audited.map((e) => e.requestId).sort()).toEqual([...ids].sort());
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -252,8 +252,10 @@ export class BulkJobs {
       // Read at each batch, as a single call reads it: a role revoked meanwhile holds now.
       if (await this.stoppedForStarter(job)) return;
       // The whole batch is marked started in one statement before any call, and its
-      // outcomes written in one commit after: a crash in between leaves started items,
-      // which the next start settles by looking at the requests themselves.
+      // outcomes written in one commit after, each with its audit entry: a crash (or an
+      // audit log that cannot be written) in between leaves started items, which the next
+      // start settles by looking at the requests themselves. No outcome is ever reported
+      // that the audit log does not hold.
       await markStarted(
         shared,
         id,
@@ -270,9 +272,6 @@ export class BulkJobs {
       await shared.transaction(async (tx) => {
         for (const [item, outcome] of ended) await this.recordEnd(tx, job, item, outcome);
       });
-      // The audit log writes through the shared store itself, not this transaction (whose
-      // lock it would wait on): its entries follow the commit of the outcomes they report.
-      for (const [item, outcome] of ended) await this.audited(job, item, outcome);
       await nextTurn();
     }
     await markJobDone(shared, id, this.ctx.clock.now().toISOString());
@@ -331,30 +330,28 @@ export class BulkJobs {
     });
   }
 
-  /** An item's end: its outcome and the job's counter, then its audit entry. */
-  private async end(job: BulkJobRow, item: BulkItemRow, ended: CallOutcome): Promise<void> {
-    await this.recordEnd(this.ctx.shared, job, item, ended);
-    await this.audited(job, item, ended);
+  /** An item's end: its outcome and the job's counter, with its audit entry. */
+  private end(job: BulkJobRow, item: BulkItemRow, ended: CallOutcome): Promise<void> {
+    return this.ctx.shared.transaction((tx) => this.recordEnd(tx, job, item, ended));
   }
 
-  private recordEnd(
-    sql: Sql,
+  /** Writes an item's outcome and its audit entry in `tx`: both commit, or neither. */
+  private async recordEnd(
+    tx: Sql,
     job: BulkJobRow,
     item: BulkItemRow,
     ended: CallOutcome,
   ): Promise<void> {
-    return markEnded(
-      sql,
+    await markEnded(
+      tx,
       job.id,
       item.seq,
       ended.outcome,
       ended.message,
       this.ctx.clock.now().toISOString(),
     );
-  }
-
-  private async audited(job: BulkJobRow, item: BulkItemRow, ended: CallOutcome): Promise<void> {
-    await this.ctx.audit.onBehalf(
+    await this.ctx.audit.onBehalfIn(
+      tx,
       {
         address: job.address,
         subject: { userName: job.userName, via: job.via, requestId: item.requestId },
