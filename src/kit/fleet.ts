@@ -56,6 +56,7 @@ type ServiceFacts =
   | 'cause'
   | 'timeZone'
   | 'utcOffsetMinutes'
+  | 'utcOffsetEstimated'
   | 'zoneName';
 
 /** How the last round of a service's request index went (the embedded one has none). */
@@ -128,6 +129,8 @@ export interface Trends {
   readonly today: string;
   readonly timeZone: string;
   readonly utcOffsetMinutes: number | undefined;
+  /** Whether that offset is only an estimate (see ServiceAnswer). */
+  readonly utcOffsetEstimated: boolean;
   readonly zoneName: string;
   readonly points: readonly TrendPoint[];
   /** The medians of the days before today, null with fewer than JUMP_RULES.minDays. */
@@ -247,6 +250,7 @@ export function decodeFleet(answer: Readonly<Record<string, unknown>>): Fleet {
           cause: decodeUpstreamCause(s.cause),
           timeZone: str(s.timeZone),
           utcOffsetMinutes: numberOf(s.utcOffsetMinutes),
+          utcOffsetEstimated: s.utcOffsetEstimated === true,
           zoneName: str(s.zoneName),
           day: str(s.day),
           dayState: oneOf(s.dayState, ['complete', 'missed', 'unwatched', 'live'], 'unwatched'),
@@ -282,6 +286,7 @@ export function decodeTrends(answer: Readonly<Record<string, unknown>>): Trends 
     today: str(data.today),
     timeZone: str(data.timeZone),
     utcOffsetMinutes: numberOf(data.utcOffsetMinutes),
+    utcOffsetEstimated: data.utcOffsetEstimated === true,
     zoneName: str(data.zoneName),
     points: list<TrendPoint>(data.points).map((p) => ({
       day: str(p.day),

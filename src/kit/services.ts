@@ -84,6 +84,11 @@ export interface ServiceAnswer {
   readonly timeZone: string;
   /** Minutes its clock is ahead of UTC now; null while unknown (an upstream not yet heard from). */
   readonly utcOffsetMinutes: number | null;
+  /**
+   * True while that offset is only an estimate: an upstream's first round took it from the
+   * day's newest request, which may have begun hours before (docs/gateway.md).
+   */
+  readonly utcOffsetEstimated: boolean;
   /** The zone abbreviation its own dates carry (e.g. JST), '' while unknown. */
   readonly zoneName: string;
   /** What the gateway learnt of how an upstream answers (contract section 12). */
@@ -168,6 +173,8 @@ export interface ServiceInfo {
   readonly timeZone: string;
   /** The service's offset from UTC in minutes, when only that is known (told by its answers). */
   readonly utcOffsetMinutes: number | undefined;
+  /** Whether that offset is only an estimate (see ServiceAnswer); absent: it is not. */
+  readonly utcOffsetEstimated?: boolean | undefined;
   /** The zone's name as the service writes it in its own dates (e.g. JST), or ''. */
   readonly zoneName: string;
   /** What the gateway learnt of how an upstream answers; undefined for the embedded one. */
@@ -240,6 +247,7 @@ export function decodeServices(data: unknown): ServiceInfo[] {
         indexErrorCause: decodeUpstreamCause(s.indexErrorCause),
         timeZone: textOf(s.timeZone),
         utcOffsetMinutes: numberOf(s.utcOffsetMinutes),
+        utcOffsetEstimated: s.utcOffsetEstimated === true,
         zoneName: textOf(s.zoneName),
         capabilities: embedded ? undefined : decodeCapabilities(s.capabilities),
         statuses: decodeStatusSemantics(s.statuses, embedded),

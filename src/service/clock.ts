@@ -85,10 +85,16 @@ export class ServiceTime {
   }
 
   /** The zone as `GET /mcapi/services` tells it: its name, offset now, and the abbreviation its dates carry. */
-  zoneAt(date: Date): { timeZone: string; utcOffsetMinutes: number; zoneName: string } {
+  zoneAt(date: Date): {
+    timeZone: string;
+    utcOffsetMinutes: number;
+    utcOffsetEstimated: false;
+    zoneName: string;
+  } {
     return {
       timeZone: this.timeZone,
       utcOffsetMinutes: offsetAt(this.timeZone, date),
+      utcOffsetEstimated: false,
       zoneName: this.local(date).zone,
     };
   }

@@ -14,6 +14,7 @@ const settings = (over: Partial<TimeSettings> = {}): TimeSettings => ({
   clock: 'h23',
   service: tokyo,
   unknownZoneLabel: 'service time',
+  estimated: (zone) => `${zone}, estimated`,
   ...over,
 });
 
@@ -38,6 +39,33 @@ describe('timestamps with their zone', () => {
     ).toBe('2026-11-23 00:00:00 UTC');
     expect(formatInstant('2026-11-23T00:00:00Z', settings({ service: pacific }))).toBe(
       '2026-11-22 16:00:00 UTC-08:00',
+    );
+  });
+
+  it('marks what rests on an offset only estimated, and nothing the service wrote itself', () => {
+    const guessed = { timeZone: '', utcOffsetMinutes: 420, utcOffsetEstimated: true, zoneName: '' };
+    const stamp = '2026-11-22 16:00:00';
+    // On the service's own clock the stamp is as written; only the offset named is a guess.
+    expect(formatServiceStamp(stamp, settings({ service: guessed }))).toBe(
+      '2026-11-22 16:00:00 UTC+07:00, estimated',
+    );
+    // On another clock the time itself is moved by the guess.
+    expect(formatServiceStamp(stamp, settings({ service: guessed, choice: 'utc' }))).toBe(
+      '2026-11-22 09:00:00 UTC, estimated',
+    );
+    expect(formatInstant('2026-11-22T09:00:00Z', settings({ service: guessed }))).toBe(
+      '2026-11-22 16:00:00 UTC+07:00, estimated',
+    );
+    // Our own instants on UTC need no offset of the service's.
+    expect(
+      formatInstant('2026-11-22T09:00:00Z', settings({ service: guessed, choice: 'utc' })),
+    ).toBe('2026-11-22 09:00:00 UTC');
+    // The zone's name its dates carry is the service's own word: the stamp as written is exact,
+    // an instant moved onto its clock by a guessed offset is not.
+    const named = { ...guessed, zoneName: 'JST' };
+    expect(formatServiceStamp(stamp, settings({ service: named }))).toBe('2026-11-22 16:00:00 JST');
+    expect(formatInstant('2026-11-22T09:00:00Z', settings({ service: named }))).toBe(
+      '2026-11-22 16:00:00 JST, estimated',
     );
   });
 

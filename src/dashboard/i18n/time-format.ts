@@ -9,6 +9,8 @@ export type ClockChoice = 'auto' | 'h23' | 'h12';
 export interface ServiceZone {
   readonly timeZone: string;
   readonly utcOffsetMinutes: number | undefined;
+  /** The offset is a gateway's first guess (ServiceInfo): what depends on it says so. */
+  readonly utcOffsetEstimated?: boolean | undefined;
   readonly zoneName: string;
 }
 
@@ -19,6 +21,8 @@ export interface TimeSettings {
   readonly service: ServiceZone;
   /** Said after a service time whose zone nobody told us, e.g. "service time". */
   readonly unknownZoneLabel: string;
+  /** A zone's label marked as resting on an estimated offset, e.g. "UTC+09:00, estimated". */
+  readonly estimated: (zoneLabel: string) => string;
 }
 
 const STAMP = /^(\d{4})[-/]?(\d{2})[-/]?(\d{2})[ T]?(\d{2}):?(\d{2}):?(\d{2})/;
@@ -125,10 +129,20 @@ function zoneNameIn(instant: Date, timeZone: string | undefined, language: strin
   return parts.find((p) => p.type === 'timeZoneName')?.value ?? '';
 }
 
-function offsetLabel(minutes: number): string {
+/** `UTC+09:00` for 540 minutes. */
+export function offsetLabel(minutes: number): string {
   const sign = minutes < 0 ? '-' : '+';
   const abs = Math.abs(minutes);
   return `UTC${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+/** Whether times of this service shown on another clock rest on an offset only estimated. */
+function offsetEstimated(zone: ServiceZone): boolean {
+  return (
+    !validZone(zone.timeZone) &&
+    zone.utcOffsetMinutes !== undefined &&
+    zone.utcOffsetEstimated === true
+  );
 }
 
 /** How an instant reads on the service's clock, when its zone is known. */
@@ -143,10 +157,11 @@ function onServiceClock(instant: Date, settings: TimeSettings): string | undefin
   }
   if (zone.utcOffsetMinutes === undefined) return undefined;
   const shifted = new Date(instant.getTime() + zone.utcOffsetMinutes * 60_000);
+  const label = zone.zoneName || offsetLabel(zone.utcOffsetMinutes);
   return compose(
     fieldsIn(shifted, 'UTC'),
     settings,
-    zone.zoneName || offsetLabel(zone.utcOffsetMinutes),
+    offsetEstimated(zone) ? settings.estimated(label) : label,
   );
 }
 
@@ -174,7 +189,19 @@ export function formatInstant(iso: string, settings: TimeSettings): string {
 export function formatServiceStamp(stamp: string, settings: TimeSettings): string {
   const fields = stampFields(stamp);
   if (!fields) return stamp;
-  const instant = stampInstant(stamp, settings.service);
+  const zone = settings.service;
+  const instant = stampInstant(stamp, zone);
   if (!instant) return compose(fields, settings, settings.unknownZoneLabel);
-  return formatInstant(instant.toISOString(), settings);
+  if (!offsetEstimated(zone)) return formatInstant(instant.toISOString(), settings);
+  // On an offset only estimated: as written on the service's own clock (its zone's name, when
+  // its dates carry one, is no estimate), or moved to another clock and marked as estimated.
+  if (settings.choice === 'service')
+    return compose(
+      fields,
+      settings,
+      zone.zoneName || settings.estimated(offsetLabel(zone.utcOffsetMinutes as number)),
+    );
+  const timeZone = settings.choice === 'utc' ? 'UTC' : undefined;
+  const label = timeZone ?? zoneNameIn(instant, undefined, settings.language);
+  return compose(fieldsIn(instant, timeZone), settings, settings.estimated(label));
 }

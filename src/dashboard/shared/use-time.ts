@@ -23,6 +23,7 @@ export function useTimeFormat() {
     clock,
     service,
     unknownZoneLabel: t('time.serviceClock'),
+    estimated: (zone) => t('time.estimated', { zone }),
   };
   return {
     /** A stamp the service wrote on its own clock (BeginTime, EndTime, …). */

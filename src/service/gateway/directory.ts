@@ -120,6 +120,7 @@ export class ServiceDirectory implements Services {
         cause: null,
         timeZone: '',
         utcOffsetMinutes: null,
+        utcOffsetEstimated: false,
         zoneName: '',
         statuses: this.statusesState(e),
       });
@@ -166,6 +167,7 @@ export class ServiceDirectory implements Services {
       const zone = {
         timeZone: e.zone ?? '',
         utcOffsetMinutes: e.zone ? offsetAt(e.zone, now) : (polled?.offsetMinutes ?? null),
+        utcOffsetEstimated: !e.zone && polled?.offsetEstimated === true,
         zoneName: polled?.zoneName ?? '',
       };
       const upstream = this.route(e.id)?.upstream;

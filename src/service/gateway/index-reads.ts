@@ -15,7 +15,12 @@ export class IndexReads {
    * The index's state as last read (after each round, and at each lease renewal): what
    * state(), asOf() and sinceMs() answer from at once, on a gateway that polls or not.
    */
-  protected known: IndexState = { today: null, indexedAt: null, offsetMinutes: null };
+  protected known: IndexState = {
+    today: null,
+    indexedAt: null,
+    offsetMinutes: null,
+    offsetEstimated: false,
+  };
 
   constructor(
     readonly index: RequestIndex,

@@ -95,10 +95,11 @@ export class IndexRound {
     // newest may be hours old) it only tells a zone not known yet, never replaces one.
     const recent =
       before.indexedAt !== null && startedMs - Date.parse(before.indexedAt) <= ZONE_FROM_NEW_MS;
-    const offset =
+    const minutes =
       newest && (recent || before.offsetMinutes === null)
         ? offsetFrom(newest.beginDate, started)
         : undefined;
+    const offset = minutes === undefined ? undefined : { minutes, estimated: !recent };
     await index.markIndexed(this.service, day, started, offset);
     return true;
   }

@@ -67,7 +67,10 @@ export interface PollerOptions {
 }
 
 /** The index's state (as of when, the clock's offset) and the poller's own. */
-export interface PollerState extends Pick<IndexState, 'indexedAt' | 'offsetMinutes'> {
+export interface PollerState extends Pick<
+  IndexState,
+  'indexedAt' | 'offsetMinutes' | 'offsetEstimated'
+> {
   readonly indexError: string | null;
   /** The code and cause of that error when it is a failure of the upstream (upstream.ts). */
   readonly indexFailure: UpstreamFailure | null;
@@ -188,9 +191,10 @@ export class IndexPoller extends IndexReads {
   }
 
   state(): PollerState {
-    const { indexedAt, offsetMinutes } = this.known;
+    const { indexedAt, offsetMinutes, offsetEstimated } = this.known;
     return {
       indexedAt,
+      offsetEstimated,
       indexError: this.error,
       indexFailure: this.failure,
       pollDelayMs: this.delayMs,

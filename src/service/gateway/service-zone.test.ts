@@ -22,6 +22,7 @@ interface Zone {
   id: string;
   timeZone: string;
   utcOffsetMinutes: number | null;
+  utcOffsetEstimated: boolean;
   zoneName: string;
 }
 
@@ -158,8 +159,12 @@ describe('an upstream', () => {
     });
     const poller = gateway.app.context.services.route('tokyo')?.upstream?.poller;
     await poller?.pollNow();
-    // Its first request would have told 420 (UTC+7).
-    expect((await zones(gateway))[0]?.utcOffsetMinutes).toBe(540);
+    // Its first request would have told 420 (UTC+7). A first round cannot tell how long ago
+    // its newest began: the offset is said to be an estimate.
+    expect((await zones(gateway))[0]).toMatchObject({
+      utcOffsetMinutes: 540,
+      utcOffsetEstimated: true,
+    });
 
     // Two hours on, a request new to the gateway that began back then (a list that reaches
     // further, a service that was cut short): it is not taken for one that began a moment ago.
@@ -167,13 +172,19 @@ describe('an upstream', () => {
     lateMs = 2 * 3_600_000;
     kanto.addRequests('pl_2', 1);
     await poller?.pollNow();
-    expect((await zones(gateway))[0]?.utcOffsetMinutes).toBe(540);
-    // One that began a moment ago, since a round a moment ago, still tells it.
+    expect((await zones(gateway))[0]).toMatchObject({
+      utcOffsetMinutes: 540,
+      utcOffsetEstimated: true,
+    });
+    // One that began a moment ago, since a round a moment ago, tells it: no estimate now.
     clock.advance(60_000);
     lateMs = 0;
     kanto.addRequests('pl_2', 1);
     await poller?.pollNow();
-    expect((await zones(gateway))[0]?.utcOffsetMinutes).toBe(540);
+    expect((await zones(gateway))[0]).toMatchObject({
+      utcOffsetMinutes: 540,
+      utcOffsetEstimated: false,
+    });
   });
 
   it("with zone: in the services file: that zone's offset on the day, and the name its dates carry", async () => {
@@ -190,6 +201,7 @@ describe('an upstream', () => {
     expect((await zones(gateway))[0]).toMatchObject({
       timeZone: 'America/Los_Angeles',
       utcOffsetMinutes: -420,
+      utcOffsetEstimated: false,
       zoneName: 'PST',
     });
   });

@@ -86,6 +86,7 @@ async function fleetService(
     cause: state.cause,
     timeZone: state.timeZone,
     utcOffsetMinutes: state.utcOffsetMinutes,
+    utcOffsetEstimated: state.utcOffsetEstimated,
     zoneName: state.zoneName,
     day: day ?? null,
     dayState: source && day !== undefined ? await source.dayState(day) : 'unwatched',
@@ -158,6 +159,7 @@ async function trends(
   const zone = {
     timeZone: state.timeZone,
     utcOffsetMinutes: state.utcOffsetMinutes,
+    utcOffsetEstimated: state.utcOffsetEstimated,
     zoneName: state.zoneName,
   };
   if (!source || today === undefined)

@@ -16,6 +16,7 @@ const counts = exactly(
 const zone = {
   timeZone: text,
   utcOffsetMinutes: { type: ['integer', 'null'] },
+  utcOffsetEstimated: { type: 'boolean' },
   zoneName: text,
 };
 

@@ -73,6 +73,8 @@ export const serviceState = exactly(
     // The service's zone (an IANA name), its offset now, and the abbreviation its dates carry.
     timeZone: text,
     utcOffsetMinutes: { type: ['integer', 'null'], minimum: -840, maximum: 840 },
+    // True while that offset is a first round's estimate (docs/gateway.md).
+    utcOffsetEstimated: { type: 'boolean' },
     zoneName: text,
     capabilities,
     statuses,

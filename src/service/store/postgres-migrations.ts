@@ -196,6 +196,11 @@ export const POSTGRES_MIGRATIONS: readonly { readonly version: number; readonly 
     version: 3,
     sql: 'CREATE TABLE API_COOKIE_END (ID VARCHAR PRIMARY KEY, ENDED BIGINT NOT NULL);',
   },
+  {
+    // A first round's offset is an estimate: db/index/migrations.ts's step 4.
+    version: 4,
+    sql: 'ALTER TABLE indexed_service ADD COLUMN offset_estimated INTEGER NOT NULL DEFAULT 0;',
+  },
 ];
 
 /** The key of the advisory lock under which one gateway at a time migrates. */

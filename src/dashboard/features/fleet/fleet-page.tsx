@@ -8,7 +8,7 @@ import { inService, paths } from '../../paths.ts';
 import { bandClasses, stripClass } from '../../shared/environment.ts';
 import { useFleet } from '../../shared/fleet.ts';
 import { WhatFailed } from '../../shared/what-failed.tsx';
-import { secondsOf, useZonedFormat, zoneLabel } from './fleet-time.ts';
+import { secondsOf, useZonedFormat } from './fleet-time.ts';
 
 const CARD =
   'flex min-w-0 flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900';
@@ -71,7 +71,7 @@ function ServiceCard({ service }: { service: FleetService }) {
   const { t, i18n } = useTranslation('fleet');
   const { t: tc } = useTranslation('common');
   const format = useZonedFormat();
-  const zone = zoneLabel(service);
+  const zone = format.zone(service);
   const failedWords = service.words.filter((w) => w.class === 'failed').map((w) => w.status);
   const others = service.words.filter((w) => w.class === 'other');
   const number = new Intl.NumberFormat(i18n.resolvedLanguage);

@@ -1,15 +1,17 @@
 import { useTranslation } from 'react-i18next';
 import { usePreference } from '../../core/preferences.ts';
-import { formatInstant, type ServiceZone } from '../../i18n/time-format.ts';
+import { formatInstant, offsetLabel, type ServiceZone } from '../../i18n/time-format.ts';
 
-/** A zone's name as a person reads it: its abbreviation, its IANA name, or its offset. */
-export function zoneLabel(zone: ServiceZone): string {
+/**
+ * A zone's name as a person reads it: its abbreviation, its IANA name, or its offset, marked
+ * by `estimated` when only a gateway's first guess tells it.
+ */
+export function zoneLabel(zone: ServiceZone, estimated: (label: string) => string): string {
   if (zone.zoneName) return zone.zoneName;
   if (zone.timeZone) return zone.timeZone;
   if (zone.utcOffsetMinutes === undefined) return '';
-  const sign = zone.utcOffsetMinutes < 0 ? '-' : '+';
-  const minutes = Math.abs(zone.utcOffsetMinutes);
-  return `UTC${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+  const label = offsetLabel(zone.utcOffsetMinutes);
+  return zone.utcOffsetEstimated ? estimated(label) : label;
 }
 
 /**
@@ -22,6 +24,7 @@ export function useZonedFormat() {
   const [choice] = usePreference('timeZone');
   const [clock] = usePreference('clock');
   const language = i18n.resolvedLanguage ?? 'en';
+  const estimated = (label: string) => t('time.estimated', { zone: label });
   return {
     instant: (iso: string, zone: ServiceZone) =>
       formatInstant(iso, {
@@ -30,7 +33,10 @@ export function useZonedFormat() {
         clock,
         service: zone,
         unknownZoneLabel: t('time.serviceClock'),
+        estimated,
       }),
+    /** The zone's name as a person reads it (zoneLabel). */
+    zone: (zone: ServiceZone) => zoneLabel(zone, estimated),
     /** A yyyymmdd day as a date of the language (a calendar day: no zone moves it). */
     day: (ymd: string) =>
       new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(

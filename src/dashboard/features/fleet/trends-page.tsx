@@ -10,7 +10,7 @@ import { paths } from '../../paths.ts';
 import { useCurrentService } from '../../shared/services.ts';
 import { useSearchChanges } from '../../shared/search-changes.ts';
 import { freshParams } from '../../shared/url-state.ts';
-import { secondsOf, useZonedFormat, zoneLabel } from './fleet-time.ts';
+import { secondsOf, useZonedFormat } from './fleet-time.ts';
 import { useTrends } from './queries.ts';
 import { TrendsChart, type TrendSeries } from './trends-chart.tsx';
 
@@ -307,7 +307,7 @@ export function TrendsPage() {
         <>
           <p className="mb-4 text-sm text-slate-700 dark:text-slate-300" data-testid="trends-zone">
             {t('trends.zoneNote', {
-              zone: zoneLabel(data) || service.timeZone,
+              zone: format.zone(data) || service.timeZone,
               day: format.day(data.today),
             })}
           </p>

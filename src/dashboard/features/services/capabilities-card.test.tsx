@@ -44,10 +44,10 @@ const learnt: Capabilities = {
   lastRoundMs: 2831,
 };
 
-const render = (c: Partial<Capabilities> = {}) =>
+const render = (c: Partial<Capabilities> = {}, zone: Partial<ServiceInfo> = {}) =>
   renderToStaticMarkup(
     <CapabilitiesCard
-      service={service}
+      service={{ ...service, ...zone }}
       capabilities={{ ...learnt, ...c }}
       instant={(iso) => `${iso.slice(0, 10)} UTC`}
     />,
@@ -90,6 +90,16 @@ describe('CapabilitiesCard', () => {
     const dated = render({ zoneFrom: 'dates', datesZone: 'JST' });
     expect(dated).not.toContain('Its dates carry no zone');
     expect(dated).toContain('JST, stated in its own dates');
+  });
+
+  it('names the offset inferred so far, and says while it is only a first guess', () => {
+    expect(render()).toContain('Zone of its dates none: its times are inferred ');
+    expect(render({}, { utcOffsetMinutes: 420, utcOffsetEstimated: true })).toContain(
+      'none: its times are estimated as UTC+07:00 until a request is seen to begin',
+    );
+    expect(render({}, { utcOffsetMinutes: 540, utcOffsetEstimated: false })).toContain(
+      'none: its times are inferred as UTC+09:00',
+    );
   });
 
   it('shows a cap, and facts not learnt yet as such', () => {

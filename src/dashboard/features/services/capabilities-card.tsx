@@ -2,6 +2,7 @@ import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import type { Capabilities, ServiceInfo } from '../../../kit/index.ts';
+import { offsetLabel } from '../../i18n/time-format.ts';
 import { WhatFailed } from '../../shared/what-failed.tsx';
 import { ServiceMark } from '../../shared/service-mark.tsx';
 import { byteSize, charsetName, pagingKind, roundedSeconds } from './capabilities.ts';
@@ -133,7 +134,14 @@ function zone(t: TFunction<'services'>, service: ServiceInfo, c: Capabilities): 
     case 'dates':
       return t('capabilities.zoneDates', { zone: c.datesZone || service.zoneName });
     case 'none':
-      return t('capabilities.zoneNone');
+      // The offset inferred so far, and whether a request seen to begin has told it yet.
+      if (service.utcOffsetMinutes === undefined) return t('capabilities.zoneNone');
+      return t(
+        service.utcOffsetEstimated ? 'capabilities.zoneEstimated' : 'capabilities.zoneInferred',
+        {
+          zone: offsetLabel(service.utcOffsetMinutes),
+        },
+      );
     default:
       return <Unknown t={t} />;
   }

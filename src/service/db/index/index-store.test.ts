@@ -91,11 +91,17 @@ describe.each(['sqlite', 'postgres'] as const)('the request index on %s', (engin
     expect(first).toMatchObject({ added: 5700, changed: 0, gap: false });
     expect(first.entered).toHaveLength(5700);
     await index.markDay('svc', DAY, true);
-    await index.markIndexed('svc', DAY, new Date(1_000), 540);
+    // A first round's guess is kept as an estimate, a round without one keeps it as it was,
+    // and a request seen to begin replaces it.
+    await index.markIndexed('svc', DAY, new Date(500), { minutes: 420, estimated: true });
+    await index.markIndexed('svc', DAY, new Date(700));
+    expect(await index.state('svc')).toMatchObject({ offsetMinutes: 420, offsetEstimated: true });
+    await index.markIndexed('svc', DAY, new Date(1_000), { minutes: 540, estimated: false });
     expect(await index.state('svc')).toEqual({
       today: DAY,
       indexedAt: new Date(1_000).toISOString(),
       offsetMinutes: 540,
+      offsetEstimated: false,
     });
     // Taken in again: nothing new, and each request's check time moves on.
     const again = await index.ingest('svc', DAY, day, false, 2_000);

@@ -100,4 +100,12 @@ export const indexMigrations: readonly Migration[] = [
       );
     },
   },
+  {
+    version: 4,
+    up(db) {
+      // An offset told by a first round (the day's newest request may be hours old) is an
+      // estimate, and the dashboard says so until a request seen to begin tells it.
+      db.exec('ALTER TABLE indexed_service ADD COLUMN offset_estimated INTEGER NOT NULL DEFAULT 0');
+    },
+  },
 ];

@@ -55,6 +55,8 @@ export interface IndexState {
   readonly indexedAt: string | null;
   /** Minutes the service's clock is ahead of UTC, as learnt from new requests. */
   readonly offsetMinutes: number | null;
+  /** Whether that offset is a first round's estimate, not yet told by a request seen to begin. */
+  readonly offsetEstimated: boolean;
 }
 
 /** The file of the index in a data folder; only a server with upstreams creates it. */
@@ -141,8 +143,9 @@ export class RequestIndex {
   }
 
   async state(service: string): Promise<IndexState> {
-    const row = await this.sql.get<IndexState>(
-      `SELECT today AS "today", indexed_at AS "indexedAt", offset_minutes AS "offsetMinutes"
+    const row = await this.sql.get<Omit<IndexState, 'offsetEstimated'> & { estimated: number }>(
+      `SELECT today AS "today", indexed_at AS "indexedAt", offset_minutes AS "offsetMinutes",
+         offset_estimated AS "estimated"
        FROM indexed_service WHERE service = ?`,
       [service],
     );
@@ -150,23 +153,29 @@ export class RequestIndex {
       today: row?.today ?? null,
       indexedAt: row?.indexedAt ?? null,
       offsetMinutes: row?.offsetMinutes ?? null,
+      offsetEstimated: row?.offsetMinutes != null && Number(row.estimated) === 1,
     };
   }
 
-  /** Records a successful round: the service's day and the time the round began. */
+  /**
+   * Records a successful round: the service's day and the time the round began, and the
+   * offset it told, if any (`estimated` when a first round guessed it).
+   */
   async markIndexed(
     service: string,
     today: string,
     at: Date,
-    offsetMinutes?: number,
+    offset?: { readonly minutes: number; readonly estimated: boolean },
   ): Promise<void> {
     await this.sql.run(
-      `INSERT INTO indexed_service (service, today, indexed_at, offset_minutes)
-       VALUES (?, ?, ?, ?)
+      `INSERT INTO indexed_service (service, today, indexed_at, offset_minutes, offset_estimated)
+       VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (service) DO UPDATE SET today = excluded.today,
          indexed_at = excluded.indexed_at,
-         offset_minutes = COALESCE(excluded.offset_minutes, indexed_service.offset_minutes)`,
-      [service, today, at.toISOString(), offsetMinutes ?? null],
+         offset_minutes = COALESCE(excluded.offset_minutes, indexed_service.offset_minutes),
+         offset_estimated = CASE WHEN excluded.offset_minutes IS NULL
+           THEN indexed_service.offset_estimated ELSE excluded.offset_estimated END`,
+      [service, today, at.toISOString(), offset?.minutes ?? null, offset?.estimated ? 1 : 0],
     );
   }
 

@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp, DIST_DIR } from '../src/service/app.ts';
+import {
+  startVendorService,
+  VENDOR_VARIANTS,
+} from '../src/service/testing/vendor/vendor-service.ts';
+import { ADMIN, expect, signIn, test } from './fixtures.ts';
+
+// A vendor whose dates carry no zone, and none configured: the gateway's first round can
+// only guess its offset from the day's newest request, which here began two hours before.
+// Every time that rests on the guess says so, until a request seen to begin tells it.
+
+test('a zone guessed from an hours-old request is marked estimated until a new request tells it', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  let lateMs = 2 * 3_600_000;
+  const vendor = await startVendorService({
+    // Tokyo's clock, and pipeline dates without its abbreviation.
+    variant: { ...VENDOR_VARIANTS.kanto, zone: { abbreviation: '', offsetMinutes: 540 } },
+    now: () => new Date(Date.now() - lateMs),
+  });
+  vendor.addRequests('pl_1', 2, 'early.csv');
+  lateMs = 0;
+  const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-zone-'));
+  const app = await buildApp({
+    dataDir,
+    demo: false,
+    adminPassword: ADMIN.password,
+    staticDir: DIST_DIR,
+    services: [
+      { id: 'north', name: 'North', url: vendor.url, apiKey: vendor.apiKey, pollSeconds: 1 },
+    ],
+  });
+  try {
+    const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
+    await signIn(page, { url }, ADMIN, '/service-list?service=north');
+    // Two hours late: UTC+07:00, and said to be a guess.
+    await expect(page.getByText('none: its times are estimated as UTC+07:00')).toBeVisible({
+      timeout: 15_000,
+    });
+    await page.goto(`${url}/requests?service=north`);
+    const begins = page.getByRole('cell', { name: /UTC\+07:00, estimated$/ });
+    await expect(begins).toHaveCount(2);
+
+    // A request begins now, between two rounds a second apart: it tells the offset, and the
+    // rows on screen follow without a reload.
+    vendor.addRequests('pl_1', 1, 'now.csv');
+    const told = page.getByRole('cell', { name: /UTC\+09:00$/ });
+    await expect(told).toHaveCount(2, { timeout: 20_000 });
+    await expect(page.getByText(/estimated/)).toHaveCount(0);
+    await page.reload();
+    await expect(told).toHaveCount(3);
+    await page.goto(`${url}/service-list?service=north`);
+    await expect(page.getByText('none: its times are inferred as UTC+09:00')).toBeVisible();
+  } finally {
+    await app.close();
+    await vendor.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
