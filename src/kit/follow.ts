@@ -65,10 +65,21 @@ const REQUEST_ID_IN_TEXT = new RegExp(
 );
 
 /**
+ * Whether `other` could be a request made after `requestId`, of its pipeline: a new request
+ * begins later, so its day, hour and serial come after.
+ */
+function laterOfPipeline(other: string, requestId: string): boolean {
+  const [, pipeline, ...when] = REQUEST_ID_PATTERN.exec(other) ?? [];
+  const [, ownPipeline, ...ownWhen] = REQUEST_ID_PATTERN.exec(requestId) ?? [];
+  return pipeline !== undefined && pipeline === ownPipeline && when.join() > ownWhen.join();
+}
+
+/**
  * The request a retry's answer says runs the retry when that is another request: a service
  * whose retry makes a new request. Its RequestId, else the one other request id its Message
  * names, either of interfaces.md's shape; undefined when it names none (the same request runs
- * again) or several.
+ * again) or several. An id in the Message is followed only when it is of the same pipeline
+ * and later: words such as "queued behind pl_1-…" name a request that does not run this one.
  *
  * @example
  * retriedAs(await client.retry(id), id) // 'pl_1-20261129_09-000124', or undefined
@@ -83,7 +94,7 @@ export function retriedAs(
   const named = new Set(
     [...answer.message.matchAll(REQUEST_ID_IN_TEXT)]
       .map((match) => match[0])
-      .filter((id) => id !== requestId),
+      .filter((id) => laterOfPipeline(id, requestId)),
   );
   return named.size === 1 ? [...named][0] : undefined;
 }

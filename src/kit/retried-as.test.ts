@@ -65,4 +65,20 @@ describe('retriedAs', () => {
     ).toBeUndefined();
     expect(retriedAs(answer('job xpl_1-20261129_09-0000024'), id)).toBeUndefined();
   });
+
+  it('follows from its words only a later request of the same pipeline', () => {
+    // Another request it waits behind, or one of another pipeline, does not run this retry.
+    expect(
+      retriedAs(answer(`Request ${id} is queued behind pl_1-20261128_23-000950`), id),
+    ).toBeUndefined();
+    expect(retriedAs(answer('Retry queued after pl_2-20261129_10-000001'), id)).toBeUndefined();
+    expect(retriedAs(answer('queued behind pl_1-20261129_09-000000'), id)).toBeUndefined();
+    // A later hour, or the same hour with a later serial, can be the new request.
+    expect(retriedAs(answer('started as pl_1-20261129_09-000002'), id)).toBe(
+      'pl_1-20261129_09-000002',
+    );
+    expect(retriedAs(answer('started as pl_1-20261130_00-000001'), id)).toBe(
+      'pl_1-20261130_00-000001',
+    );
+  });
 });
