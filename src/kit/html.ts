@@ -7,6 +7,9 @@ import { HTML_ATTRIBUTES, elementPathOfAttribute, elementSpec, rootSpec } from '
 // th cells and a row of td cells per record; scalars outside the records as data-*
 // attributes of the table; a request's logs as further tables marked data-part. Which
 // element is the record, the header and a part comes from the vocabulary (ROOTS).
+// A vendor's HTML carries none of these marks: interfaces.md describes it for `list` alone
+// (one tr per pipeline, td cells in a fixed order), which is read as described; another
+// API's HTML form is not shown, so nothing is invented for it.
 
 const htmlParser = new XMLParser({
   ignoreAttributes: false,
@@ -15,6 +18,8 @@ const htmlParser = new XMLParser({
   parseAttributeValue: false,
   trimValues: false,
   unpairedTags: ['meta', 'br', 'hr', 'img', 'input', 'link'],
+  // HTML's tag names are not case-sensitive: a vendor's <TABLE> is a table.
+  transformTagName: (name) => name.toLowerCase(),
   htmlEntities: true,
   processEntities: true,
   isArray: (name) => ['table', 'tr', 'th', 'td'].includes(name),
@@ -140,14 +145,60 @@ function attributeLeaves(table: Record<string, unknown>, into: Record<string, un
   }
 }
 
-/** Decodes a Part C HTML body into the JSON shape. */
-export function htmlToTree(text: string): TreeObject {
+/** interfaces.md's HTML of `list`: one tr per pipeline, its td cells in this order. */
+const LIST_CELLS = ['Id', 'Name', 'Runmode', 'Createdate', 'Updatedate', 'Description'] as const;
+
+/** All the text inside an element, its children's included (a cell's link, say), blanks collapsed. */
+function textWithin(node: unknown): string {
+  if (typeof node === 'string') return node;
+  if (Array.isArray(node)) return node.map(textWithin).join(' ');
+  if (node === null || typeof node !== 'object') return node === undefined ? '' : String(node);
+  return Object.entries(node)
+    .filter(([key]) => !key.startsWith('@_'))
+    .map(([, value]) => textWithin(value))
+    .join(' ');
+}
+
+/** The tables of a document wherever they are (a vendor's page may wrap them in a div). */
+function tablesWithin(node: unknown): Record<string, unknown>[] {
+  if (Array.isArray(node)) return node.flatMap(tablesWithin);
+  if (node === null || typeof node !== 'object') return [];
+  return Object.entries(node).flatMap(([key, value]) =>
+    key === 'table' ? (value as Record<string, unknown>[]) : tablesWithin(value),
+  );
+}
+
+/**
+ * A vendor's `list` as interfaces.md describes it. A header row (th cells, or td cells that
+ * are the column names) is passed over; missing cells read as empty, extra ones are left.
+ */
+function vendorList(tables: readonly Record<string, unknown>[]): TreeObject {
+  const header = LIST_CELLS.join('\n').toLowerCase();
+  const records = tables.flatMap((table) =>
+    rowsOf(table)
+      .map((row) => (row.td ?? []).map((cell) => textWithin(cell).replace(/\s+/g, ' ').trim()))
+      .filter((cells) => cells.length > 0 && cells.join('\n').toLowerCase() !== header)
+      .map((cells) => Object.fromEntries(LIST_CELLS.map((name, i) => [name, cells[i] ?? '']))),
+  );
+  return typedAnswer({ PipelineList: { PipeLine: records } });
+}
+
+/**
+ * Decodes a Part C HTML body into the JSON shape: ours by its marks; a vendor's by what
+ * interfaces.md says of `api`'s HTML (`list` alone is described).
+ */
+export function htmlToTree(text: string, api?: string): TreeObject {
   const doc = htmlParser.parse(text) as Record<string, unknown>;
   const html = doc.html as Record<string, unknown> | undefined;
   const body = html?.body as Record<string, unknown> | undefined;
   const tables = (body?.table as Record<string, unknown>[] | undefined) ?? [];
   const main = tables.find((t) => typeof t[attr(HTML_ATTRIBUTES.root)] === 'string');
-  if (!main) throw new ParseError(`HTML response has no table with ${HTML_ATTRIBUTES.root}`, text);
+  if (!main && api === 'list') return vendorList(tablesWithin(doc));
+  if (!main)
+    throw new ParseError(
+      `HTML response has no table with ${HTML_ATTRIBUTES.root}${api ? `, and interfaces.md does not show the HTML form of ${api}: ask for xml or json` : ''}`,
+      text,
+    );
   const root = main[attr(HTML_ATTRIBUTES.root)] as string;
   const spec = rootSpec(root);
   const rows = rowsOf(main);

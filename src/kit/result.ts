@@ -43,6 +43,11 @@ function wordsOf(body: string): string {
   return text.length > MAX_WORDS ? `${text.slice(0, MAX_WORDS)}…` : text;
 }
 
+/** The API a Part C URL calls: `list` of `…/pipelineapi/list/htm?…`. */
+function apiOfUrl(url: string): string | undefined {
+  return /\/([a-z]+)\/(?:xml|json|htm)(?:[?#]|$)/i.exec(url)?.[1]?.toLowerCase();
+}
+
 /** Response types of Part C. */
 export type Format = 'xml' | 'json';
 
@@ -88,7 +93,7 @@ export class PipelineResult {
             : format === ResultFormat.Json
               ? jsonToTree(this.body)
               : format === ResultFormat.Html
-                ? htmlToTree(this.body)
+                ? htmlToTree(this.body, apiOfUrl(this.url))
                 : undefined;
         const ok =
           value !== null &&

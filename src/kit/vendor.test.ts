@@ -14,7 +14,7 @@ import {
   type VendorVariant,
 } from '../service/testing/vendor/vendor-service.ts';
 import { run } from './cli/pipelinectl.ts';
-import { PipelineClient, ResultStatus } from './index.ts';
+import { PipelineClient, PipelineResult, ResultStatus } from './index.ts';
 
 // Pointed straight at a vendor service that refuses inside a 200 answer (contract
 // section 7), the kit and pipelinectl show the service's own message, never "the
@@ -213,6 +213,66 @@ describe('answers in the charsets of Japanese products', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe("a vendor's HTML answers", () => {
+  it('reads its list as interfaces.md describes it: one row per pipeline, the cells in order', async () => {
+    // In Shift_JIS, declared only in the page's meta: the cells are read as written.
+    const behaviour = { charset: 'shift_jis', declare: 'document', language: 'ja' } as const;
+    await withVendor(VENDOR_VARIANTS.kanto, behaviour, async (_v, c) => {
+      const html = await c.get('/list/htm');
+      expect(html.contentType).toBe('text/html');
+      expect(html.status()).toBe(ResultStatus.OK);
+      // The same as its XML, less the arguments, which the HTML form does not carry.
+      const xml = (await c.get('/list/xml')).response()?.PipelineList as {
+        PipeLine: Record<string, unknown>[];
+      };
+      expect(html.response()).toEqual({
+        PipelineList: { PipeLine: xml.PipeLine.map(({ Args: _args, ...cells }) => cells) },
+      });
+      expect(html.response()?.PipelineList).toMatchObject({
+        PipeLine: [{ Id: 'pl_1', Name: 'Sales' }, { Id: 'pl_2' }, { Id: 'pl_7' }],
+      });
+    });
+  });
+
+  it('reads markup a browser would: capitals, a header row, links and entities in cells', () => {
+    const result = new PipelineResult(
+      200,
+      'text/html; charset=utf-8',
+      `<HTML><BODY><div class="list"><TABLE border=1>
+        <TR><TH>Id</TH><TH>Name</TH><TH>Runmode</TH><TH>Createdate</TH><TH>Updatedate</TH><TH>Description</TH></TR>
+        <TR><TD><a href="/p/pl_3">pl_3</a></TD><TD>Orders &amp; returns</TD><TD>1</TD>
+          <TD>2026/11/29 09:00:00</TD><TD>2026/11/29 09:10:00</TD><TD></TD></TR>
+      </TABLE></div></BODY></HTML>`,
+      'GET',
+      'http://vendor.example/pipelineapi/list/htm',
+    );
+    expect(result.response()).toEqual({
+      PipelineList: {
+        PipeLine: [
+          {
+            Id: 'pl_3',
+            Name: 'Orders & returns',
+            Runmode: '1',
+            Createdate: '2026/11/29 09:00:00',
+            Updatedate: '2026/11/29 09:10:00',
+            Description: '',
+          },
+        ],
+      },
+    });
+  });
+
+  it('invents no shape for an HTML answer interfaces.md does not show', async () => {
+    await withVendor(VENDOR_VARIANTS.kanto, {}, async (v, c) => {
+      v.addRequests('pl_1', 1);
+      const html = await c.get('/requestlist/htm', { pagesize: '10' });
+      expect(html.httpStatus).toBe(200);
+      expect(html.response()).toBeUndefined();
+      expect(html.status()).toBe(ResultStatus.Unknown);
+    });
   });
 });
 

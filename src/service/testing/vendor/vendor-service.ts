@@ -234,7 +234,12 @@ function looseJson(node: Node | Node[]): unknown {
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, looseJson(v)]));
 }
 
-function htmlRows(node: Node): string {
+/**
+ * A table of td rows, one per record of scalars. `list` is as interfaces.md describes it:
+ * one row per pipeline, its six cells and nothing of what is nested (Args); the HTML of
+ * other APIs is not shown there, so this one writes the nested records as rows too.
+ */
+function htmlRows(node: Node, api: string): string {
   const rows: string[] = [];
   const walk = (value: Node | Node[]): void => {
     if (Array.isArray(value)) return value.forEach(walk);
@@ -242,6 +247,7 @@ function htmlRows(node: Node): string {
       const cells = Object.values(value).filter((v) => typeof v === 'string' || v === null);
       if (cells.length > 0)
         rows.push(`<tr>${cells.map((c) => `<td>${escape(String(c ?? ''))}</td>`).join('')}</tr>`);
+      if (cells.length > 0 && api === 'list') return;
       Object.values(value).forEach((v) => typeof v === 'object' && walk(v));
     }
   };
@@ -746,7 +752,7 @@ export async function startVendorService(
     const [root, body] = route[1]();
     if (type === 'json')
       return { status: 200, type: 'json', body: JSON.stringify({ [root]: looseJson(body) }) };
-    if (type === 'htm') return { status: 200, type: 'html', body: page(root, htmlRows(body)) };
+    if (type === 'htm') return { status: 200, type: 'html', body: page(root, htmlRows(body, api)) };
     return { status: 200, type: 'xml', body: `${prolog}${xml(root, body).join('')}` };
   };
 
