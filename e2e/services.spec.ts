@@ -76,6 +76,7 @@ test('switching service changes the URL, the header and where every Part C call 
         message: '',
         timeZone: 'Asia/Tokyo',
         utcOffsetMinutes: 540,
+        utcOffsetEstimated: false,
         zoneName: 'JST',
       });
       // The service's own media type kept: only the body is rewritten.
