@@ -70,3 +70,22 @@ test('the request detail shows administrators who retried it and when', async ({
   await expect(page.getByRole('heading', { name: requestId as string })).toBeVisible();
   await expect(page.getByTestId('action-history')).toHaveCount(0);
 });
+
+test('on a phone the audit table, wider than the screen, is a named region that scrolls by keyboard', async ({
+  page,
+  service,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, service, ADMIN, '/audit');
+  await expect(page.getByTestId('audit').locator('tbody tr').first()).toBeVisible();
+  // Its rows hold no link or button: without the region's own focus, a keyboard could not
+  // reach the columns beyond the screen.
+  const region = page.getByRole('region', { name: 'Audit log' });
+  await expect(region).toHaveAttribute('tabindex', '0');
+  await region.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => region.evaluate((e) => e.scrollLeft)).toBeGreaterThan(0);
+  // At a desktop's width it fits, and is no extra tab stop.
+  await page.setViewportSize({ width: 1920, height: 900 });
+  await expect(page.getByRole('region', { name: 'Audit log' })).toHaveCount(0);
+});

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { AUDIT_CSV_FIELDS, type AuditEntry } from '../../../kit/index.ts';
 import { useAuth } from '../../core/auth.ts';
+import { ScrollX } from '../../components/scroll-x.tsx';
 import { Button } from '../../components/button.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
@@ -251,7 +252,10 @@ export function AuditPage() {
           {download.error ? (
             <ErrorView error={download.error} onRetry={() => download.mutate()} />
           ) : null}
-          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+          <ScrollX
+            label={t('title')}
+            className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+          >
             <DataTable
               columns={columns(t, services[0]?.id)}
               rows={entries}
@@ -260,7 +264,7 @@ export function AuditPage() {
               testId="audit"
               empty={t('empty')}
             />
-          </div>
+          </ScrollX>
         </div>
       )}
     </>

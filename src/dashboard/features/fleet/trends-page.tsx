@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { JUMP_RULES, type Trends } from '../../../kit/index.ts';
 import { useDarkClass } from '../../core/theme.ts';
+import { ScrollX } from '../../components/scroll-x.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { Field, Options, PageHeader, UrlSelect } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
@@ -207,7 +208,7 @@ function TrendsBody({ trends, dark }: { trends: Trends; dark: boolean }) {
         <h2 className="mb-2 text-sm font-semibold" id="trends-table">
           {t('trends.table')}
         </h2>
-        <div className="overflow-x-auto">
+        <ScrollX label={t('trends.table')}>
           <table
             aria-labelledby="trends-table"
             className="w-full text-xs"
@@ -253,7 +254,7 @@ function TrendsBody({ trends, dark }: { trends: Trends; dark: boolean }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollX>
       </section>
     </div>
   );

@@ -5,6 +5,7 @@ import { REQUEST_STATUSES, type RequestSummary } from '../../../kit/index.ts';
 import { useForbidden } from '../../core/auth.ts';
 import { usePreference } from '../../core/preferences.ts';
 import { useDarkClass } from '../../core/theme.ts';
+import { ScrollX } from '../../components/scroll-x.tsx';
 import { Button } from '../../components/button.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
@@ -180,7 +181,7 @@ export function OverviewPage() {
           <div className="grid gap-5 xl:grid-cols-2">
             <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <h2 className="mb-3 text-sm font-semibold">{t('byPipeline')}</h2>
-              <div className="overflow-x-auto">
+              <ScrollX label={t('byPipeline')}>
                 <DataTable
                   columns={byPipelineColumns(t, date, statuses)}
                   rows={summary.byPipeline}
@@ -189,7 +190,7 @@ export function OverviewPage() {
                   testId="by-pipeline"
                   density="compact"
                 />
-              </div>
+              </ScrollX>
               {day.data.exact ? (
                 <p
                   className="mt-2 text-xs text-slate-500 dark:text-slate-400"

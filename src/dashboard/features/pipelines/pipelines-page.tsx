@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { freshParams } from '../../shared/url-state.ts';
 import type { Pipeline } from '../../../kit/index.ts';
 import { useForbidden } from '../../core/auth.ts';
+import { ScrollX } from '../../components/scroll-x.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { PageHeader, SearchField } from '../../components/fields.tsx';
@@ -60,7 +61,10 @@ export function PipelinesPage() {
           <Spinner />
         )
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+        <ScrollX
+          label={t('title')}
+          className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+        >
           <DataTable
             columns={columns}
             rows={shown}
@@ -69,7 +73,7 @@ export function PipelinesPage() {
             testId="pipelines-table"
             empty={t('none')}
           />
-        </div>
+        </ScrollX>
       )}
       {execFor ? <ExecDialog pipeline={execFor} onClose={() => setExecFor(undefined)} /> : null}
       {cacheFor ? <CacheDialog pipeline={cacheFor} onClose={() => setCacheFor(undefined)} /> : null}

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import type { ServiceInfo } from '../../../kit/index.ts';
 import { ServiceMark } from '../../shared/service-mark.tsx';
 import { failureText, WhatFailed, type WhatFailedProps } from '../../shared/what-failed.tsx';
+import { ScrollX } from '../../components/scroll-x.tsx';
 import { Badge } from '../../components/badge.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
@@ -152,7 +153,10 @@ export function ServicesPage() {
     <>
       <PageHeader title={t('title')} />
       <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">{t('intro')}</p>
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+      <ScrollX
+        label={t('title')}
+        className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+      >
         <DataTable
           columns={columns(t, tc, time, services[0]?.id, current.id)}
           rows={services}
@@ -161,7 +165,7 @@ export function ServicesPage() {
           testId="services"
           empty={t('empty')}
         />
-      </div>
+      </ScrollX>
       {upstreams.length > 0 ? (
         <CardsSection
           id="capabilities-title"

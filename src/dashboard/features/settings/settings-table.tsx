@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ScrollX } from '../../components/scroll-x.tsx';
 
 /** A settings list as a small table: its caption, one header per column, then the rows given. */
 export function SettingsTable({
@@ -18,7 +19,7 @@ export function SettingsTable({
   after?: ReactNode;
 }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollX label={caption}>
       <table className="w-full text-left text-xs">
         <caption className="py-1 text-left font-medium text-slate-600 dark:text-slate-300">
           {caption}
@@ -36,6 +37,6 @@ export function SettingsTable({
         <tbody>{children}</tbody>
       </table>
       {after}
-    </div>
+    </ScrollX>
   );
 }
