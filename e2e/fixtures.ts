@@ -294,6 +294,8 @@ export const gatewayTest = test.extend<object, { gateway: GatewayService }>({
           charset: 'shift_jis',
           language: 'ja',
           dates: 'slash',
+          // Runmode in its own words (稼働中, 停止中), which no switch can draw.
+          runmodeWords: 'own',
         },
       });
       tokai.addRequests('pl_1', 60_000);
@@ -306,7 +308,13 @@ export const gatewayTest = test.extend<object, { gateway: GatewayService }>({
       const chubu = await startVendorService({
         variant: VENDOR_VARIANTS.kanto,
         apiKey: 'chubu-upstream-key-0123456789abcdef',
-        behaviour: { pagesize: { cap: 500 }, index: 'pages', next: 'stated' },
+        // Its Runmode in another product's words: RUNNING and SUSPENDED.
+        behaviour: {
+          pagesize: { cap: 500 },
+          index: 'pages',
+          next: 'stated',
+          runmodeWords: 'upper',
+        },
       });
       chubu.addRequests('pl_1', 3);
       chubu.addTableRows('SALES', CHUBU_SALES_ROWS - 3);

@@ -180,6 +180,41 @@ function growPacificSales(gateway: GatewayService): void {
   grown.add(gateway);
 }
 
+test('Runmode in a product’s words: a switch for other words of run and stop, both actions for words of its own', async ({
+  page,
+  gateway,
+}) => {
+  // RUNNING and SUSPENDED say run and stop: the switch draws them, and moves them.
+  await signIn(page, gateway, OPERATOR, '/pipelines?service=chubu');
+  const sales = page.getByRole('switch', { name: 'Suspend Sales' });
+  await expect(sales).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByRole('switch', { name: 'Resume Archive' })).toHaveAttribute(
+    'aria-checked',
+    'false',
+  );
+  const salesRow = page.getByRole('row').filter({ hasText: 'pl_1' });
+  await expect(salesRow).toContainText('RUNNING');
+  await sales.click();
+  await expect(salesRow).toContainText('SUSPENDED');
+  await expect(page.getByRole('switch', { name: 'Resume Sales' })).toHaveAttribute(
+    'aria-checked',
+    'false',
+  );
+  await page.getByRole('switch', { name: 'Resume Sales' }).click();
+  await expect(salesRow).toContainText('RUNNING');
+
+  // 稼働中 and 停止中 are words the dashboard cannot tell: shown as written, with both
+  // actions, and the service's answer decides.
+  await page.goto(`${gateway.url}/pipelines?service=tokai`);
+  const tokaiSales = page.getByRole('row').filter({ hasText: 'pl_1' });
+  await expect(tokaiSales).toContainText('稼働中');
+  await expect(tokaiSales.getByRole('switch')).toHaveCount(0);
+  await tokaiSales.getByRole('button', { name: 'Suspend Sales' }).click();
+  await expect(tokaiSales).toContainText('停止中');
+  await tokaiSales.getByRole('button', { name: 'Resume Sales' }).click();
+  await expect(tokaiSales).toContainText('稼働中');
+});
+
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 for (const [scheme, viewport] of [
@@ -211,5 +246,8 @@ for (const [scheme, viewport] of [
     await page.goto(`${gateway.url}/databases/action?table=SALES&service=pacific`);
     await expect(page.getByTestId('row-bound')).toBeVisible();
     await check('bounded table');
+    await page.goto(`${gateway.url}/pipelines?service=tokai`);
+    await expect(page.getByRole('button', { name: 'Suspend Sales' })).toBeVisible();
+    await check('pipelines whose Runmode is in words of their own');
     expect(found, 'axe violations').toEqual([]);
   });

@@ -142,6 +142,7 @@ export {
   type TablePage,
   type InboxFile,
 } from './records.ts';
+export { runmodeState, type RunmodeState } from './runmode.ts';
 export {
   FLEET_CLASSES,
   JUMP_RULES,

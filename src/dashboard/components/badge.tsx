@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { runmodeState } from '../../kit/index.ts';
 import type { StatusKind } from '../core/status-semantics.ts';
 import { useStatusClass } from '../shared/use-status-semantics.ts';
 const TONES = {
@@ -94,10 +95,13 @@ export function StageBadge({ stage }: { stage: string }) {
   return <Badge tone={STAGE_TONES[stage] ?? 'slate'}>{stage || '—'}</Badge>;
 }
 
+/** interfaces.md's run and stop in the language's words; a product's own word as written. */
 export function RunmodeBadge({ runmode }: { runmode: string }) {
   const { t } = useTranslation();
+  const state = runmodeState(runmode);
+  const tone = state === 'run' ? 'green' : state === 'stop' ? 'amber' : 'slate';
   return (
-    <Badge tone={runmode === 'run' ? 'green' : 'amber'} symbol={SYMBOLS[runmode]}>
+    <Badge tone={tone} symbol={state === 'unknown' ? undefined : SYMBOLS[state]}>
       {runmode === 'run' || runmode === 'stop' ? t(`runmode.${runmode}`) : runmode}
     </Badge>
   );

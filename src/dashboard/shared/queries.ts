@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Pipeline, PipelineClient } from '../../kit/index.ts';
+import { runmodeState, type Pipeline, type PipelineClient } from '../../kit/index.ts';
 import { useClients } from '../core/auth.ts';
 import { autoRefresh, POLL_MS } from '../core/auto-refresh.ts';
 import { notify } from '../core/notices.ts';
@@ -90,8 +90,14 @@ export function useSetRunmode() {
     onMutate: async ({ id, run }) => {
       await queryClient.cancelQueries({ queryKey: pipelineKeys.list() });
       const previous = queryClient.getQueryData<Pipeline[]>(pipelineKeys.list());
+      // A word the dashboard cannot tell stays until the service writes the new one: the
+      // buttons it is shown with (and the focus on them) stay where they are meanwhile.
       queryClient.setQueryData<Pipeline[]>(pipelineKeys.list(), (list) =>
-        list?.map((p) => (p.id === id ? { ...p, runmode: run ? 'run' : 'stop' } : p)),
+        list?.map((p) =>
+          p.id === id && runmodeState(p.runmode) !== 'unknown'
+            ? { ...p, runmode: run ? 'run' : 'stop' }
+            : p,
+        ),
       );
       return { previous };
     },

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { REQUEST_STATUSES, type RequestSummary } from '../../../kit/index.ts';
+import { REQUEST_STATUSES, runmodeState, type RequestSummary } from '../../../kit/index.ts';
 import { useForbidden } from '../../core/auth.ts';
 import { usePreference } from '../../core/preferences.ts';
 import { useDarkClass } from '../../core/theme.ts';
@@ -98,7 +98,7 @@ export function OverviewPage() {
   const [retrying, setRetrying] = useState<string>();
 
   const summary = { ...(day.data ?? EMPTY_DAY), errors: failures ?? 0 };
-  const suspended = (pipelines.data ?? []).filter((p) => p.runmode === 'stop');
+  const suspended = (pipelines.data ?? []).filter((p) => runmodeState(p.runmode) === 'stop');
   const statuses = statusColumnsOf(summary.byPipeline);
   const otherStates = statuses
     .filter((s) => !(REQUEST_STATUSES as readonly string[]).includes(s) && !failed.includes(s))

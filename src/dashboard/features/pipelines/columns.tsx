@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { notify } from '../../core/notices.ts';
-import type { Pipeline } from '../../../kit/index.ts';
+import { runmodeState, type Pipeline } from '../../../kit/index.ts';
 import { useForbidden } from '../../core/auth.ts';
 import { RunmodeBadge } from '../../components/badge.tsx';
 import { Button } from '../../components/button.tsx';
@@ -14,15 +14,47 @@ import { paths } from '../../paths.ts';
 import { useSetRunmode } from '../../shared/queries.ts';
 import { useServiceDown } from '../../shared/service-down.ts';
 
+/** The two changes of a Runmode, by their operations' names. */
+const RUNMODE_ACTIONS = ['resume', 'suspend'] as const;
+
+/**
+ * Resume and Suspend as two buttons, for a Runmode whose word the kit does not know: its
+ * state cannot be drawn as a switch, and the service decides what each does.
+ */
+function RunmodeChoice({ pipeline }: { pipeline: Pipeline }) {
+  const { t } = useTranslation('pipelines');
+  const forbidden = useForbidden();
+  const setRunmode = useSetRunmode();
+  const down = useServiceDown();
+  return (
+    // One above the other on a phone, where the Actions column needs the width.
+    <span className="flex flex-col gap-1 sm:flex-row">
+      {RUNMODE_ACTIONS.map((action) => (
+        <Button
+          key={action}
+          size="sm"
+          aria-label={t(`toggle.${action}`, { name: pipeline.name })}
+          disabledReason={forbidden(action) ?? down?.reason}
+          onClick={() => setRunmode.mutate({ id: pipeline.id, run: action === 'resume' })}
+        >
+          {t(`runmodeAction.${action}`)}
+        </Button>
+      ))}
+    </span>
+  );
+}
+
 function RunmodeSwitch({ pipeline }: { pipeline: Pipeline }) {
   const { t } = useTranslation('pipelines');
   const forbidden = useForbidden();
   const setRunmode = useSetRunmode();
-  const running = pipeline.runmode === 'run';
+  const state = runmodeState(pipeline.runmode);
+  const running = state === 'run';
   const down = useServiceDown();
   const reason = forbidden(running ? 'suspend' : 'resume') ?? down?.reason;
   const reasonId = useId();
   const label = t(running ? 'toggle.suspend' : 'toggle.resume', { name: pipeline.name });
+  if (state === 'unknown') return <RunmodeChoice pipeline={pipeline} />;
   return (
     <>
       <button
@@ -94,14 +126,18 @@ export function pipelineColumns({
     {
       id: 'runmode',
       header: t('columns.runmode'),
-      cell: (p) => (
-        <div className="flex items-center gap-2">
-          <RunmodeSwitch pipeline={p} />
-          <span className="hidden whitespace-nowrap sm:inline">
-            <RunmodeBadge runmode={p.runmode} />
-          </span>
-        </div>
-      ),
+      cell: (p) => {
+        // A word the switch cannot draw is shown on phones too, under its two buttons.
+        const unknown = runmodeState(p.runmode) === 'unknown';
+        return (
+          <div className={`flex items-center gap-2 ${unknown ? 'flex-wrap' : ''}`}>
+            <RunmodeSwitch pipeline={p} />
+            <span className={`whitespace-nowrap ${unknown ? '' : 'hidden sm:inline'}`}>
+              <RunmodeBadge runmode={p.runmode} />
+            </span>
+          </div>
+        );
+      },
     },
     {
       id: 'created',

@@ -57,7 +57,22 @@ export interface VendorBehaviour {
    * silent; 'none', in its status table alone.
    */
   readonly failureLog: 'closing' | 'app-log' | 'none';
+  /**
+   * list's Runmode words (interfaces.md shows run and stop): 'spec', those; 'upper', another
+   * product's RUNNING and SUSPENDED; 'own', words of its own language (稼働中, 停止中).
+   */
+  readonly runmodeWords: 'spec' | 'upper' | 'own';
 }
+
+/** How each runmodeWords writes a pipeline's two states. */
+export const RUNMODE_WORDS: Record<
+  VendorBehaviour['runmodeWords'],
+  Record<'run' | 'stop', string>
+> = {
+  spec: { run: 'run', stop: 'stop' },
+  upper: { run: 'RUNNING', stop: 'SUSPENDED' },
+  own: { run: '稼働中', stop: '停止中' },
+};
 
 /** The double as it was before the switches: every existing test was written against it. */
 export const DEFAULT_BEHAVIOUR: VendorBehaviour = Object.freeze({
@@ -80,6 +95,7 @@ export const DEFAULT_BEHAVIOUR: VendorBehaviour = Object.freeze({
   retryStart: 'at-once',
   appLogLines: 0,
   failureLog: 'closing',
+  runmodeWords: 'spec',
 });
 
 /** The name a charset is declared by (IANA's spelling, as servers write it). */

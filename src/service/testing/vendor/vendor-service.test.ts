@@ -261,6 +261,23 @@ describe('the switches of the vendor-like service', () => {
     );
   });
 
+  it('writes Runmode in its own words when told, and a suspend or resume changes it', async () => {
+    const words = async (vendor: VendorService) => {
+      const client = new PipelineClient({ baseUrl: vendor.url, apiKey: vendor.apiKey });
+      return (await client.listPipelines('xml')).map((p) => p.runmode);
+    };
+    expect(await words(await start())).toEqual(['run', 'run', 'stop']);
+    const upper = await start({ runmodeWords: 'upper' });
+    expect(await words(upper)).toEqual(['RUNNING', 'RUNNING', 'SUSPENDED']);
+    await new PipelineClient({ baseUrl: upper.url, apiKey: upper.apiKey }).suspend('pl_1');
+    expect(await words(upper)).toEqual(['SUSPENDED', 'RUNNING', 'SUSPENDED']);
+    expect(await words(await start({ runmodeWords: 'own' }))).toEqual([
+      '稼働中',
+      '稼働中',
+      '停止中',
+    ]);
+  });
+
   describe('next and total', () => {
     it("'stated' tells the index of the next row and the previous page, -1 at the ends", async () => {
       const vendor = await start({ next: 'stated', index: true, total: true });

@@ -10,6 +10,7 @@ import {
   DEFAULT_BEHAVIOUR,
   MESSAGES,
   pageOf,
+  RUNMODE_WORDS,
   type VendorBehaviour,
 } from './behaviour.ts';
 import {
@@ -533,7 +534,7 @@ export async function startVendorService(
             PipeLine: pipelines.map((p) => ({
               Id: p.id,
               Name: p.name,
-              Runmode: p.runmode,
+              Runmode: RUNMODE_WORDS[behaviour.runmodeWords][p.runmode],
               Createdate: created(p.created),
               Updatedate: created(p.created),
               Description: p.description,
