@@ -213,6 +213,15 @@ test('Runmode in a product’s words: a switch for other words of run and stop, 
   await expect(tokaiSales).toContainText('停止中');
   await tokaiSales.getByRole('button', { name: 'Resume Sales' }).click();
   await expect(tokaiSales).toContainText('稼働中');
+  // Its overview claims neither that every pipeline runs nor that one is suspended: it names
+  // them with the service's words.
+  await page.goto(`${gateway.url}/?service=tokai`);
+  await expect(page.getByTestId('health')).toContainText(
+    "3 pipelines whose Runmode is in the service's own words",
+  );
+  const untold = page.getByTestId('untold-runmodes');
+  await expect(untold).toContainText('Archive pl_7 停止中');
+  await expect(page.getByText('Every pipeline is running.')).toHaveCount(0);
 });
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -249,5 +258,8 @@ for (const [scheme, viewport] of [
     await page.goto(`${gateway.url}/pipelines?service=tokai`);
     await expect(page.getByRole('button', { name: 'Suspend Sales' })).toBeVisible();
     await check('pipelines whose Runmode is in words of their own');
+    await page.goto(`${gateway.url}/?service=tokai`);
+    await expect(page.getByTestId('untold-runmodes')).toBeVisible();
+    await check('an overview that names Runmode words of their own');
     expect(found, 'axe violations').toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { REQUEST_STATUSES, runmodeState, type RequestSummary } from '../../../kit/index.ts';
@@ -99,6 +99,9 @@ export function OverviewPage() {
 
   const summary = { ...(day.data ?? EMPTY_DAY), errors: failures ?? 0 };
   const suspended = (pipelines.data ?? []).filter((p) => runmodeState(p.runmode) === 'stop');
+  // Runmode words the kit cannot tell: whether those pipelines run is not claimed either way.
+  const untold = (pipelines.data ?? []).filter((p) => runmodeState(p.runmode) === 'unknown');
+  const allGood = summary.errors === 0 && suspended.length === 0 && untold.length === 0;
   const statuses = statusColumnsOf(summary.byPipeline);
   const otherStates = statuses
     .filter((s) => !(REQUEST_STATUSES as readonly string[]).includes(s) && !failed.includes(s))
@@ -141,28 +144,34 @@ export function OverviewPage() {
             role="status"
             data-testid="health"
             className={`rounded-md px-4 py-2 text-sm font-medium ${
-              summary.errors === 0 && suspended.length === 0
+              allGood
                 ? 'bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100'
                 : 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-100'
             }`}
           >
-            {summary.errors === 0 && suspended.length === 0 ? (
-              t('allGood')
-            ) : (
-              <>
-                {summary.errors > 0 ? (
-                  <Link
-                    to={paths.requests({ date, status: failed.join(',') })}
-                    data-testid="error-count"
-                    className="underline hover:no-underline"
-                  >
-                    {t('inError', { count: summary.errors, words: failedWords })}
-                  </Link>
-                ) : null}
-                {summary.errors > 0 && suspended.length > 0 ? ' · ' : null}
-                {suspended.length > 0 ? t('suspendedCount', { count: suspended.length }) : null}
-              </>
-            )}
+            {allGood
+              ? t('allGood')
+              : [
+                  summary.errors > 0 ? (
+                    <Link
+                      key="errors"
+                      to={paths.requests({ date, status: failed.join(',') })}
+                      data-testid="error-count"
+                      className="underline hover:no-underline"
+                    >
+                      {t('inError', { count: summary.errors, words: failedWords })}
+                    </Link>
+                  ) : null,
+                  suspended.length > 0 ? t('suspendedCount', { count: suspended.length }) : null,
+                  untold.length > 0 ? t('untoldCount', { count: untold.length }) : null,
+                ]
+                  .filter((part) => part !== null)
+                  .map((part, i) => (
+                    <Fragment key={i}>
+                      {i > 0 ? ' · ' : null}
+                      {part}
+                    </Fragment>
+                  ))}
             <span className="ml-2 text-xs font-normal opacity-75">
               {refreshSeconds > 0 ? t('refreshing', { seconds: refreshSeconds }) : t('refreshOff')}
             </span>
@@ -234,8 +243,29 @@ export function OverviewPage() {
             </section>
             <section className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <h2 className="mb-1 text-sm font-semibold">{t('suspended')}</h2>
+              {untold.length > 0 ? (
+                <div className="mb-2 text-sm" data-testid="untold-runmodes">
+                  <p>{t('untold')}</p>
+                  <ul className="my-1">
+                    {untold.map((p) => (
+                      <li key={p.id}>
+                        {p.name}{' '}
+                        <span className="font-mono text-xs text-slate-500 dark:text-slate-400">
+                          {p.id}
+                        </span>{' '}
+                        {p.runmode}
+                      </li>
+                    ))}
+                  </ul>
+                  <Link to={paths.pipelines()} className="underline hover:no-underline">
+                    {t('untoldLink')}
+                  </Link>
+                </div>
+              ) : null}
               {suspended.length === 0 ? (
-                <p className="text-sm text-slate-500 dark:text-slate-400">{t('noneSuspended')}</p>
+                untold.length > 0 ? null : (
+                  <p className="text-sm text-slate-500 dark:text-slate-400">{t('noneSuspended')}</p>
+                )
               ) : (
                 <ul data-testid="suspended">
                   {suspended.map((p) => (
