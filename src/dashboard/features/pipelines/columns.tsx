@@ -44,17 +44,15 @@ function RunmodeChoice({ pipeline }: { pipeline: Pipeline }) {
   );
 }
 
-function RunmodeSwitch({ pipeline }: { pipeline: Pipeline }) {
+/** Resume and suspend as one switch, for a Runmode the kit reads as running or not. */
+function RunmodeSwitch({ pipeline, running }: { pipeline: Pipeline; running: boolean }) {
   const { t } = useTranslation('pipelines');
   const forbidden = useForbidden();
   const setRunmode = useSetRunmode();
-  const state = runmodeState(pipeline.runmode);
-  const running = state === 'run';
   const down = useServiceDown();
   const reason = forbidden(running ? 'suspend' : 'resume') ?? down?.reason;
   const reasonId = useId();
   const label = t(running ? 'toggle.suspend' : 'toggle.resume', { name: pipeline.name });
-  if (state === 'unknown') return <RunmodeChoice pipeline={pipeline} />;
   return (
     <>
       <button
@@ -128,10 +126,15 @@ export function pipelineColumns({
       header: t('columns.runmode'),
       cell: (p) => {
         // A word the switch cannot draw is shown on phones too, under its two buttons.
-        const unknown = runmodeState(p.runmode) === 'unknown';
+        const state = runmodeState(p.runmode);
+        const unknown = state === 'unknown';
         return (
           <div className={`flex items-center gap-2 ${unknown ? 'flex-wrap' : ''}`}>
-            <RunmodeSwitch pipeline={p} />
+            {unknown ? (
+              <RunmodeChoice pipeline={p} />
+            ) : (
+              <RunmodeSwitch pipeline={p} running={state === 'run'} />
+            )}
             <span className={`whitespace-nowrap ${unknown ? '' : 'hidden sm:inline'}`}>
               <RunmodeBadge runmode={p.runmode} />
             </span>
