@@ -46,6 +46,8 @@ export default defineConfig({
     // child processes and timers rather than compute, and on a two-core machine the default
     // ran them one at a time (13 minutes instead of 7).
     maxWorkers: availableParallelism(),
+    // The default reporter, and the ten slowest files at the end (issue 43's budget).
+    reporters: ['default', './src/test-run/vitest-slowest.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

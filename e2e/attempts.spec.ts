@@ -10,6 +10,7 @@ import {
   type VendorService,
 } from '../src/service/testing/vendor/vendor-service.ts';
 import { ADMIN, expect, settle, signIn, test } from './fixtures.ts';
+import { perFile } from './per-file.ts';
 
 // Issue 25, item 4: a request's attempts on its page, like Airflow's tries. After a retry
 // that succeeds, the first failure's words are still readable, with who retried it and
@@ -105,72 +106,70 @@ interface VendorGateway {
 
 const variant = VENDOR_VARIANTS.kanto;
 
-const gatewayTest = test.extend<object, { vendorGateway: VendorGateway }>({
-  vendorGateway: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
-    async ({}, use) => {
-      // A vendor that starts its log again on retry: the first failure's words are gone
-      // from it once the request is retried.
-      const vendor = await startVendorService({
-        variant,
-        apiKey: 'rewrite-upstream-key-0123456789abcdef',
-        behaviour: { retryLog: 'rewritten' },
-      });
-      const queued = await startVendorService({
-        variant,
-        apiKey: 'queued-upstream-key-0123456789abcdef',
-        // Its failures' reasons are in its status table alone, not in its logs.
-        behaviour: { retryStart: 'queued', failureLog: 'none' },
-      });
-      const renewed = await startVendorService({
-        variant,
-        apiKey: 'renewed-upstream-key-0123456789abcdef',
-        behaviour: { retryStart: 'new-request' },
-      });
-      const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-attempts-'));
-      const app = await buildApp({
-        dataDir,
-        demo: false,
-        adminPassword: ADMIN.password,
-        staticDir: DIST_DIR,
-        services: [
-          {
-            id: 'vendor',
-            name: 'Vendor',
-            url: vendor.url,
-            apiKey: vendor.apiKey,
-            failedStatuses: [variant.status.failed],
-            pollSeconds: 1,
-          },
-          {
-            id: 'queued',
-            name: 'Queued',
-            url: queued.url,
-            apiKey: queued.apiKey,
-            failedStatuses: [variant.status.failed],
-            pollSeconds: 1,
-          },
-          {
-            id: 'renewed',
-            name: 'Renewed',
-            url: renewed.url,
-            apiKey: renewed.apiKey,
-            failedStatuses: [variant.status.failed],
-            pollSeconds: 1,
-          },
-        ],
-        loginLimit: { max: 10_000, timeWindow: 60_000 },
-      });
-      const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
-      await use({ url, app, vendor, queued, renewed });
-      await app.close();
-      await vendor.close();
-      await queued.close();
-      await renewed.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-    { scope: 'worker' },
-  ],
+const vendorGatewayServer = perFile<VendorGateway>(async (use) => {
+  // A vendor that starts its log again on retry: the first failure's words are gone
+  // from it once the request is retried.
+  const vendor = await startVendorService({
+    variant,
+    apiKey: 'rewrite-upstream-key-0123456789abcdef',
+    behaviour: { retryLog: 'rewritten' },
+  });
+  const queued = await startVendorService({
+    variant,
+    apiKey: 'queued-upstream-key-0123456789abcdef',
+    // Its failures' reasons are in its status table alone, not in its logs.
+    behaviour: { retryStart: 'queued', failureLog: 'none' },
+  });
+  const renewed = await startVendorService({
+    variant,
+    apiKey: 'renewed-upstream-key-0123456789abcdef',
+    behaviour: { retryStart: 'new-request' },
+  });
+  const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-attempts-'));
+  const app = await buildApp({
+    dataDir,
+    demo: false,
+    adminPassword: ADMIN.password,
+    staticDir: DIST_DIR,
+    services: [
+      {
+        id: 'vendor',
+        name: 'Vendor',
+        url: vendor.url,
+        apiKey: vendor.apiKey,
+        failedStatuses: [variant.status.failed],
+        pollSeconds: 1,
+      },
+      {
+        id: 'queued',
+        name: 'Queued',
+        url: queued.url,
+        apiKey: queued.apiKey,
+        failedStatuses: [variant.status.failed],
+        pollSeconds: 1,
+      },
+      {
+        id: 'renewed',
+        name: 'Renewed',
+        url: renewed.url,
+        apiKey: renewed.apiKey,
+        failedStatuses: [variant.status.failed],
+        pollSeconds: 1,
+      },
+    ],
+    loginLimit: { max: 10_000, timeWindow: 60_000 },
+  });
+  const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
+  await use({ url, app, vendor, queued, renewed });
+  await app.close();
+  await vendor.close();
+  await queued.close();
+  await renewed.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+const gatewayTest = test.extend<{ vendorGateway: VendorGateway }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
+  vendorGateway: async ({}, use) => use(vendorGatewayServer()),
 });
 
 gatewayTest(

@@ -1,21 +1,12 @@
-import AxeBuilder from '@axe-core/playwright';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { DEVELOPER, expect, gatewayTest, signIn, test, type RunningService } from './fixtures.ts';
+import { expect, signIn, test, type RunningService } from './fixtures.ts';
+import { axeViolations } from './axe.ts';
 
 // Issue 15: Execute offers the inbox, checks typed Args before the run, and reports what
 // became of the run (its outcome, not the service's acceptance), in both themes and both
 // languages; Execute and Clear cache stay within a phone's width.
-
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-async function axe(page: Page, state: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  return result.violations.flatMap((v) =>
-    v.nodes.map((n) => `${state}: ${v.id} ${n.target.join(' ')} — ${n.failureSummary ?? ''}`),
-  );
-}
 
 async function openExec(page: Page, service: Pick<RunningService, 'url'>, pipelineId = 'pl_1') {
   await signIn(page, service, undefined, '/pipelines');
@@ -84,7 +75,7 @@ test('reports the outcome of an execute: Finish with its row counts, focus back 
   await expect(outcome).toHaveText(
     `Finish — kept ${n(detail.filterKept)} of ${n(detail.sensorRows)} rows, wrote ${n(detail.jointRows)}`,
   );
-  expect(await axe(page, 'finished outcome')).toEqual([]);
+  expect(await axeViolations(page, 'finished outcome')).toEqual([]);
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toBeHidden();
   await expect(opener).toBeFocused();
@@ -107,7 +98,7 @@ test('reports an execute of a missing file as failed, in the service’s words (
     'href',
     /\/requests\/pl_3-/,
   );
-  expect(await axe(page, 'failed outcome, dark')).toEqual([]);
+  expect(await axeViolations(page, 'failed outcome, dark')).toEqual([]);
 });
 
 test('shows a refused execute with the service’s own Code and Message', async ({
@@ -131,11 +122,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     const found: string[] = [];
     const { dialog, opener } = await openExec(page, service);
-    found.push(...(await axe(page, 'execute dialog')));
+    found.push(...(await axeViolations(page, 'execute dialog')));
     await dialog.getByLabel('minAmount').fill('abc');
     await dialog.getByRole('button', { name: 'Execute' }).click();
     await expect(dialog.getByRole('alert')).toBeVisible();
-    found.push(...(await axe(page, 'execute dialog with problems')));
+    found.push(...(await axeViolations(page, 'execute dialog with problems')));
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
     await expect(opener).toBeFocused();
@@ -145,7 +136,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       .getByRole('button', { name: 'Clear cache' });
     await cache.click();
     await expect(dialog).toBeVisible();
-    found.push(...(await axe(page, 'cache dialog')));
+    found.push(...(await axeViolations(page, 'cache dialog')));
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
     await expect(cache).toBeFocused();
@@ -154,7 +145,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await dialog.getByLabel(/Sensor/).check();
     await dialog.getByRole('button', { name: 'Clear' }).click();
     await expect(dialog.getByTestId('cache-outcome')).toBeVisible();
-    found.push(...(await axe(page, 'cache dialog with the service’s answer')));
+    found.push(...(await axeViolations(page, 'cache dialog with the service’s answer')));
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(dialog).toBeHidden();
     await expect(cache).toBeFocused();
@@ -244,19 +235,3 @@ test('shows the pipelines page and the execute dialog in Japanese', async ({ pag
   await expect(dialog.getByRole('alert')).toContainText('実行するファイルを指定してください。');
   await expect(dialog.getByRole('button', { name: 'キャンセル' })).toBeVisible();
 });
-
-gatewayTest(
-  'types a file name when the service behind has no inbox list',
-  async ({ page, gateway }) => {
-    await signIn(page, gateway, DEVELOPER, '/pipelines?service=kanto');
-    await page.locator('tr[data-pipeline="pl_2"]').getByRole('button', { name: 'Execute' }).click();
-    const dialog = page.getByRole('dialog');
-    await expect(
-      dialog.getByText('This service offers no list of its inbox: type the file name.'),
-    ).toBeVisible();
-    await expect(dialog.getByLabel('File in the inbox')).toHaveCount(0);
-    await dialog.getByLabel('File name').fill('readings.jsonl');
-    await expect(dialog.getByLabel('File name')).toHaveValue('readings.jsonl');
-    await expect(dialog.getByLabel('File name')).toBeEditable();
-  },
-);

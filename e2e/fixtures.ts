@@ -6,6 +6,7 @@ import { PipelineClient } from '../src/kit/index.ts';
 import { buildApp, DIST_DIR, type App } from '../src/service/app.ts';
 import { addUser } from '../src/service/auth/users.ts';
 import { ConformanceGuard } from './conformance.ts';
+import { perFile } from './per-file.ts';
 import type { ServiceEntry } from '../src/service/gateway/services.ts';
 import {
   startVendorService,
@@ -265,125 +266,127 @@ export const GATEWAY_UPSTREAM_TIMEOUT_S = 10;
 const OURS_KEY = 'ours-upstream-key-0123456789abcdefghij';
 
 /**
- * A gateway in this worker's process, in front of the vendor-like doubles (`kanto`,
+ * A gateway in this worker's process, for the spec file that calls this, in front of the vendor-like doubles (`kanto`,
  * `pacific`, `tokai`, `chubu`), a second copy of our own embedded service (`ours`, with the
  * demo), one that is down and one slower than the gateway's timeout. Its users are its own (ADMIN,
  * OPERATOR, DEVELOPER); its request index refreshes every second (tokai's every 30 s).
  */
-export const gatewayTest = test.extend<object, { gateway: GatewayService }>({
-  gateway: [
+export function gatewayTestForFile() {
+  const gateway = perFile<GatewayService>(startGateway, { setUpTimeoutMs: 180_000 });
+  return test.extend<{ gateway: GatewayService }>({
     // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
-    async ({}, use) => {
-      const kanto = await startVendorService({
-        variant: VENDOR_VARIANTS.kanto,
-        apiKey: 'kanto-upstream-key-0123456789abcdef',
-      });
-      const pacific = await startVendorService({
-        variant: VENDOR_VARIANTS.pacific,
-        apiKey: 'pacific-upstream-key-0123456789abcdef',
-      });
-      const slow = await startVendorService({ apiKey: 'slow-upstream-key-0123456789abcdef' });
-      // A product that ignores pagesize and index and states no Next or Total: its whole day
-      // comes in one answer, in Shift_JIS, its messages in Japanese, its dates with slashes.
-      const tokai = await startVendorService({
-        variant: VENDOR_VARIANTS.kanto,
-        apiKey: 'tokai-upstream-key-0123456789abcdef',
-        behaviour: {
-          pagesize: 'ignored',
-          next: 'absent',
-          charset: 'shift_jis',
-          language: 'ja',
-          dates: 'slash',
-          // Runmode in its own words (稼働中, 停止中), which no switch can draw.
-          runmodeWords: 'own',
-        },
-      });
-      tokai.addRequests('pl_1', 60_000);
-      tokai.addRequests('pl_2', TOKAI_DAY.total - TOKAI_DAY.failed - 60_000);
-      // Failing as the product fails them: through its stages, its own message in the log.
-      tokai.addRequests('pl_2', TOKAI_DAY.failed, TOKAI_DAY.failedFile, 'waiting');
-      for (let step = 0; step < 4; step++) tokai.advance();
-      // A product that pages by index as a page number, at most 500 rows an answer, and tells
-      // Next truthfully in pages (learnt from its request list: it has a day to probe).
-      const chubu = await startVendorService({
-        variant: VENDOR_VARIANTS.kanto,
-        apiKey: 'chubu-upstream-key-0123456789abcdef',
-        // Its Runmode in another product's words: RUNNING and SUSPENDED.
-        behaviour: {
-          pagesize: { cap: 500 },
-          index: 'pages',
-          next: 'stated',
-          runmodeWords: 'upper',
-        },
-      });
-      chubu.addRequests('pl_1', 3);
-      chubu.addTableRows('SALES', CHUBU_SALES_ROWS - 3);
-      const oursDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-ours-'));
-      const ours = await buildApp({
-        dataDir: oursDir,
-        demo: true,
-        apiKey: OURS_KEY,
-        adminPassword: ADMIN.password,
-      });
-      const oursUrl = await ours.server.listen({ host: '127.0.0.1', port: 0 });
-      await ours.engine.whenIdle();
-      // A port nothing listens on: the closed port of a server started and stopped.
-      const gone = await startVendorService();
-      const goneUrl = gone.url;
-      await gone.close();
-      const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-gateway-'));
-      const logs: string[] = [];
-      const entries: ServiceEntry[] = [
-        { id: 'kanto', name: 'Kanto', url: kanto.url, apiKey: kanto.apiKey, pollSeconds: 1 },
-        {
-          id: 'pacific',
-          name: 'Pacific',
-          url: pacific.url,
-          apiKey: pacific.apiKey,
-          label: 'production',
-          color: 'red',
-          pollSeconds: 1,
-        },
-        { id: 'ours', name: 'Ours', url: oursUrl, apiKey: OURS_KEY, pollSeconds: 1 },
-        { id: 'down', name: 'Down', url: goneUrl, apiKey: 'down-upstream-key-0123456789abcdef' },
-        { id: 'slow', name: 'Slow', url: slow.url, apiKey: slow.apiKey, pollSeconds: 60 },
-        // Each round reads 100,000 requests: every 30 s at most, not every second.
-        { id: 'tokai', name: 'Tokai', url: tokai.url, apiKey: tokai.apiKey, pollSeconds: 30 },
-        { id: 'chubu', name: 'Chubu', url: chubu.url, apiKey: chubu.apiKey, pollSeconds: 1 },
-      ];
-      slow.setDelay((GATEWAY_UPSTREAM_TIMEOUT_S + 3) * 1000);
-      const app = await buildApp({
-        dataDir,
-        demo: false,
-        adminPassword: ADMIN.password,
-        staticDir: DIST_DIR,
-        services: entries,
-        loginLimit: { max: 10_000, timeWindow: 60_000 },
-        limits: { upstreamTimeoutMs: GATEWAY_UPSTREAM_TIMEOUT_S * 1000 },
-        logger: { level: 'info', stream: { write: (line: string) => void logs.push(line) } },
-      });
-      const stamp = new Date().toISOString();
-      await addUser(app.context.shared, OPERATOR.user, OPERATOR.password, 'operator', stamp);
-      await addUser(app.context.shared, DEVELOPER.user, DEVELOPER.password, 'developer', stamp);
-      const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
-      await use({
-        url,
-        app,
-        vendors: { kanto, pacific, tokai, chubu },
-        ours: {
-          app: ours,
-          url: oursUrl,
-          client: new PipelineClient({ baseUrl: oursUrl, apiKey: OURS_KEY }),
-        },
-        upstreamKeys: entries.flatMap((e) => ('apiKey' in e ? [e.apiKey] : [])),
-        logs,
-      });
-      await app.close();
-      await ours.close();
-      await Promise.all([kanto, pacific, slow, tokai, chubu].map((vendor) => vendor.close()));
-      rmSync(dataDir, { recursive: true, force: true });
-      rmSync(oursDir, { recursive: true, force: true });
+    gateway: async ({}, use) => use(gateway()),
+  });
+}
+
+async function startGateway(use: (gateway: GatewayService) => Promise<void>): Promise<void> {
+  const kanto = await startVendorService({
+    variant: VENDOR_VARIANTS.kanto,
+    apiKey: 'kanto-upstream-key-0123456789abcdef',
+  });
+  const pacific = await startVendorService({
+    variant: VENDOR_VARIANTS.pacific,
+    apiKey: 'pacific-upstream-key-0123456789abcdef',
+  });
+  const slow = await startVendorService({ apiKey: 'slow-upstream-key-0123456789abcdef' });
+  // A product that ignores pagesize and index and states no Next or Total: its whole day
+  // comes in one answer, in Shift_JIS, its messages in Japanese, its dates with slashes.
+  const tokai = await startVendorService({
+    variant: VENDOR_VARIANTS.kanto,
+    apiKey: 'tokai-upstream-key-0123456789abcdef',
+    behaviour: {
+      pagesize: 'ignored',
+      next: 'absent',
+      charset: 'shift_jis',
+      language: 'ja',
+      dates: 'slash',
+      // Runmode in its own words (稼働中, 停止中), which no switch can draw.
+      runmodeWords: 'own',
     },
-    { scope: 'worker' },
-  ],
-});
+  });
+  tokai.addRequests('pl_1', 60_000);
+  tokai.addRequests('pl_2', TOKAI_DAY.total - TOKAI_DAY.failed - 60_000);
+  // Failing as the product fails them: through its stages, its own message in the log.
+  tokai.addRequests('pl_2', TOKAI_DAY.failed, TOKAI_DAY.failedFile, 'waiting');
+  for (let step = 0; step < 4; step++) tokai.advance();
+  // A product that pages by index as a page number, at most 500 rows an answer, and tells
+  // Next truthfully in pages (learnt from its request list: it has a day to probe).
+  const chubu = await startVendorService({
+    variant: VENDOR_VARIANTS.kanto,
+    apiKey: 'chubu-upstream-key-0123456789abcdef',
+    // Its Runmode in another product's words: RUNNING and SUSPENDED.
+    behaviour: {
+      pagesize: { cap: 500 },
+      index: 'pages',
+      next: 'stated',
+      runmodeWords: 'upper',
+    },
+  });
+  chubu.addRequests('pl_1', 3);
+  chubu.addTableRows('SALES', CHUBU_SALES_ROWS - 3);
+  const oursDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-ours-'));
+  const ours = await buildApp({
+    dataDir: oursDir,
+    demo: true,
+    apiKey: OURS_KEY,
+    adminPassword: ADMIN.password,
+  });
+  const oursUrl = await ours.server.listen({ host: '127.0.0.1', port: 0 });
+  await ours.engine.whenIdle();
+  // A port nothing listens on: the closed port of a server started and stopped.
+  const gone = await startVendorService();
+  const goneUrl = gone.url;
+  await gone.close();
+  const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-gateway-'));
+  const logs: string[] = [];
+  const entries: ServiceEntry[] = [
+    { id: 'kanto', name: 'Kanto', url: kanto.url, apiKey: kanto.apiKey, pollSeconds: 1 },
+    {
+      id: 'pacific',
+      name: 'Pacific',
+      url: pacific.url,
+      apiKey: pacific.apiKey,
+      label: 'production',
+      color: 'red',
+      pollSeconds: 1,
+    },
+    { id: 'ours', name: 'Ours', url: oursUrl, apiKey: OURS_KEY, pollSeconds: 1 },
+    { id: 'down', name: 'Down', url: goneUrl, apiKey: 'down-upstream-key-0123456789abcdef' },
+    { id: 'slow', name: 'Slow', url: slow.url, apiKey: slow.apiKey, pollSeconds: 60 },
+    // Each round reads 100,000 requests: every 30 s at most, not every second.
+    { id: 'tokai', name: 'Tokai', url: tokai.url, apiKey: tokai.apiKey, pollSeconds: 30 },
+    { id: 'chubu', name: 'Chubu', url: chubu.url, apiKey: chubu.apiKey, pollSeconds: 1 },
+  ];
+  slow.setDelay((GATEWAY_UPSTREAM_TIMEOUT_S + 3) * 1000);
+  const app = await buildApp({
+    dataDir,
+    demo: false,
+    adminPassword: ADMIN.password,
+    staticDir: DIST_DIR,
+    services: entries,
+    loginLimit: { max: 10_000, timeWindow: 60_000 },
+    limits: { upstreamTimeoutMs: GATEWAY_UPSTREAM_TIMEOUT_S * 1000 },
+    logger: { level: 'info', stream: { write: (line: string) => void logs.push(line) } },
+  });
+  const stamp = new Date().toISOString();
+  await addUser(app.context.shared, OPERATOR.user, OPERATOR.password, 'operator', stamp);
+  await addUser(app.context.shared, DEVELOPER.user, DEVELOPER.password, 'developer', stamp);
+  const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
+  await use({
+    url,
+    app,
+    vendors: { kanto, pacific, tokai, chubu },
+    ours: {
+      app: ours,
+      url: oursUrl,
+      client: new PipelineClient({ baseUrl: oursUrl, apiKey: OURS_KEY }),
+    },
+    upstreamKeys: entries.flatMap((e) => ('apiKey' in e ? [e.apiKey] : [])),
+    logs,
+  });
+  await app.close();
+  await ours.close();
+  await Promise.all([kanto, pacific, slow, tokai, chubu].map((vendor) => vendor.close()));
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(oursDir, { recursive: true, force: true });
+}

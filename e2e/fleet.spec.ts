@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { buildApp, DIST_DIR, type App } from '../src/service/app.ts';
 import {
@@ -11,6 +10,7 @@ import {
 } from '../src/service/testing/vendor/vendor-service.ts';
 import { seedDay } from './day-seed.ts';
 import { ADMIN, expect, signIn, test, type RunningService } from './fixtures.ts';
+import { axeViolations } from './axe.ts';
 
 // The fleet view and the trends (issue 25, items 3 and 6): a gateway in front of two
 // vendor-like services (Tokyo fails some requests in its own word, Abort; Pacific fails
@@ -19,7 +19,6 @@ import { ADMIN, expect, signIn, test, type RunningService } from './fixtures.ts'
 // themes, at a desk and on a phone, in English and Japanese. Screenshots of each go to
 // /tmp/shots-fleet/ for a person to look at.
 
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const SHOTS = '/tmp/shots-fleet';
 const VIEWPORTS = [
   ['1280', { width: 1280, height: 900 }],
@@ -104,13 +103,6 @@ const card = (page: Page, id: string) =>
 const count = (page: Page, id: string, cls: string) =>
   card(page, id).locator(`[data-class="${cls}"] dd`);
 
-async function axe(page: Page, state: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  return result.violations.flatMap((v) =>
-    v.nodes.map((n) => `${state}: ${v.id} ${n.target.join(' ')} — ${n.failureSummary ?? ''}`),
-  );
-}
-
 test('a gateway of several services lands on the fleet page, one click from each overview', async ({
   page,
 }) => {
@@ -186,7 +178,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
         await page.setViewportSize(viewport);
         await page.goto(`${url}/fleet`);
         await expect(count(page, 'tokyo', 'failed')).toHaveText('3', { timeout: 15_000 });
-        found.push(...(await axe(page, `fleet ${language} ${width}`)));
+        found.push(...(await axeViolations(page, `fleet ${language} ${width}`)));
         // Never sideways on a phone.
         expect(
           await page.evaluate(() => document.documentElement.scrollWidth),
@@ -198,7 +190,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
         });
         await page.goto(`${url}/pipelines/pl_2/trends?service=local`);
         await expect(page.getByTestId('trends-outcomes').locator('canvas')).toBeVisible();
-        found.push(...(await axe(page, `trends ${language} ${width}`)));
+        found.push(...(await axeViolations(page, `trends ${language} ${width}`)));
         expect(
           await page.evaluate(() => document.documentElement.scrollWidth),
           `trends ${language} ${width}: page width`,

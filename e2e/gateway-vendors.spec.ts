@@ -5,12 +5,14 @@ import {
   ADMIN,
   CHUBU_SALES_ROWS,
   expect,
-  gatewayTest as test,
+  gatewayTestForFile,
   OPERATOR,
   signIn,
   TOKAI_DAY,
   type GatewayService,
 } from './fixtures.ts';
+
+const test = gatewayTestForFile();
 
 // The dashboard through the gateway against products that differ where interfaces.md is
 // silent (contract section 12): `tokai` answers its whole day of 100,000 requests at once,

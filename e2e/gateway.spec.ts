@@ -4,7 +4,7 @@ import {
   DEVELOPER,
   expect,
   GATEWAY_UPSTREAM_TIMEOUT_S,
-  gatewayTest,
+  gatewayTestForFile,
   OPERATOR,
   signIn,
   type GatewayService,
@@ -16,6 +16,8 @@ import {
 
 const SERVICES = ['kanto', 'pacific', 'ours'] as const;
 type ServiceId = (typeof SERVICES)[number];
+
+const gatewayTest = gatewayTestForFile();
 
 /** Every answer the browser received, to look for upstream keys in. */
 const test = gatewayTest.extend<{ bodies: string[] }>({
@@ -353,3 +355,20 @@ test('a day of more requests than the upstream lists at once: exact total and th
     ofDay.at(-1)?.requestId as string,
   );
 });
+
+// Moved here from execute.spec.ts, so that the gateway is set up once for both.
+gatewayTest(
+  'the execute dialog asks to type a file name when the service behind has no inbox list',
+  async ({ page, gateway }) => {
+    await signIn(page, gateway, DEVELOPER, '/pipelines?service=kanto');
+    await page.locator('tr[data-pipeline="pl_2"]').getByRole('button', { name: 'Execute' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(
+      dialog.getByText('This service offers no list of its inbox: type the file name.'),
+    ).toBeVisible();
+    await expect(dialog.getByLabel('File in the inbox')).toHaveCount(0);
+    await dialog.getByLabel('File name').fill('readings.jsonl');
+    await expect(dialog.getByLabel('File name')).toHaveValue('readings.jsonl');
+    await expect(dialog.getByLabel('File name')).toBeEditable();
+  },
+);

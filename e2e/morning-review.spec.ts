@@ -16,6 +16,7 @@ import {
   test as base,
   type RunningService,
 } from './fixtures.ts';
+import { perFile } from './per-file.ts';
 
 // Issue 25, tried again as the operator of its "Why": what the audit found coded but never
 // asserted, or asserted on the embedded service only. A gateway in front of two vendor-like
@@ -56,93 +57,91 @@ interface Morning {
   readonly oldId: string;
 }
 
-const test = base.extend<object, { morning: Morning }>({
-  morning: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
-    async ({}, use) => {
-      // Tokyo's clock can be turned back to add a request of another day.
-      let shiftMs = 0;
-      const tokyo = await startVendorService({
-        variant: VENDOR_VARIANTS.kanto,
-        apiKey: 'tokyo-morning-key-0123456789abcdef',
-        now: () => new Date(Date.now() - shiftMs),
-      });
-      const pacific = await startVendorService({
-        variant: VENDOR_VARIANTS.pacific,
-        apiKey: 'pacific-morning-key-0123456789abcdef',
-      });
-      shiftMs = 2 * 86_400_000;
-      tokyo.addRequests('pl_1', 1, 'two-days-ago.csv');
-      shiftMs = 0;
-      const oldId = tokyo.requests()[0]?.requestId as string;
-      tokyo.addRequests('pl_1', 12);
-      tokyo.addRequests('pl_1', 2, FILES.ledger);
-      // Failing as the product fails them: through its stages, its words in the log.
-      tokyo.addRequests('pl_2', 2, FILES.broken, 'waiting');
-      for (let step = 0; step < 4; step++) tokyo.advance();
-      tokyo.addRequests('pl_7', 3, FILES.held, 'waiting');
-      // Pacific: the interface's defaults (no word of its own configured). Queued is in no
-      // class, so Retry is offered and the service decides; pl_7 is suspended, so its
-      // requests stay Queued.
-      pacific.addRequests('pl_1', 4);
-      pacific.addRequests('pl_2', 3, 'fail-pacific.csv', 'failed');
-      pacific.addRequests('pl_7', 1, 'queued.csv', 'waiting');
-      const gateway = await startDemoApp({
-        services: [
-          {
-            id: 'tokyo',
-            name: 'Tokyo prod',
-            url: tokyo.url,
-            apiKey: tokyo.apiKey,
-            label: 'production',
-            color: 'red',
-            zone: 'Asia/Tokyo',
-            pollSeconds: 1,
-            statuses: {
-              failed: [TOKYO_WORDS.failed],
-              waiting: [TOKYO_WORDS.waiting],
-              running: [TOKYO_WORDS.running],
-              final: [TOKYO_WORDS.done, TOKYO_WORDS.cancelled],
-              retryable: [TOKYO_WORDS.failed, TOKYO_WORDS.cancelled],
-              cancellable: [TOKYO_WORDS.waiting, TOKYO_WORDS.running],
-            },
-          },
-          {
-            id: 'pacific',
-            name: 'Pacific',
-            url: pacific.url,
-            apiKey: pacific.apiKey,
-            label: 'staging',
-            color: 'amber',
-            pollSeconds: 1,
-          },
-          { id: 'local', name: 'Embedded', embedded: true, color: 'teal' },
-        ],
-      });
-      // The embedded service's last six days: the jumping pipeline never failed, the steady
-      // one failed one in ten; today the first fails four in ten, the second still one in ten.
-      const service = { app: gateway.app } as RunningService;
-      const today = gateway.app.context.time.day(new Date());
-      for (let back = 1; back <= 6; back++) {
-        const day = shiftDay(today, -back);
-        seedDay(service, day, [
-          { pipelineId: JUMPING.id, status: 'Finish', count: 10, hour: 9 },
-          { pipelineId: STEADY.id, status: 'Finish', count: 9, hour: 9 },
-          { pipelineId: STEADY.id, status: 'Error', count: 1, hour: 10, message: 'late file' },
-        ]);
-      }
-      seedDay(service, today, [
-        { pipelineId: JUMPING.id, status: 'Finish', count: 5, hour: 0 },
-        { pipelineId: JUMPING.id, status: 'Error', count: 4, hour: 0, message: 'CRM down' },
-        { pipelineId: STEADY.id, status: 'Finish', count: 8, hour: 0 },
-        { pipelineId: STEADY.id, status: 'Error', count: 1, hour: 0, message: 'late file' },
-      ]);
-      await use({ url: gateway.url, app: gateway.app, tokyo, pacific, oldId });
-      await gateway.stop();
-      await Promise.all([tokyo.close(), pacific.close()]);
-    },
-    { scope: 'worker' },
-  ],
+const morningServer = perFile<Morning>(async (use) => {
+  // Tokyo's clock can be turned back to add a request of another day.
+  let shiftMs = 0;
+  const tokyo = await startVendorService({
+    variant: VENDOR_VARIANTS.kanto,
+    apiKey: 'tokyo-morning-key-0123456789abcdef',
+    now: () => new Date(Date.now() - shiftMs),
+  });
+  const pacific = await startVendorService({
+    variant: VENDOR_VARIANTS.pacific,
+    apiKey: 'pacific-morning-key-0123456789abcdef',
+  });
+  shiftMs = 2 * 86_400_000;
+  tokyo.addRequests('pl_1', 1, 'two-days-ago.csv');
+  shiftMs = 0;
+  const oldId = tokyo.requests()[0]?.requestId as string;
+  tokyo.addRequests('pl_1', 12);
+  tokyo.addRequests('pl_1', 2, FILES.ledger);
+  // Failing as the product fails them: through its stages, its words in the log.
+  tokyo.addRequests('pl_2', 2, FILES.broken, 'waiting');
+  for (let step = 0; step < 4; step++) tokyo.advance();
+  tokyo.addRequests('pl_7', 3, FILES.held, 'waiting');
+  // Pacific: the interface's defaults (no word of its own configured). Queued is in no
+  // class, so Retry is offered and the service decides; pl_7 is suspended, so its
+  // requests stay Queued.
+  pacific.addRequests('pl_1', 4);
+  pacific.addRequests('pl_2', 3, 'fail-pacific.csv', 'failed');
+  pacific.addRequests('pl_7', 1, 'queued.csv', 'waiting');
+  const gateway = await startDemoApp({
+    services: [
+      {
+        id: 'tokyo',
+        name: 'Tokyo prod',
+        url: tokyo.url,
+        apiKey: tokyo.apiKey,
+        label: 'production',
+        color: 'red',
+        zone: 'Asia/Tokyo',
+        pollSeconds: 1,
+        statuses: {
+          failed: [TOKYO_WORDS.failed],
+          waiting: [TOKYO_WORDS.waiting],
+          running: [TOKYO_WORDS.running],
+          final: [TOKYO_WORDS.done, TOKYO_WORDS.cancelled],
+          retryable: [TOKYO_WORDS.failed, TOKYO_WORDS.cancelled],
+          cancellable: [TOKYO_WORDS.waiting, TOKYO_WORDS.running],
+        },
+      },
+      {
+        id: 'pacific',
+        name: 'Pacific',
+        url: pacific.url,
+        apiKey: pacific.apiKey,
+        label: 'staging',
+        color: 'amber',
+        pollSeconds: 1,
+      },
+      { id: 'local', name: 'Embedded', embedded: true, color: 'teal' },
+    ],
+  });
+  // The embedded service's last six days: the jumping pipeline never failed, the steady
+  // one failed one in ten; today the first fails four in ten, the second still one in ten.
+  const service = { app: gateway.app } as RunningService;
+  const today = gateway.app.context.time.day(new Date());
+  for (let back = 1; back <= 6; back++) {
+    const day = shiftDay(today, -back);
+    seedDay(service, day, [
+      { pipelineId: JUMPING.id, status: 'Finish', count: 10, hour: 9 },
+      { pipelineId: STEADY.id, status: 'Finish', count: 9, hour: 9 },
+      { pipelineId: STEADY.id, status: 'Error', count: 1, hour: 10, message: 'late file' },
+    ]);
+  }
+  seedDay(service, today, [
+    { pipelineId: JUMPING.id, status: 'Finish', count: 5, hour: 0 },
+    { pipelineId: JUMPING.id, status: 'Error', count: 4, hour: 0, message: 'CRM down' },
+    { pipelineId: STEADY.id, status: 'Finish', count: 8, hour: 0 },
+    { pipelineId: STEADY.id, status: 'Error', count: 1, hour: 0, message: 'late file' },
+  ]);
+  await use({ url: gateway.url, app: gateway.app, tokyo, pacific, oldId });
+  await gateway.stop();
+  await Promise.all([tokyo.close(), pacific.close()]);
+});
+const test = base.extend<{ morning: Morning }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
+  morning: async ({}, use) => use(morningServer()),
 });
 
 /** The gateway's request index of a vendor service. */

@@ -12,6 +12,7 @@ import {
   type TestProvider,
 } from '../src/service/testing/oidc-provider.ts';
 import { ADMIN, expect, test as base } from './fixtures.ts';
+import { perFile } from './per-file.ts';
 
 interface SsoService {
   readonly url: string;
@@ -20,46 +21,44 @@ interface SsoService {
 }
 
 /** The real service signing in through a real OpenID provider (oidc-provider), both on loopback. */
-const test = base.extend<object, { sso: SsoService }>({
-  sso: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
-    async ({}, use) => {
-      const port = await freePort();
-      const url = `http://127.0.0.1:${port}`;
-      const provider = await startOidcProvider({
-        redirectUris: [`${url}/mcapi/auth/oidc/callback`],
-        postLogoutRedirectUris: [`${url}/sign-in`],
-        accounts: {
-          ada: { preferred_username: 'ada', groups: ['staff', 'admins'] },
-          otto: { preferred_username: 'otto', groups: ['ops'] },
-          nora: { preferred_username: 'nora' },
-          // A provider account named like the local administrator must not become it.
-          admin: { preferred_username: 'admin', groups: ['admins'] },
-        },
-      });
-      const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-oidc-'));
-      const app = await buildApp({
-        dataDir,
-        demo: true,
-        adminPassword: ADMIN.password,
-        staticDir: DIST_DIR,
-        oidc: {
-          issuer: provider.issuer,
-          clientId: TEST_CLIENT.id,
-          clientSecret: TEST_CLIENT.secret,
-          roleClaim: 'groups',
-          roles: parseRoleMapping('admins=administrator,ops=operator'),
-          name: 'Test provider',
-        },
-      });
-      await app.server.listen({ host: '127.0.0.1', port });
-      await use({ url, app, provider });
-      await app.close();
-      await provider.close();
-      rmSync(dataDir, { recursive: true, force: true });
+const ssoServer = perFile<SsoService>(async (use) => {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const provider = await startOidcProvider({
+    redirectUris: [`${url}/mcapi/auth/oidc/callback`],
+    postLogoutRedirectUris: [`${url}/sign-in`],
+    accounts: {
+      ada: { preferred_username: 'ada', groups: ['staff', 'admins'] },
+      otto: { preferred_username: 'otto', groups: ['ops'] },
+      nora: { preferred_username: 'nora' },
+      // A provider account named like the local administrator must not become it.
+      admin: { preferred_username: 'admin', groups: ['admins'] },
     },
-    { scope: 'worker' },
-  ],
+  });
+  const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-oidc-'));
+  const app = await buildApp({
+    dataDir,
+    demo: true,
+    adminPassword: ADMIN.password,
+    staticDir: DIST_DIR,
+    oidc: {
+      issuer: provider.issuer,
+      clientId: TEST_CLIENT.id,
+      clientSecret: TEST_CLIENT.secret,
+      roleClaim: 'groups',
+      roles: parseRoleMapping('admins=administrator,ops=operator'),
+      name: 'Test provider',
+    },
+  });
+  await app.server.listen({ host: '127.0.0.1', port });
+  await use({ url, app, provider });
+  await app.close();
+  await provider.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+const test = base.extend<{ sso: SsoService }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
+  sso: async ({}, use) => use(ssoServer()),
 });
 
 /** Goes through the provider's own sign-in and consent pages as `login`. */

@@ -1,18 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { expect, settle, signIn, test, type RunningService } from './fixtures.ts';
-
-// WCAG 2.2 A and AA, as in accessibility.spec.ts.
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-async function violations(page: Page, state: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  return result.violations.flatMap((v) =>
-    v.nodes.map(
-      (n) => `${state}: ${v.id} (${v.impact}) ${n.target.join(' ')} — ${n.failureSummary ?? ''}`,
-    ),
-  );
-}
+import { axeViolations } from './axe.ts';
 
 async function failing(service: RunningService, file: string): Promise<string> {
   const { requestId } = await service.client.exec('pl_3', file);
@@ -29,16 +16,16 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await signIn(page, service, undefined, `/requests/${id}`);
     await expect(page.getByTestId('failure')).toBeVisible();
-    const found = await violations(page, 'failed request');
+    const found = await axeViolations(page, 'failed request');
     const retry = page.getByRole('button', { name: 'Retry', exact: true });
     await retry.click();
     const dialog = page.getByRole('dialog');
-    found.push(...(await violations(page, 'retry dialog')));
+    found.push(...(await axeViolations(page, 'retry dialog')));
     await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
     await expect(dialog.getByTestId('action-outcome')).toContainText('Error again', {
       timeout: 15_000,
     });
-    found.push(...(await violations(page, 'retry dialog with its outcome')));
+    found.push(...(await axeViolations(page, 'retry dialog with its outcome')));
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(retry).toBeFocused();
     expect(found).toEqual([]);

@@ -1,9 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { buildApp, DIST_DIR, type App } from '../src/service/app.ts';
 import { addUser } from '../src/service/auth/users.ts';
 import type { ServiceEntry } from '../src/service/gateway/services.ts';
@@ -13,6 +12,8 @@ import {
   type VendorService,
 } from '../src/service/testing/vendor/vendor-service.ts';
 import { ADMIN, expect, OPERATOR, signIn, test as base } from './fixtures.ts';
+import { axeViolations } from './axe.ts';
+import { perFile } from './per-file.ts';
 
 // Issue 25, items 2 and 7: a service that is down says so on every page (what failed, since
 // when, what is shown is as of when, actions off with the reason) and comes back by itself;
@@ -77,67 +78,65 @@ interface DownGateway {
   readonly failedId: string;
 }
 
-const test = base.extend<object, { gateway: DownGateway }>({
-  gateway: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
-    async ({}, use) => {
-      const tokyo = await startVendorService({
-        variant: VENDOR_VARIANTS.pacific,
-        apiKey: 'tokyo-upstream-key-0123456789abcdef',
-      });
-      tokyo.addRequests('pl_1', 1, 'broken.csv', 'failed');
-      const osaka = await startVendorService({
-        variant: VENDOR_VARIANTS.kanto,
-        apiKey: 'osaka-upstream-key-0123456789abcdef',
-      });
-      const relay = await startRelay(tokyo.url);
-      const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-down-'));
-      const entries: ServiceEntry[] = [
-        {
-          id: 'tokyo',
-          name: 'Tokyo prod',
-          url: relay.url,
-          apiKey: tokyo.apiKey,
-          label: 'production',
-          color: 'red',
-          pollSeconds: 1,
-        },
-        {
-          id: 'osaka',
-          name: 'Osaka',
-          url: osaka.url,
-          apiKey: osaka.apiKey,
-          label: 'staging',
-          color: 'amber',
-          pollSeconds: 1,
-        },
-      ];
-      const app = await buildApp({
-        dataDir,
-        demo: false,
-        adminPassword: ADMIN.password,
-        staticDir: DIST_DIR,
-        services: entries,
-        loginLimit: { max: 10_000, timeWindow: 60_000 },
-        limits: { upstreamTimeoutMs: UPSTREAM_TIMEOUT_S * 1000 },
-      });
-      await addUser(
-        app.context.shared,
-        OPERATOR.user,
-        OPERATOR.password,
-        'operator',
-        new Date().toISOString(),
-      );
-      const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
-      const failedId = tokyo.requests()[0]?.requestId as string;
-      await use({ url, app, relay, tokyo, failedId });
-      await app.close();
-      await relay.stop();
-      await Promise.all([tokyo.close(), osaka.close()]);
-      rmSync(dataDir, { recursive: true, force: true });
+const gatewayServer = perFile<DownGateway>(async (use) => {
+  const tokyo = await startVendorService({
+    variant: VENDOR_VARIANTS.pacific,
+    apiKey: 'tokyo-upstream-key-0123456789abcdef',
+  });
+  tokyo.addRequests('pl_1', 1, 'broken.csv', 'failed');
+  const osaka = await startVendorService({
+    variant: VENDOR_VARIANTS.kanto,
+    apiKey: 'osaka-upstream-key-0123456789abcdef',
+  });
+  const relay = await startRelay(tokyo.url);
+  const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-down-'));
+  const entries: ServiceEntry[] = [
+    {
+      id: 'tokyo',
+      name: 'Tokyo prod',
+      url: relay.url,
+      apiKey: tokyo.apiKey,
+      label: 'production',
+      color: 'red',
+      pollSeconds: 1,
     },
-    { scope: 'worker' },
-  ],
+    {
+      id: 'osaka',
+      name: 'Osaka',
+      url: osaka.url,
+      apiKey: osaka.apiKey,
+      label: 'staging',
+      color: 'amber',
+      pollSeconds: 1,
+    },
+  ];
+  const app = await buildApp({
+    dataDir,
+    demo: false,
+    adminPassword: ADMIN.password,
+    staticDir: DIST_DIR,
+    services: entries,
+    loginLimit: { max: 10_000, timeWindow: 60_000 },
+    limits: { upstreamTimeoutMs: UPSTREAM_TIMEOUT_S * 1000 },
+  });
+  await addUser(
+    app.context.shared,
+    OPERATOR.user,
+    OPERATOR.password,
+    'operator',
+    new Date().toISOString(),
+  );
+  const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
+  const failedId = tokyo.requests()[0]?.requestId as string;
+  await use({ url, app, relay, tokyo, failedId });
+  await app.close();
+  await relay.stop();
+  await Promise.all([tokyo.close(), osaka.close()]);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+const test = base.extend<{ gateway: DownGateway }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
+  gateway: async ({}, use) => use(gatewayServer()),
 });
 
 const reachable = (gateway: DownGateway, id: string) =>
@@ -513,15 +512,6 @@ test('on a 390 px phone every page of the menu is in sight, with no sideways scr
   await expect(menu).toBeFocused();
 });
 
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-async function axe(page: Page, state: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  return result.violations.flatMap((v) =>
-    v.nodes.map((n) => `${state}: ${v.id} ${n.target.join(' ')} — ${n.failureSummary ?? ''}`),
-  );
-}
-
 test('the banner, the overview of a down service, the bands and the dialogs: no WCAG 2.2 AA violations in either theme', async ({
   page,
   gateway,
@@ -538,24 +528,24 @@ test('the banner, the overview of a down service, the bands and the dialogs: no 
       await page.emulateMedia({ colorScheme: scheme });
       await page.goto(`${gateway.url}/pipelines`);
       await expect(page.getByTestId('service-down')).toBeVisible();
-      found.push(...(await axe(page, `${scheme} down`)));
+      found.push(...(await axeViolations(page, `${scheme} down`)));
       await page.goto(`${gateway.url}/?service=tokyo`);
       await expect(page.getByTestId('overview-unreachable')).toBeVisible();
-      found.push(...(await axe(page, `${scheme} down overview`)));
+      found.push(...(await axeViolations(page, `${scheme} down overview`)));
       await page.goto(`${gateway.url}/pipelines?service=osaka`);
       await page
         .locator('tr[data-pipeline="pl_1"]')
         .getByRole('button', { name: 'Execute' })
         .click();
       await expect(page.getByRole('dialog')).toBeVisible();
-      found.push(...(await axe(page, `${scheme} staging dialog`)));
+      found.push(...(await axeViolations(page, `${scheme} staging dialog`)));
       await page.keyboard.press('Escape');
       await page.goto(`${gateway.url}/settings?service=osaka`);
       await expect(page.getByTestId('settings-server')).toBeVisible();
-      found.push(...(await axe(page, `${scheme} settings`)));
+      found.push(...(await axeViolations(page, `${scheme} settings`)));
       await page.goto(`${gateway.url}/audit`);
       await expect(page.getByTestId('audit')).toBeVisible();
-      found.push(...(await axe(page, `${scheme} audit`)));
+      found.push(...(await axeViolations(page, `${scheme} audit`)));
     }
     expect(found).toEqual([]);
   } finally {

@@ -8,6 +8,7 @@ import {
   test as base,
   type RunningService,
 } from './fixtures.ts';
+import { perFile } from './per-file.ts';
 import { startWebhookReceiver, type Received } from '../src/service/testing/webhook-receiver.ts';
 
 interface Notifying {
@@ -21,35 +22,33 @@ interface Notifying {
 const asService = (n: Notifying) => ({ url: n.url, app: n.app }) as RunningService;
 
 /** The service with two receivers: one that takes messages, one that answers 500. */
-const test = base.extend<object, { notifying: Notifying }>({
-  notifying: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
-    async ({}, use) => {
-      const hooks = await startWebhookReceiver((path) => (path.startsWith('/broken') ? 500 : 200));
-      const receiver = hooks.url;
-      const port = new URL(receiver).port;
-      const { url, app, stop } = await startDemoApp({
-        notify: {
-          targets: [`${receiver}/hooks/SECRET-PATH`],
-          retryDelaysMs: [10],
-          timeoutMs: 2000,
-        },
-        services: [
-          {
-            id: 'local',
-            name: 'Embedded service',
-            embedded: true,
-            notify: [`http://localhost:${port}/broken`],
-          },
-        ],
-      });
-      await app.context.notifier.settled();
-      await use({ url, app, receiver, received: hooks.received });
-      await stop();
-      await hooks.close();
+const notifyingServer = perFile<Notifying>(async (use) => {
+  const hooks = await startWebhookReceiver((path) => (path.startsWith('/broken') ? 500 : 200));
+  const receiver = hooks.url;
+  const port = new URL(receiver).port;
+  const { url, app, stop } = await startDemoApp({
+    notify: {
+      targets: [`${receiver}/hooks/SECRET-PATH`],
+      retryDelaysMs: [10],
+      timeoutMs: 2000,
     },
-    { scope: 'worker' },
-  ],
+    services: [
+      {
+        id: 'local',
+        name: 'Embedded service',
+        embedded: true,
+        notify: [`http://localhost:${port}/broken`],
+      },
+    ],
+  });
+  await app.context.notifier.settled();
+  await use({ url, app, receiver, received: hooks.received });
+  await stop();
+  await hooks.close();
+});
+const test = base.extend<{ notifying: Notifying }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
+  notifying: async ({}, use) => use(notifyingServer()),
 });
 
 test('an administrator sends a test notification from Settings and sees how each receiver took it', async ({

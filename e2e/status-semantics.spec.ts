@@ -9,6 +9,7 @@ import {
   type VendorService,
 } from '../src/service/testing/vendor/vendor-service.ts';
 import { expect, OPERATOR, signIn, test as base } from './fixtures.ts';
+import { perFile } from './per-file.ts';
 
 // A vendor whose failures say Abort (its words: Wait, Running, Finish, Abort, Cancel), its
 // status words configured: the overview counts Abort as failed, its badge is the failure
@@ -21,56 +22,54 @@ interface Kanto {
   readonly vendor: VendorService;
 }
 
-const test = base.extend<object, { kanto: Kanto }>({
-  kanto: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
-    async ({}, use) => {
-      const vendor = await startVendorService({
-        variant: VENDOR_VARIANTS.kanto,
-        apiKey: 'kanto-semantics-key-0123456789abcdef',
-      });
-      vendor.addRequests('pl_1', 3);
-      vendor.addRequests('pl_2', 2, 'fail.csv', 'failed');
-      vendor.addRequests('pl_1', 2, 'daily.csv', 'waiting');
-      const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-semantics-'));
-      const app = await buildApp({
-        dataDir,
-        demo: false,
-        staticDir: DIST_DIR,
-        loginLimit: { max: 10_000, timeWindow: 60_000 },
-        services: [
-          {
-            id: 'kanto',
-            name: 'Kanto',
-            url: vendor.url,
-            apiKey: vendor.apiKey,
-            pollSeconds: 1,
-            statuses: {
-              failed: ['Error', 'Abort'],
-              waiting: ['Wait'],
-              running: ['Running'],
-              final: ['Finish', 'Cancel'],
-              retryable: ['Error', 'Abort', 'Cancel'],
-              cancellable: ['Wait', 'Running'],
-            },
-          },
-        ],
-      });
-      await addUser(
-        app.context.shared,
-        OPERATOR.user,
-        OPERATOR.password,
-        'operator',
-        new Date().toISOString(),
-      );
-      const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
-      await use({ url, app, vendor });
-      await app.close();
-      await vendor.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-    { scope: 'worker' },
-  ],
+const kantoServer = perFile<Kanto>(async (use) => {
+  const vendor = await startVendorService({
+    variant: VENDOR_VARIANTS.kanto,
+    apiKey: 'kanto-semantics-key-0123456789abcdef',
+  });
+  vendor.addRequests('pl_1', 3);
+  vendor.addRequests('pl_2', 2, 'fail.csv', 'failed');
+  vendor.addRequests('pl_1', 2, 'daily.csv', 'waiting');
+  const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-e2e-semantics-'));
+  const app = await buildApp({
+    dataDir,
+    demo: false,
+    staticDir: DIST_DIR,
+    loginLimit: { max: 10_000, timeWindow: 60_000 },
+    services: [
+      {
+        id: 'kanto',
+        name: 'Kanto',
+        url: vendor.url,
+        apiKey: vendor.apiKey,
+        pollSeconds: 1,
+        statuses: {
+          failed: ['Error', 'Abort'],
+          waiting: ['Wait'],
+          running: ['Running'],
+          final: ['Finish', 'Cancel'],
+          retryable: ['Error', 'Abort', 'Cancel'],
+          cancellable: ['Wait', 'Running'],
+        },
+      },
+    ],
+  });
+  await addUser(
+    app.context.shared,
+    OPERATOR.user,
+    OPERATOR.password,
+    'operator',
+    new Date().toISOString(),
+  );
+  const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
+  await use({ url, app, vendor });
+  await app.close();
+  await vendor.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+const test = base.extend<{ kanto: Kanto }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
+  kanto: async ({}, use) => use(kantoServer()),
 });
 
 const idOf = (kanto: Kanto, status: string): string => {
