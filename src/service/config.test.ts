@@ -137,6 +137,34 @@ describe('--upstream-file-names', () => {
   });
 });
 
+describe('--upstream with a secret in its URL (issue 39)', () => {
+  it.each([
+    ['a user and a password', 'http://user:s3cret-pw@127.0.0.1:9', 'a user name and a password'],
+    ['a password alone', 'http://:s3cret-pw@127.0.0.1:9', 'a password'],
+    ['a query', 'http://127.0.0.1:9/?key=s3cret-pw', 'a query'],
+    ['a fragment', 'http://127.0.0.1:9/#s3cret-pw', 'a fragment'],
+  ])('is refused for %s, naming what it carries and never the secret', (_, url, carried) => {
+    let message = '';
+    try {
+      read(['--upstream', url, '--upstream-key', 'k']);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain(`--upstream carries ${carried},`);
+    expect(message).toContain('--upstream-key');
+    expect(message).not.toContain('s3cret-pw');
+  });
+
+  it('takes a URL of scheme, host, port and path', () => {
+    const [entry] =
+      read(['--upstream', 'https://pipelines.example:25080/base/', '--upstream-key', 'k'])
+        .services ?? [];
+    expect(entry && 'url' in entry ? entry.url : undefined).toBe(
+      'https://pipelines.example:25080/base',
+    );
+  });
+});
+
 describe('--help', () => {
   it('names every bound a start takes, with its variable', () => {
     for (const [flag, variable] of BOUNDS) {

@@ -97,6 +97,26 @@ describe('a services file', () => {
       expect(() => readServicesFile(write(text), {}), text).toThrow(message);
     }
   });
+
+  it('refuses a url that carries a user, a password, a query or a fragment, naming the service and never the secret (issue 39)', () => {
+    for (const [url, carried] of [
+      ['http://user:s3cret-pw@host:25080', 'a user name and a password'],
+      ['http://host:25080/api?token=s3cret-pw', 'a query'],
+      ['http://host:25080/#s3cret-pw', 'a fragment'],
+    ] as const) {
+      const text = `- { id: prod, url: "${url}", apiKeyEnv: PROD_KEY }`;
+      let message = '';
+      try {
+        readServicesFile(write(text), { PROD_KEY: 'k' });
+      } catch (error) {
+        expect(error, url).toBeInstanceOf(ServicesFileError);
+        message = (error as Error).message;
+      }
+      expect(message, url).toMatch(new RegExp(`:1: the url of service prod carries ${carried},`));
+      expect(message, url).toContain('apiKeyEnv');
+      expect(message, url).not.toContain('s3cret-pw');
+    }
+  });
 });
 
 describe.each(Object.values(VENDOR_VARIANTS))(

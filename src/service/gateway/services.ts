@@ -73,6 +73,29 @@ function httpUrl(text: string): string | undefined {
 }
 
 /**
+ * Why an upstream's URL may not be used, or undefined when it may: a user name, a password, a
+ * query or a fragment in it could carry a secret, and a service's URL is shown to everyone who
+ * may read the Services page, quoted in its failures and printed at start (issue 39). The
+ * message never repeats the URL, which is where the secret would be.
+ */
+function secretInUrl(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  const parts = [
+    url.username !== '' && 'a user name',
+    url.password !== '' && 'a password',
+    url.search !== '' && 'a query',
+    url.hash !== '' && 'a fragment',
+  ].filter((part): part is string => part !== false);
+  if (parts.length === 0) return undefined;
+  return `carries ${parts.join(' and ')}, which every viewer of the Services page and every log line would read: give the service's key with apiKeyEnv (or apiKey), and the URL as scheme, host, port and path alone`;
+}
+
+/**
  * The texts of a field that holds one scalar or a list of them; one that is no text or
  * fails `valid` is refused with `refused` (which names the file and line).
  */
@@ -158,8 +181,13 @@ export function singleUpstream(
   statuses?: StatusWords,
   fileNames?: boolean,
 ): UpstreamEntry {
+  const secret = secretInUrl(url);
+  if (secret)
+    throw new Error(
+      `--upstream ${secret.replace('apiKeyEnv (or apiKey)', '--upstream-key (or PIPELINE_UPSTREAM_KEY)')}`,
+    );
   const base = httpUrl(url);
-  if (!base) throw new Error(`--upstream must be an http or https URL, not ${JSON.stringify(url)}`);
+  if (!base) throw new Error('--upstream must be an http or https URL');
   if (!apiKey) throw new Error('--upstream needs --upstream-key (or PIPELINE_UPSTREAM_KEY)');
   if (zone !== undefined && !knownTimeZone(zone))
     throw new Error(
@@ -288,6 +316,8 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
       continue;
     }
     const rawUrl = value('url');
+    const secret = rawUrl === undefined ? undefined : secretInUrl(rawUrl);
+    if (secret) throw new ServicesFileError(`${where}: the url of service ${id} ${secret}`);
     const url = rawUrl === undefined ? undefined : httpUrl(rawUrl);
     if (!url) throw new ServicesFileError(`${where}: url must be an http or https URL`);
     const variable = value('apiKeyEnv');
