@@ -345,3 +345,29 @@ describe('the key flag only provisions', () => {
     await third.close();
   });
 });
+
+describe('the SESSIONID cookie behind an https proxy (issue 39)', () => {
+  const https = { 'X-Forwarded-Proto': 'https' };
+
+  it('is Secure when a trusted proxy says the browser came over https, and keeps its name and Path', async () => {
+    const behind = await startService({ trustProxy: ['127.0.0.1'] });
+    try {
+      const minted = await behind.keyed('/pipelineapi/version/xml', { headers: https });
+      expect(minted.headers.get('set-cookie')).toMatch(/^SESSIONID=[^;]+;.*Path=\/;.*Secure/);
+      const cleared = await behind.fetch('/mcapi/auth/logout', form({ sessionId: 'none' }, https));
+      expect(cleared.headers.get('set-cookie')).toMatch(/^SESSIONID=;.*Path=\/;.*Secure/);
+      // Over plain http through the same proxy it is not.
+      const plain = await behind.keyed('/pipelineapi/version/xml');
+      expect(plain.headers.get('set-cookie')).toMatch(/^SESSIONID=/);
+      expect(plain.headers.get('set-cookie')).not.toMatch(/Secure/);
+    } finally {
+      await behind.close();
+    }
+  });
+
+  it('is not Secure on the word of a proxy nobody trusts', async () => {
+    const minted = await service.keyed('/pipelineapi/version/xml', { headers: https });
+    expect(minted.headers.get('set-cookie')).toMatch(/^SESSIONID=/);
+    expect(minted.headers.get('set-cookie')).not.toMatch(/Secure/);
+  });
+});

@@ -5,6 +5,7 @@ import { anonymousSubject, type AuditSubject } from '../audit/audit-log.ts';
 import type { ProviderSignOut } from '../auth/oidc-sign-out.ts';
 import { field, merged, minutes } from '../auth/session-params.ts';
 import { roleOn } from '../auth/service-roles.ts';
+import { sessionCookieOptions } from '../auth/session-cookie.ts';
 import { refuseSignInWithoutPost, rateLimited, signOutNamed } from '../auth/sign-in-routes.ts';
 import { authenticateUser } from '../auth/users.ts';
 import type { ServiceContext } from '../context.ts';
@@ -63,12 +64,12 @@ export function signInRoutes(
       if (cookie !== undefined) await ctx.access.endCookieSession(cookie);
     },
     onSend: (
-      _request: FastifyRequest,
+      request: FastifyRequest,
       reply: FastifyReply,
       payload: unknown,
       done: (error: null, payload: unknown) => void,
     ) => {
-      void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict' });
+      void reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(request));
       done(null, payload);
     },
   };

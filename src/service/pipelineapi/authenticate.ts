@@ -8,6 +8,7 @@ import {
 } from '../../kit/wire.ts';
 import type { ApiAccess } from '../auth/api-access.ts';
 import type { Caller, ExtraAuthenticator } from '../auth/session-auth.ts';
+import { sessionCookieOptions } from '../auth/session-cookie.ts';
 import { isPersonalToken, tokenCaller } from '../auth/tokens.ts';
 import type { ServiceContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -123,7 +124,7 @@ async function authenticateCaller(
 }
 
 function setSessionCookie(reply: FastifyReply, cookie: string): void {
-  void reply.setCookie(SESSION_COOKIE, cookie, { path: '/', httpOnly: true, sameSite: 'strict' });
+  void reply.setCookie(SESSION_COOKIE, cookie, sessionCookieOptions(reply.request));
 }
 
 /** A live cookie used long after its stamp is set again, so that every gateway holds it. */
