@@ -217,6 +217,29 @@ describe('an audit no one can flood', () => {
       expect(everything).not.toContain(value);
   });
 
+  it('redacts the key header named in a query string and a personal token under any name, in the entry and its export (issue 39)', async () => {
+    const token = `pdt_${'T'.repeat(43)}`;
+    const response = await service.fetch(
+      `/pipelineapi/suspend/json?pipelineid=pl_8&X-Pipelinewebapi=${token}&q=${token}&note=see%20${token}`,
+      { method: 'PUT', headers: { 'X-Pipelinewebapi': TEST_API_KEY } },
+    );
+    expect(response.status).toBe(404);
+    const page = await audit({ operation: 'suspend' });
+    expect(page.entries[0]?.parameters).toEqual({
+      pipelineid: 'pl_8',
+      'X-Pipelinewebapi': '[redacted]',
+      q: '[redacted]',
+      note: '[redacted]',
+    });
+    const csv = await service.fetch('/mcapi/audit/export?operation=suspend', {
+      headers: { 'X-As-SessionId': admin },
+    });
+    expect(csv.status).toBe(200);
+    const text = await csv.text();
+    expect(text).toContain('pl_8');
+    expect(text).not.toContain(token.slice(4));
+  });
+
   it('answers a page of 1,000 within 1 MiB, even of entries written before the bounds, and says where the rest begins', async () => {
     // Entries as the audit wrote them before it bounded them: 1,100 of 6 KB to 12 KB.
     await service.app.context.shared.transaction(async (db) => {

@@ -23,6 +23,14 @@ describe('URLs in log lines', () => {
       '/x?client_secret=[redacted]&password=[redacted]&codes=1&status=Error',
     );
     expect(redactUrl('/pipelineapi/list/xml')).toBe('/pipelineapi/list/xml');
+    // interfaces.md's key header as a query field, and a personal token under any name.
+    const token = `pdt_${'x'.repeat(43)}`;
+    expect(redactUrl(`/x?X-Pipelinewebapi=k1&q=${token}&status=Error`)).toBe(
+      '/x?X-Pipelinewebapi=[redacted]&q=[redacted]&status=Error',
+    );
+    expect(redactText(`refused: q=${token} and n=pdt_short`)).toBe(
+      'refused: q=[redacted] and n=pdt_short',
+    );
     const long = redactUrl(`/x?q=${'a'.repeat(10_000)}`);
     expect(long.length).toBeLessThan(2100);
     expect(long).toMatch(/…\(10005 characters\)$/);

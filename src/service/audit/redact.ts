@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { isSecretName, REDACTED } from '../secret-names.ts';
+import { holdsToken, isSecretName, REDACTED } from '../secret-names.ts';
 
 // Secrets by name (secret-names.ts) kept out of the service log's URLs and lines.
 
@@ -29,7 +29,9 @@ export function redactUrl(url: string): string {
           .map((part) => {
             const equals = part.indexOf('=');
             const name = equals < 0 ? part : part.slice(0, equals);
-            return isSecretName(readName(name)) ? `${name}=${REDACTED}` : part;
+            return isSecretName(readName(name)) || holdsToken(readName(part))
+              ? `${name}=${REDACTED}`
+              : part;
           })
           .join('&')}`;
   return redacted.length > MAX_LOGGED_URL
@@ -42,8 +44,8 @@ export function redactUrl(url: string): string {
  * `name=value` whose name is a secret's replaced.
  */
 export function redactText(text: string): string {
-  return text.replace(/([\w.%+-]+)=([^&\s"'<>,;()]*)/g, (whole, name: string) =>
-    isSecretName(readName(name)) ? `${name}=${REDACTED}` : whole,
+  return text.replace(/([\w.%+-]+)=([^&\s"'<>,;()]*)/g, (whole, name: string, value: string) =>
+    isSecretName(readName(name)) || holdsToken(readName(value)) ? `${name}=${REDACTED}` : whole,
   );
 }
 

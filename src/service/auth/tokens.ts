@@ -18,6 +18,7 @@ import {
   type TokenRow,
 } from '../db/system/tokens.ts';
 import { ApiError } from '../errors.ts';
+import { TOKEN_PREFIX } from '../secret-names.ts';
 import { roleOn, roleRefusal } from './service-roles.ts';
 import type { Caller } from './session-auth.ts';
 
@@ -30,7 +31,7 @@ import type { Caller } from './session-auth.ts';
  */
 
 /** Every personal token starts so: a key that does not is the shared service key. */
-export const TOKEN_PREFIX = 'pdt_';
+export { TOKEN_PREFIX };
 export const MAX_TOKEN_DAYS = 365;
 export const TOKEN_NAME = /^[^\p{Cc}]{1,64}$/u;
 /** Last use is written at most this often per token, to spare the database a write a call. */

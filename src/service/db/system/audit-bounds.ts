@@ -1,5 +1,5 @@
 import type { AuditEntryAnswer, AuditVia } from '../../../kit/audit.ts';
-import { isSecretName, REDACTED } from '../../secret-names.ts';
+import { holdsToken, isSecretName, REDACTED } from '../../secret-names.ts';
 
 /*
  * What one audit entry may hold, whatever a request sends: a bounded number of parameters,
@@ -130,7 +130,8 @@ export function boundEntry(
       name = shortName;
       namesCut = true;
     }
-    let value = isSecretName(rawName) ? REDACTED : textOf(rawValue);
+    const text = textOf(rawValue);
+    let value = isSecretName(rawName) || holdsToken(text) ? REDACTED : text;
     const shortValue = cut(value, shape.value);
     if (shortValue !== undefined) {
       value = shortValue;
