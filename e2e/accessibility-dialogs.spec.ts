@@ -27,7 +27,7 @@ for (const { colorScheme, width, viewport } of THEMES_AND_WIDTHS) {
     page,
     notifying,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(120_000);
     await page.emulateMedia({ colorScheme });
     await page.setViewportSize(viewport);
     const found: string[] = [];
@@ -58,7 +58,7 @@ for (const { colorScheme, width, viewport } of THEMES_AND_WIDTHS) {
     page,
     notifying,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(120_000);
     await page.emulateMedia({ colorScheme });
     await page.setViewportSize(viewport);
     const found: string[] = [];

@@ -140,7 +140,7 @@ for (const { colorScheme, width, viewport } of THEMES_AND_WIDTHS) {
       service,
     }) => {
       // Axe reads the whole page at each state: the slowest step on a busy machine.
-      test.setTimeout(90_000);
+      test.setTimeout(120_000);
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(viewport);
       const found: string[] = [];

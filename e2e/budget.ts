@@ -6,7 +6,11 @@
  */
 export const E2E_BUDGET = {
   /** Playwright tests collected by `npm run test:e2e`. */
-  tests: 214,
-  /** Minutes the stage may take on two cores, as measured when `tests` was last set. */
-  minutes: 15,
+  tests: 220,
+  /**
+   * Minutes the stage took on two cores when `tests` was last set: 214 tests passed in 23.7 min
+   * (2026-12-02); the six since are the same page states split into more tests. The aim is
+   * less: all of `.ci/run` in 25 minutes.
+   */
+  minutes: 24,
 } as const;
