@@ -8,9 +8,9 @@ export const E2E_BUDGET = {
   /** Playwright tests collected by `npm run test:e2e`. */
   tests: 220,
   /**
-   * Minutes the stage took on two cores when `tests` was last set: 214 tests passed in 23.7 min
-   * (2026-12-02); the six since are the same page states split into more tests. The aim is
-   * less: all of `.ci/run` in 25 minutes.
+   * Minutes the stage took on two cores when `tests` was last set: 220 tests in 24 min 53 s and
+   * 25 min 34 s in two clean-clone runs of `.ci/run` (2026-12-02). The aim is less: all of
+   * `.ci/run` in 25 minutes.
    */
-  minutes: 24,
+  minutes: 26,
 } as const;

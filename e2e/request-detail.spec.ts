@@ -42,6 +42,9 @@ test('searches thousands of log lines with next and previous, keeps the DOM smal
     `${grouped(filterLines)} of ${grouped(total)} lines`,
   );
   await page.getByLabel('Stage').selectOption('');
+  // Every line again before the download: on a loaded machine a click could come before the
+  // stage filter's change was applied, and download the Filter's lines alone.
+  await expect(page.getByTestId('match-count')).toHaveText(`${grouped(total)} lines`);
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download' }).click();
   const file = await (await downloading).path();
