@@ -49,8 +49,4 @@ export default class BudgetReporter implements Reporter {
     process.stdout.write(`${lines.join('\n')}\n`);
     return over && result.status === 'passed' ? { status: 'failed' } : undefined;
   }
-
-  printsToStdio(): boolean {
-    return true;
-  }
 }

@@ -78,7 +78,7 @@ function httpUrl(text: string): string | undefined {
  * may read the Services page, quoted in its failures and printed at start (issue 39). The
  * message never repeats the URL, which is where the secret would be.
  */
-function secretInUrl(text: string): string | undefined {
+function secretInUrl(text: string, keyGivenBy: string): string | undefined {
   let url: URL;
   try {
     url = new URL(text);
@@ -92,7 +92,7 @@ function secretInUrl(text: string): string | undefined {
     url.hash !== '' && 'a fragment',
   ].filter((part): part is string => part !== false);
   if (parts.length === 0) return undefined;
-  return `carries ${parts.join(' and ')}, which every viewer of the Services page and every log line would read: give the service's key with apiKeyEnv (or apiKey), and the URL as scheme, host, port and path alone`;
+  return `carries ${parts.join(' and ')}, which every viewer of the Services page and every log line would read: give the service's key with ${keyGivenBy}, and the URL as scheme, host, port and path alone`;
 }
 
 /**
@@ -181,11 +181,8 @@ export function singleUpstream(
   statuses?: StatusWords,
   fileNames?: boolean,
 ): UpstreamEntry {
-  const secret = secretInUrl(url);
-  if (secret)
-    throw new Error(
-      `--upstream ${secret.replace('apiKeyEnv (or apiKey)', '--upstream-key (or PIPELINE_UPSTREAM_KEY)')}`,
-    );
+  const secret = secretInUrl(url, '--upstream-key (or PIPELINE_UPSTREAM_KEY)');
+  if (secret) throw new Error(`--upstream ${secret}`);
   const base = httpUrl(url);
   if (!base) throw new Error('--upstream must be an http or https URL');
   if (!apiKey) throw new Error('--upstream needs --upstream-key (or PIPELINE_UPSTREAM_KEY)');
@@ -316,7 +313,7 @@ export function readServicesFile(path: string, env: NodeJS.ProcessEnv): ServiceE
       continue;
     }
     const rawUrl = value('url');
-    const secret = rawUrl === undefined ? undefined : secretInUrl(rawUrl);
+    const secret = rawUrl === undefined ? undefined : secretInUrl(rawUrl, 'apiKeyEnv (or apiKey)');
     if (secret) throw new ServicesFileError(`${where}: the url of service ${id} ${secret}`);
     const url = rawUrl === undefined ? undefined : httpUrl(rawUrl);
     if (!url) throw new ServicesFileError(`${where}: url must be an http or https URL`);
