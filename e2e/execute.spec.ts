@@ -221,7 +221,7 @@ test('shows the pipelines page and the execute dialog in Japanese', async ({ pag
   await expect(page.getByRole('columnheader', { name: '実行モード' })).toBeVisible();
   const row = page.locator('tr[data-pipeline="pl_1"]');
   await expect(row.getByRole('button', { name: 'キャッシュクリア' })).toBeVisible();
-  await expect(row.getByRole('link', { name: '本日のリクエスト' })).toBeVisible();
+  await expect(row.getByRole('link', { name: '今日のリクエスト' })).toBeVisible();
   await row.getByRole('button', { name: '実行', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Orders ingest を実行' });
   await expect(dialog).toBeVisible();

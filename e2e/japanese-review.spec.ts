@@ -283,7 +283,7 @@ const PAGES: readonly (readonly [string, () => string, (page: Page) => Promise<v
       await expect(card('tokyo').locator('[data-class="failed"] dd')).toHaveText('3', {
         timeout: 15_000,
       });
-      await expect(card('nagoya').getByTestId('fleet-reachable')).toContainText('接続不可');
+      await expect(card('nagoya').getByTestId('fleet-reachable')).toContainText('応答なし');
       // Never read: its counts say so instead of showing zeros.
       await expect(card('nagoya').getByTestId('fleet-counts')).not.toContainText('0');
       await expect(card('nagoya')).toContainText('まだ集計していません');

@@ -103,7 +103,7 @@ test('the services page speaks Japanese', async ({ page, service }) => {
   const table = page.getByTestId('services');
   for (const name of ['状態', 'バージョン', 'リクエスト一覧'])
     await expect(table.getByRole('columnheader', { name })).toBeVisible();
-  await expect(table.locator('tr[data-service="local"]')).toContainText('接続可能');
+  await expect(table.locator('tr[data-service="local"]')).toContainText('応答あり');
   await expect(table.locator('tr[data-service="local"]')).toContainText('リアルタイム');
 });
 

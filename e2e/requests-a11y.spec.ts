@@ -72,7 +72,7 @@ test('the requests and request detail pages in Japanese', async ({ page, service
   await expect(page.getByRole('columnheader', { name: 'ステータス' })).toBeVisible();
 
   await row.getByRole('link', { name: id }).click();
-  await expect(page.getByRole('heading', { name: 'ステージごとの時間と行数' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'ステージごとの経過' })).toBeVisible();
   await expect(page.getByTestId('failure')).toContainText('失敗の理由');
   await expect(page.getByRole('tab', { name: /^リクエストログ（\d+）$/ })).toBeVisible();
   await expect(page.getByRole('link', { name: '← その日のリクエスト' })).toBeVisible();

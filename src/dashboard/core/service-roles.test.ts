@@ -61,7 +61,7 @@ describe('the role on the service looked at', () => {
       'On prod: The viewer role may not retry requests.',
     );
     expect(forbiddenReason(olivia, 'suspend', i18n.getFixedT('ja'), onProd)).toBe(
-      'prodでは、閲覧者ロールはパイプラインを停止できません。',
+      'prod：閲覧者の権限ではパイプラインを停止できません。',
     );
     // One service: the reason as it always read.
     const alone = roleHere('viewer', [{ service: 'local', role: 'viewer' }], undefined);
