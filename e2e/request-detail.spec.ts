@@ -83,11 +83,15 @@ test('shows the raw response and copies the call as curl with the key masked unl
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const requestId = (await service.client.requestList({ id: 'pl_1', index: 0, pageSize: 1 }))
     .requests[0]?.requestId as string;
-  await page.goto(`${service.url}/sign-in`);
+  // Signed in with the key straight onto the raw tab: a goto right after the click could leave
+  // before the key reached sessionStorage, and land on sign-in again (CI saw it once).
+  await page.goto(
+    `${service.url}/sign-in?next=${encodeURIComponent(`/requests/${requestId}?tab=raw`)}`,
+  );
   await page.getByRole('tab', { name: 'API key' }).click();
   await page.getByLabel('API key').fill(service.apiKey);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.goto(`${service.url}/requests/${requestId}?tab=raw`);
+  await expect(page.getByTestId('identity')).toHaveText('API key');
   await expect(page.getByTestId('raw')).toContainText(`<RequestId>${requestId}</RequestId>`);
   await expect(page.getByTestId('curl')).toContainText("-H 'X-Pipelinewebapi: ••••••••'");
   await expect(page.getByTestId('curl')).not.toContainText(service.apiKey);
