@@ -6,7 +6,7 @@
  */
 export const E2E_BUDGET = {
   /** Playwright tests collected by `npm run test:e2e`. */
-  tests: 220,
+  tests: 221,
   /**
    * Minutes the stage took on two cores when `tests` was last set: 220 tests in 24 min 53 s and
    * 25 min 34 s in two clean-clone runs of `.ci/run` (2026-12-02). The aim is less: all of

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { ADMIN, expect, signIn, test } from './fixtures.ts';
+import { ADMIN, expect, OPERATOR, signIn, test } from './fixtures.ts';
 
 // Personal API tokens on the Settings page (issue 24, item 3): a person creates one, sees
 // its value once (with a copy button and a clear "shown only now"), lists it with its last
@@ -69,7 +69,53 @@ test('creates a token shown once, lists it with its last use, and revokes it aft
   await expect(section.getByText('You have no tokens.')).toBeVisible();
   const refused = await version();
   expect(refused.status()).toBe(401);
-  expect(await refused.text()).toContain('was revoked');
+  expect(await refused.text()).toMatch(/was revoked at \S+ \(revoked by its owner\)/);
+  // Still listed a while as revoked, with when and why.
+  const ended = section.getByRole('table', { name: 'Revoked in the last 30 days' });
+  await expect(ended.getByRole('row', { name: /e2e script/ })).toContainText(
+    'Revoked by its owner',
+  );
+});
+
+test('an administrator finds another person’s token and revokes it; its owner sees who did', async ({
+  page,
+  service,
+  browser,
+}) => {
+  // The operator's own token, made in a browser of their own.
+  const operatorContext = await browser.newContext();
+  const operatorPage = await operatorContext.newPage();
+  try {
+    await signIn(operatorPage, service, OPERATOR, '/settings');
+    await createToken(operatorPage, 'left behind');
+
+    await signIn(page, service, undefined, '/settings');
+    const section = page.getByRole('region', { name: 'Personal tokens' });
+    const look = section.getByRole('form', { name: 'A person’s tokens' });
+    await look.getByLabel('User name').fill('nobody-here');
+    await look.getByRole('button', { name: 'Show tokens' }).click();
+    // The server's own words for a name it does not know.
+    await expect(section.getByRole('alert')).toContainText('There is no user "nobody-here"');
+    await look.getByLabel('User name').fill(OPERATOR.user);
+    await look.getByRole('button', { name: 'Show tokens' }).click();
+    const theirs = section.getByRole('table', { name: `Tokens of ${OPERATOR.user}` });
+    const revoke = theirs.getByRole('button', { name: 'Revoke token left behind' });
+    await revoke.click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke token left behind?' });
+    await dialog.getByRole('button', { name: 'Revoke token' }).click();
+    await expect(page.getByText('Token left behind was revoked.')).toBeVisible();
+    await expect(section.getByText(`${OPERATOR.user} has no tokens.`)).toBeVisible();
+
+    await operatorPage.reload();
+    const ended = operatorPage.getByRole('table', { name: 'Revoked in the last 30 days' });
+    await expect(ended.getByRole('row', { name: /left behind/ })).toContainText(
+      `Revoked by the administrator ${ADMIN.user}`,
+    );
+    // The operator is offered no one else's tokens.
+    await expect(operatorPage.getByRole('form', { name: 'A person’s tokens' })).toHaveCount(0);
+  } finally {
+    await operatorContext.close();
+  }
 });
 
 /** Creates a token of a week on the Settings page shown, and dismisses its one showing. */

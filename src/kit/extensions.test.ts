@@ -89,12 +89,34 @@ describe('the decoders of the extensions', () => {
   });
 
   it('read a role they do not know as the least one', () => {
-    expect(decodeTokens({ tokens: [{ id: 3, role: 'owner' }] })[0]).toMatchObject({
+    expect(decodeTokens({ tokens: [{ id: 3, role: 'owner' }] }).tokens[0]).toMatchObject({
       id: 3,
       role: 'viewer',
       service: null,
       lastUsedAt: null,
     });
     expect(decodeOidcSession({ sessionId: 's', role: ['superuser'] }).role).toBe('operator');
+  });
+
+  it('read the tokens revoked lately with why, and none from a server that keeps no such list', () => {
+    const answer = decodeTokens({
+      tokens: [],
+      revoked: [
+        { id: 4, name: 'ci', revokedAt: '2026-12-01T10:00:00Z', revokedBy: 'reset', why: 'w' },
+        { id: 5, name: 'cd', revokedBy: 'administrator', revokedByName: 'ada' },
+        { id: 6, name: 'ab', revokedBy: 'a newer word' },
+      ],
+    });
+    expect(answer.revoked).toEqual([
+      expect.objectContaining({
+        id: 4,
+        revokedAt: '2026-12-01T10:00:00Z',
+        revokedBy: 'reset',
+        why: 'w',
+      }),
+      expect.objectContaining({ id: 5, revokedBy: 'administrator', revokedByName: 'ada' }),
+      expect.objectContaining({ id: 6, revokedBy: 'unknown', revokedByName: null }),
+    ]);
+    expect(decodeTokens({ tokens: [] }).revoked).toEqual([]);
   });
 });

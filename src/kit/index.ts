@@ -103,9 +103,12 @@ export {
 export {
   decodeNewToken,
   decodeTokens,
+  REVOKED_BY,
   tokenRequestData,
   type NewToken,
   type PersonalToken,
+  type RevokedBy,
+  type RevokedToken,
   type RevokedTokenAnswer,
   type TokenRequest,
   type TokensAnswer,

@@ -22,7 +22,7 @@ import {
   decodeTokens,
   tokenRequestData,
   type NewToken,
-  type PersonalToken,
+  type TokensAnswer,
   type TokenRequest,
 } from './tokens.ts';
 import type { CallOptions, Method, RequestData } from './transport.ts';
@@ -283,9 +283,16 @@ export class ManagementConsoleClient extends SessionClient {
     return decodeNotificationTest(data);
   }
 
-  /** The signed-in person's own API tokens, newest first. @example (await mc.tokens()).map((t) => t.name) */
-  async tokens(options: CallOptions = {}): Promise<PersonalToken[]> {
-    return decodeTokens(await this.read('/tokens', undefined, options));
+  /**
+   * The signed-in person's own API tokens, newest first, and those revoked lately with why;
+   * an administrator may ask another person's (`user`).
+   * @example (await mc.tokens()).tokens.map((t) => t.name)
+   */
+  async tokens(options: CallOptions & { user?: string } = {}): Promise<TokensAnswer> {
+    const { user, ...call } = options;
+    return decodeTokens(
+      await this.read('/tokens', user === undefined ? undefined : { user }, call),
+    );
   }
 
   /** A new personal token; its value is in this answer alone. @example (await mc.createToken(asked)).token */
@@ -293,7 +300,7 @@ export class ManagementConsoleClient extends SessionClient {
     return decodeNewToken(await this.change('POST', '/tokens', tokenRequestData(asked), options));
   }
 
-  /** Revokes one of the person's own tokens. @example await mc.revokeToken(3) */
+  /** Revokes one of the person's own tokens (an administrator: anyone's). @example await mc.revokeToken(3) */
   async revokeToken(id: number, options: CallOptions = {}): Promise<void> {
     await this.change('DELETE', `/tokens/${id}`, undefined, options);
   }

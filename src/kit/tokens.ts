@@ -20,9 +20,28 @@ export interface PersonalToken {
 /** A new token: its value is in this answer alone. */
 export type NewToken = PersonalToken & { readonly token: string };
 
-/** The data of `GET /mcapi/tokens`, newest first. */
+/** Who ended a token: its owner, an administrator, a password reset, the users command. */
+export const REVOKED_BY = ['owner', 'administrator', 'reset', 'cli'] as const;
+export type RevokedBy = (typeof REVOKED_BY)[number] | 'unknown';
+
+/** A token revoked before its expiry, as its owner's list still shows it for a while. */
+export interface RevokedToken extends PersonalToken {
+  readonly revokedAt: string;
+  /** Who ended it; `unknown` for a word this kit does not know, or none. */
+  readonly revokedBy: RevokedBy;
+  /** The administrator who did, when one did. */
+  readonly revokedByName: string | null;
+  /** The same in the server's words, for a script ("ended by a password reset"). */
+  readonly why: string;
+}
+
+/**
+ * The data of `GET /mcapi/tokens[?user=NAME]`, newest first: the live tokens, and those revoked
+ * lately (a server that keeps no such list sends none: read as empty).
+ */
 export interface TokensAnswer {
   readonly tokens: readonly PersonalToken[];
+  readonly revoked: readonly RevokedToken[];
 }
 
 /** The data of `DELETE /mcapi/tokens/<id>`. */
@@ -64,9 +83,21 @@ const tokenOf = (t: Unread<PersonalToken>): PersonalToken => ({
 });
 
 /** The data of `GET /mcapi/tokens`, read liberally. @example decodeTokens(await mc.read('/tokens')) */
-export function decodeTokens(data: unknown): PersonalToken[] {
+export function decodeTokens(data: unknown): TokensAnswer {
   const answer = answerFields<TokensAnswer>(data, '/mcapi/tokens');
-  return objectsOf<PersonalToken>(answer.tokens, 'tokens').map(tokenOf);
+  return {
+    tokens: objectsOf<PersonalToken>(answer.tokens, 'tokens').map(tokenOf),
+    revoked:
+      answer.revoked === undefined
+        ? []
+        : objectsOf<RevokedToken>(answer.revoked, 'revoked').map((t) => ({
+            ...tokenOf(t),
+            revokedAt: textOf(t.revokedAt),
+            revokedBy: REVOKED_BY.find((by) => by === t.revokedBy) ?? 'unknown',
+            revokedByName: textOrNull(t.revokedByName),
+            why: textOf(t.why),
+          })),
+  };
 }
 
 /** The data of `POST /mcapi/tokens`: the token, with its value. */

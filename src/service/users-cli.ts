@@ -10,9 +10,12 @@ import {
   removeUser,
   setPassword,
 } from './auth/users.ts';
+import { endTokensOf, listTokens, revokeTokenFor, WHY_ENDED } from './auth/tokens.ts';
+import { systemClock } from './clock.ts';
 import { stringFlags } from './config.ts';
 import { openDatabases } from './db/databases.ts';
 import { grantedRoles, grantRole, revokeRole } from './db/system/service-roles.ts';
+import { userRowByLabel } from './db/system/users.ts';
 import { SERVICE_ID } from './gateway/services.ts';
 import { openSharedStore } from './store/shared-store.ts';
 
@@ -22,8 +25,12 @@ const USAGE = `Usage: npm run users -- <command> [options]
                                               operator, developer or administrator
   grant <name> --service <id> --role <role>   give the user another role on one service
   revoke <name> --service <id>                take it back: the default role holds there again
-  passwd <name>                               set a new password (ends the user's sessions)
-  remove <name>                               remove a user
+  passwd <name> [--keep-tokens]               set a new password: ends the user's sessions and
+                                              personal tokens (--keep-tokens keeps the tokens)
+  tokens <name>                               list the user's personal tokens, and those
+                                              revoked in the last 30 days with why
+  revoke-token <name> <id>                    revoke one of the user's personal tokens
+  remove <name>                               remove a user (their tokens go with them)
   list                                        list users with their roles, per service too
 
 Options:
@@ -73,11 +80,12 @@ async function main(): Promise<void> {
     options: {
       ...stringFlags(['data', 'database', 'role', 'service']),
       'no-password': { type: 'boolean' },
+      'keep-tokens': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
   });
-  const [command, name] = positionals;
+  const [command, name, tokenId] = positionals;
   if (values.help || !command) {
     process.stdout.write(USAGE);
     return;
@@ -130,11 +138,53 @@ async function main(): Promise<void> {
         process.stdout.write(`${name} has their default role on ${service} again\n`);
         return;
       }
-      case 'passwd':
+      case 'passwd': {
         if (!name) throw new Error('passwd needs a user name');
-        await setPassword(sql, name, await askPassword());
-        process.stdout.write(`password of ${name} changed\n`);
+        const user = await userRowByLabel(sql, name);
+        if (!user) throw new Error(`user ${name} does not exist`);
+        await setPassword(sql, user.NAME, await askPassword());
+        process.stdout.write(`password of ${user.NAME} changed; their sessions ended\n`);
+        // A reset is for a password that may be known to someone else: whatever was made
+        // with it ends too, unless kept on purpose, and then said where it cannot be missed.
+        if (values['keep-tokens']) {
+          const live = (await listTokens(sql, systemClock, user.ID)).tokens.length;
+          process.stderr.write(
+            `warning: ${live} personal token${live === 1 ? '' : 's'} of ${user.NAME} kept (--keep-tokens): they still act as ${user.NAME}\n`,
+          );
+        } else {
+          const ended = await endTokensOf(sql, systemClock, user.ID, WHY_ENDED.passwordReset);
+          process.stdout.write(
+            `${ended} personal token${ended === 1 ? '' : 's'} of ${user.NAME} ended\n`,
+          );
+        }
         return;
+      }
+      case 'tokens': {
+        if (!name) throw new Error('tokens needs a user name');
+        const user = await userRowByLabel(sql, name);
+        if (!user) throw new Error(`user ${name} does not exist`);
+        const { tokens, revoked } = await listTokens(sql, systemClock, user.ID);
+        for (const t of tokens)
+          process.stdout.write(
+            `${t.id}\t${t.name}\t${t.role}\t${t.service ?? '*'}\texpires ${t.expiresAt}\tlast used ${t.lastUsedAt ?? 'never'}\n`,
+          );
+        for (const t of revoked)
+          process.stdout.write(`${t.id}\t${t.name}\trevoked ${t.revokedAt}\t${t.why}\n`);
+        return;
+      }
+      case 'revoke-token': {
+        if (!name || !tokenId) throw new Error('revoke-token needs a user name and a token id');
+        const user = await userRowByLabel(sql, name);
+        if (!user) throw new Error(`user ${name} does not exist`);
+        const id = /^\d{1,15}$/.test(tokenId) ? Number(tokenId) : undefined;
+        if (
+          id === undefined ||
+          (await revokeTokenFor(sql, systemClock, id, WHY_ENDED.byCli, user.ID)) === undefined
+        )
+          throw new Error(`${user.NAME} has no live token ${JSON.stringify(tokenId)}`);
+        process.stdout.write(`token ${id} of ${user.NAME} revoked\n`);
+        return;
+      }
       case 'remove':
         if (!name) throw new Error('remove needs a user name');
         await removeUser(sql, name);

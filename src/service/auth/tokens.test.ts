@@ -188,6 +188,49 @@ describe('personal API tokens', () => {
     expect(entry?.message).toContain('revoked');
   });
 
+  it('are listed and revoked by an administrator for anyone, audited with whose; nobody else may', async () => {
+    const otto = await signIn('otto');
+    const made = await create(otto, { name: 'otto’s laptop', expiresInDays: '30' });
+    const ada = await signIn('ada');
+    const dora = await signIn('dora');
+    // Another person's list: administrators alone, by name regardless of case.
+    const seen = await partA<{ tokens: { id: number }[] }>('/mcapi/tokens?user=OTTO', ada);
+    expect(seen.status, seen.message).toBe(200);
+    expect(seen.data.tokens.map((t) => t.id)).toContain(made.id);
+    const refused = await partA('/mcapi/tokens?user=otto', dora);
+    expect([refused.status, refused.code]).toEqual([403, 3003]);
+    const nobody = await partA('/mcapi/tokens?user=nobody', ada);
+    expect(nobody.status).toBe(404);
+    expect(nobody.message).toContain('There is no user "nobody"');
+    // A developer cannot revoke it; an administrator can, once.
+    expect((await partA(`/mcapi/tokens/${made.id}`, dora, 'DELETE')).status).toBe(404);
+    expect((await partA(`/mcapi/tokens/${made.id}`, ada, 'DELETE')).status).toBe(200);
+    expect((await partA(`/mcapi/tokens/${made.id}`, ada, 'DELETE')).status).toBe(404);
+    // Newest first: the second try, refused, then the revocation naming whose it was.
+    const entries = (
+      await queryAudit(server.app.context.shared, {
+        user: 'ada',
+        operation: 'mc.token-revoke',
+        index: 0,
+        pageSize: 2,
+      })
+    ).entries;
+    expect(entries).toMatchObject([
+      { parameters: { id: String(made.id) }, httpStatus: 404 },
+      { parameters: { id: String(made.id), owner: 'otto' }, httpStatus: 200 },
+    ]);
+    // Its owner sees it ended, and why; a call with it says so too.
+    const own = await partA<{ tokens: unknown[]; revoked: { id: number; why: string }[] }>(
+      '/mcapi/tokens',
+      otto,
+    );
+    expect(own.data.tokens).toEqual([]);
+    expect(own.data.revoked).toEqual([
+      expect.objectContaining({ id: made.id, why: 'revoked by the administrator ada' }),
+    ]);
+    expect((await list(made.token)).message).toContain('(revoked by the administrator ada)');
+  });
+
   it('act as their person in X-Pipelinewebapi, audited with the token’s name', async () => {
     const dora = await signIn('dora');
     const made = await create(dora, { name: 'ci', expiresInDays: '7' });

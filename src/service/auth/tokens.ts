@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { NewToken, PersonalToken } from '../../kit/tokens.ts';
+import type { NewToken, PersonalToken, RevokedToken, TokensAnswer } from '../../kit/tokens.ts';
 import {
   ErrorCode,
   ROLE_OPERATIONS,
@@ -11,7 +11,9 @@ import type { Clock } from '../clock.ts';
 import type { Sql } from '../db/sql.ts';
 import {
   insertToken,
+  revokedTokensOf,
   revokeToken,
+  revokeTokensOf,
   tokenByHash,
   tokensOf,
   touchToken,
@@ -86,15 +88,98 @@ export async function createToken(
   };
 }
 
-export const listTokens = async (sql: Sql, userId: number): Promise<PersonalToken[]> =>
-  (await tokensOf(sql, userId)).map(infoOf);
+/** How long a person's list still shows a token revoked, with why. */
+export const REVOKED_SHOWN_DAYS = 30;
 
-export const revokeOwnToken = (
+/**
+ * Who ended a token, as ENDEDWHY keeps it: a word, and after a space the administrator's name
+ * (`administrator ada`). A row revoked before the column existed has none.
+ */
+export type EndedBy =
+  | { readonly kind: 'owner' | 'reset' | 'cli' }
+  | { readonly kind: 'administrator'; readonly by: string };
+
+/** Who ended a token, as ENDEDWHY keeps it. */
+export const WHY_ENDED = {
+  byOwner: { kind: 'owner' },
+  byAdministrator: (by: string): EndedBy => ({ kind: 'administrator', by }),
+  passwordReset: { kind: 'reset' },
+  byCli: { kind: 'cli' },
+} as const satisfies Record<string, EndedBy | ((by: string) => EndedBy)>;
+
+const storedWhy = (ended: EndedBy): string =>
+  ended.kind === 'administrator' ? `administrator ${ended.by}` : ended.kind;
+
+/** The stored word read back; undefined for none or one this code does not know. */
+function endedByOf(stored: string | null): EndedBy | undefined {
+  const [kind, ...by] = (stored ?? '').split(' ');
+  if (kind === 'administrator' && by.length > 0) return { kind, by: by.join(' ') };
+  return kind === 'owner' || kind === 'reset' || kind === 'cli' ? { kind } : undefined;
+}
+
+/** Why a token ended, in the words of a refusal and of the `why` a script reads. */
+function endedInWords(ended: EndedBy | undefined): string {
+  switch (ended?.kind) {
+    case 'owner':
+      return 'revoked by its owner';
+    case 'administrator':
+      return `revoked by the administrator ${ended.by}`;
+    case 'reset':
+      return 'ended by a password reset';
+    case 'cli':
+      return 'revoked with the users command';
+    default:
+      return '';
+  }
+}
+
+const revokedOf = (row: TokenRow): RevokedToken => {
+  const ended = endedByOf(row.ENDEDWHY);
+  return {
+    ...infoOf(row),
+    revokedAt: row.REVOKED ?? '',
+    revokedBy: ended?.kind ?? 'unknown',
+    revokedByName: ended?.kind === 'administrator' ? ended.by : null,
+    why: endedInWords(ended),
+  };
+};
+
+/** A person's live tokens, and those revoked in the last REVOKED_SHOWN_DAYS with why. */
+export async function listTokens(sql: Sql, clock: Clock, userId: number): Promise<TokensAnswer> {
+  const since = new Date(clock.now().getTime() - REVOKED_SHOWN_DAYS * 86_400_000).toISOString();
+  return {
+    tokens: (await tokensOf(sql, userId)).map(infoOf),
+    revoked: (await revokedTokensOf(sql, userId, since)).map(revokedOf),
+  };
+}
+
+/**
+ * Revokes a token: a person's own (`ownerId`), or anyone's when an administrator asks
+ * (`ownerId` undefined). Its owner's name, or undefined when there was no such live token.
+ */
+export const revokeTokenFor = async (
+  sql: Sql,
+  clock: Clock,
+  id: number,
+  why: EndedBy,
+  ownerId?: number,
+): Promise<string | undefined> =>
+  (
+    await revokeToken(sql, id, {
+      when: clock.now().toISOString(),
+      why: storedWhy(why),
+      ...(ownerId === undefined ? {} : { ownerId }),
+    })
+  )?.USERNAME;
+
+/** Ends every live token of a person (a password reset), saying why; how many. */
+export const endTokensOf = (
   sql: Sql,
   clock: Clock,
   userId: number,
-  id: number,
-): Promise<boolean> => revokeToken(sql, userId, id, clock.now().toISOString());
+  why: EndedBy,
+): Promise<number> =>
+  revokeTokensOf(sql, userId, { when: clock.now().toISOString(), why: storedWhy(why) });
 
 /**
  * The caller a personal token names on this service for this operation, or a refusal:
@@ -124,7 +209,7 @@ export async function tokenCaller(
     throw new ApiError(
       401,
       ErrorCode.BadCredentials,
-      `The personal token ${row.NAME} was revoked at ${row.REVOKED}.`,
+      `The personal token ${row.NAME} was revoked at ${row.REVOKED}${row.ENDEDWHY ? ` (${endedInWords(endedByOf(row.ENDEDWHY))})` : ''}.`,
     );
   if (now.toISOString() >= row.EXPIRES)
     throw new ApiError(

@@ -66,11 +66,16 @@ describe('the kit reading our Part A extensions', () => {
     });
     expect(created).toMatchObject({ name: 'ci', role: 'operator', service: null });
     expect(created.token).toMatch(/\S{20,}/);
-    const listed = await mc.tokens();
+    const listed = (await mc.tokens()).tokens;
     expect(listed.map((t) => t.id)).toContain(created.id);
     expect(listed.find((t) => t.id === created.id)).not.toHaveProperty('token');
     await mc.revokeToken(created.id);
     await expect(mc.revokeToken(created.id)).rejects.toBeInstanceOf(HttpError);
+    const after = await mc.tokens();
+    expect(after.tokens.map((t) => t.id)).not.toContain(created.id);
+    expect(after.revoked).toEqual([
+      expect.objectContaining({ id: created.id, name: 'ci', why: 'revoked by its owner' }),
+    ]);
   });
 
   it('reads the fleet, no provider of single sign-on, and the settings', async () => {

@@ -8,23 +8,35 @@ import {
   createToken,
   listTokens,
   MAX_TOKEN_DAYS,
-  revokeOwnToken,
+  revokeTokenFor,
   TOKEN_NAME,
+  WHY_ENDED,
 } from '../auth/tokens.ts';
 import { isRole } from '../auth/users.ts';
 import type { ServiceContext } from '../context.ts';
+import { userRowByLabel } from '../db/system/users.ts';
 import { ApiError, McCode } from '../errors.ts';
-import { MCAPI_PREFIX, MISSING, requireSession, send } from './respond.ts';
+import { MCAPI_PREFIX, MISSING, requireRole, requireSession, send } from './respond.ts';
 
 // Personal API tokens (contract section 12): each person's own, for scripts that act as
-// them. The value is in the answer of its creation alone.
+// them. The value is in the answer of its creation alone. An administrator lists anyone's
+// (`?user=NAME`) and revokes anyone's (issue 39: a person who leaves, a token that leaked).
 
 export function tokenRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const audited = ctx.audit.serverChange.bind(ctx.audit);
 
   app.get(`${MCAPI_PREFIX}/tokens`, async (request, reply) => {
     const session = await requireSession(ctx, request);
-    return send<TokensAnswer>(reply, { tokens: await listTokens(ctx.shared, session.userId) });
+    const user = field(merged(request.query, undefined), 'user', MISSING, false);
+    let userId = session.userId;
+    if (user && user.toLowerCase() !== session.userName.toLowerCase()) {
+      requireRole(session, 'administrator');
+      const row = await userRowByLabel(ctx.shared, user);
+      if (!row)
+        throw new ApiError(404, McCode.NotFound, `There is no user ${JSON.stringify(user)}.`);
+      userId = row.ID;
+    }
+    return send<TokensAnswer>(reply, await listTokens(ctx.shared, ctx.clock, userId));
   });
 
   app.post(`${MCAPI_PREFIX}/tokens`, (request, reply) => {
@@ -83,20 +95,36 @@ export function tokenRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   app.delete(`${MCAPI_PREFIX}/tokens/:id`, (request, reply) => {
     const subject = anonymousSubject();
     const id = (request.params as { id: string }).id;
-    // The entry names the token revoked: its id is in the path, not the fields.
-    const what = { operation: 'mc.token-revoke', service: null, parameters: { id } };
+    // The entry names the token revoked: its id is in the path, not the fields; and, when an
+    // administrator revoked another person's, whose it was.
+    const parameters: Record<string, string> = { id };
+    const what = { operation: 'mc.token-revoke', service: null, parameters };
     return ctx.audit.around(request, what, subject, async () => {
       const session = await requireSession(ctx, request);
       Object.assign(subject, { userName: session.userName, via: 'session' });
-      if (
-        !/^\d{1,15}$/.test(id) ||
-        !(await revokeOwnToken(ctx.shared, ctx.clock, session.userId, Number(id)))
-      )
+      const number = /^\d{1,15}$/.test(id) ? Number(id) : undefined;
+      const own =
+        number === undefined
+          ? undefined
+          : await revokeTokenFor(ctx.shared, ctx.clock, number, WHY_ENDED.byOwner, session.userId);
+      const anyone =
+        own !== undefined || number === undefined || session.role !== 'administrator'
+          ? undefined
+          : await revokeTokenFor(
+              ctx.shared,
+              ctx.clock,
+              number,
+              WHY_ENDED.byAdministrator(session.userName),
+            );
+      if (own === undefined && anyone === undefined)
         throw new ApiError(
           404,
           McCode.NotFound,
-          `You have no token ${JSON.stringify(id)} to revoke.`,
+          session.role === 'administrator'
+            ? `There is no live token ${JSON.stringify(id)} to revoke.`
+            : `You have no token ${JSON.stringify(id)} to revoke.`,
         );
+      if (anyone !== undefined) parameters.owner = anyone;
       return send<RevokedTokenAnswer>(reply, { id: Number(id), revoked: true });
     });
   });

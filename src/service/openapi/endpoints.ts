@@ -197,11 +197,39 @@ export const ENDPOINTS: readonly Endpoint[] = [
     method: 'GET',
     path: '/mcapi/tokens',
     tag: 'Part A',
-    summary: 'The caller’s personal API tokens, with their last use (contract 12)',
+    summary:
+      'The caller’s personal API tokens, with their last use, and those revoked in the last 30 days with why (contract 12; issue 39)',
     security: ['mcSession'],
+    fields: [
+      {
+        name: 'user',
+        schema: text,
+        description: 'another person’s tokens (administrators)',
+      },
+    ],
     answers: {
-      '200': a('The tokens', exactly({ tokens: { type: 'array', items: exactly(tokenFields) } })),
+      '200': a(
+        'The tokens',
+        exactly({
+          tokens: { type: 'array', items: exactly(tokenFields) },
+          revoked: {
+            type: 'array',
+            items: exactly({
+              ...tokenFields,
+              revokedAt: isoTime,
+              revokedBy: {
+                type: 'string',
+                enum: ['owner', 'administrator', 'reset', 'cli', 'unknown'],
+              },
+              revokedByName: nullableText,
+              why: text,
+            }),
+          },
+        }),
+      ),
       '401': signedIn['401'],
+      '403': aError('Another person’s tokens, asked by someone not an administrator (3003)'),
+      '404': aError('No such user (4004)'),
     },
   },
   {
@@ -241,13 +269,14 @@ export const ENDPOINTS: readonly Endpoint[] = [
     method: 'DELETE',
     path: '/mcapi/tokens/{id}',
     tag: 'Part A',
-    summary: 'Revoke one of the caller’s personal API tokens, at once (contract 12)',
+    summary:
+      'Revoke one of the caller’s personal API tokens (an administrator: anyone’s), at once (contract 12)',
     security: ['mcSession'],
     pathFields: [{ name: 'id', schema: text, required: true }],
     answers: {
       '200': a('Revoked', exactly({ id: wholeNumber, revoked: { type: 'boolean' } })),
       '401': signedIn['401'],
-      '404': aError('No such token of the caller (4004)'),
+      '404': aError('No such live token of the caller (of anyone, for an administrator) (4004)'),
       ...unavailable,
     },
   },

@@ -201,6 +201,11 @@ export const POSTGRES_MIGRATIONS: readonly { readonly version: number; readonly 
     version: 4,
     sql: 'ALTER TABLE indexed_service ADD COLUMN offset_estimated INTEGER NOT NULL DEFAULT 0;',
   },
+  {
+    // Why a token ended before its expiry: db/system/migrations.ts's step 12.
+    version: 5,
+    sql: 'ALTER TABLE API_TOKEN ADD COLUMN ENDEDWHY VARCHAR;',
+  },
 ];
 
 /** The key of the advisory lock under which one gateway at a time migrates. */

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser, findUser, listUsers, signInExternalUser } from '../auth/users.ts';
 import { roleOn } from '../auth/service-roles.ts';
 import { SessionStore } from '../auth/sessions.ts';
-import { createToken, listTokens, revokeOwnToken, tokenCaller } from '../auth/tokens.ts';
+import {
+  createToken,
+  endTokensOf,
+  listTokens,
+  revokeTokenFor,
+  tokenCaller,
+  WHY_ENDED,
+} from '../auth/tokens.ts';
 import type { Clock } from '../clock.ts';
 import { openDatabases, type Databases } from '../db/databases.ts';
 import { appendAudit, auditBatch, nextAuditSeq, queryAudit } from '../db/system/audit.ts';
@@ -144,13 +151,54 @@ describe.each(['sqlite', 'postgres'] as const)('the shared store on %s', (engine
       service: null,
     });
     expect(made.token).toMatch(/^pdt_/);
-    expect((await listTokens(store.sql, owner.userId)).map((t) => t.name)).toEqual(['ci']);
+    expect((await listTokens(store.sql, clock, owner.userId)).tokens.map((t) => t.name)).toEqual([
+      'ci',
+    ]);
     const caller = await tokenCaller(store.sql, clock, made.token, 'requestlist', 'prod');
     expect(caller).toEqual({ via: 'token ci', role: 'viewer', userName: 'olivia' });
-    expect(await revokeOwnToken(store.sql, clock, owner.userId, made.id)).toBe(true);
-    await expect(
-      tokenCaller(store.sql, clock, made.token, 'requestlist', 'prod'),
-    ).rejects.toBeInstanceOf(ApiError);
+    // Another person cannot revoke it as their own; its owner can, once.
+    expect(await revokeTokenFor(store.sql, clock, made.id, WHY_ENDED.byOwner, -1)).toBeUndefined();
+    expect(await revokeTokenFor(store.sql, clock, made.id, WHY_ENDED.byOwner, owner.userId)).toBe(
+      'olivia',
+    );
+    expect(
+      await revokeTokenFor(store.sql, clock, made.id, WHY_ENDED.byOwner, owner.userId),
+    ).toBeUndefined();
+    await expect(tokenCaller(store.sql, clock, made.token, 'requestlist', 'prod')).rejects.toThrow(
+      /was revoked at .* \(revoked by its owner\)/,
+    );
+    expect(await listTokens(store.sql, clock, owner.userId)).toMatchObject({
+      tokens: [],
+      revoked: [{ id: made.id, name: 'ci', why: 'revoked by its owner' }],
+    });
+  });
+
+  it('ends every live token of a person at a reset, and lets an administrator revoke anyone’s', async () => {
+    const olivia = await findUser(store.sql, 'olivia');
+    const owner = { userId: olivia?.id ?? -1 };
+    const fields = { days: 30, role: 'viewer', service: null } as const;
+    const one = await createToken(store.sql, clock, owner, { name: 'one', ...fields });
+    const two = await createToken(store.sql, clock, owner, { name: 'two', ...fields });
+    const three = await createToken(store.sql, clock, owner, { name: 'three', ...fields });
+    expect(await revokeTokenFor(store.sql, clock, one.id, WHY_ENDED.byAdministrator('ada'))).toBe(
+      'olivia',
+    );
+    expect(await endTokensOf(store.sql, clock, owner.userId, WHY_ENDED.passwordReset)).toBe(2);
+    for (const made of [one, two, three])
+      await expect(
+        tokenCaller(store.sql, clock, made.token, 'requestlist', 'prod'),
+      ).rejects.toBeInstanceOf(ApiError);
+    const { tokens, revoked } = await listTokens(store.sql, clock, owner.userId);
+    expect(tokens).toEqual([]);
+    expect(
+      Object.fromEntries(revoked.map((t) => [t.name, [t.revokedBy, t.revokedByName, t.why]])),
+    ).toEqual({
+      // The test before's, revoked by its owner, is still listed: within 30 days.
+      ci: ['owner', null, 'revoked by its owner'],
+      one: ['administrator', 'ada', 'revoked by the administrator ada'],
+      two: ['reset', null, 'ended by a password reset'],
+      three: ['reset', null, 'ended by a password reset'],
+    });
   });
 
   it('pages the audit log newest first by filter, and in batches for an export', async () => {

@@ -4,8 +4,8 @@ import type {
   NewToken,
   NotificationsState,
   NotificationTestResult,
-  PersonalToken,
   TokenRequest,
+  TokensAnswer,
 } from '../../../kit/index.ts';
 import { useAuth, useClients } from '../../core/auth.ts';
 
@@ -70,13 +70,17 @@ export function useSendTestNotification() {
 
 const tokensKey = [...settingsKeys.all, 'tokens'] as const;
 
-/** The signed-in person's own tokens, newest first. */
-export function usePersonalTokens() {
+/**
+ * The signed-in person's own tokens, newest first, and those revoked lately; an
+ * administrator's view of another person's when `user` names one.
+ */
+export function usePersonalTokens(user?: string) {
   const auth = useAuth();
   const { console: mc } = useClients();
   return useQuery({
-    queryKey: tokensKey,
-    queryFn: ({ signal }): Promise<PersonalToken[]> => mc.tokens({ signal }),
+    queryKey: [...tokensKey, user ?? ''],
+    queryFn: ({ signal }): Promise<TokensAnswer> =>
+      mc.tokens({ signal, ...(user === undefined ? {} : { user }) }),
     enabled: auth?.kind === 'session',
   });
 }

@@ -6,6 +6,7 @@ import {
   roleAtLeast,
   type NewToken,
   type PersonalToken,
+  type RevokedToken,
   type Role,
 } from '../../../kit/index.ts';
 import { sessionIdOf, useAuth } from '../../core/auth.ts';
@@ -180,12 +181,21 @@ const ON_WIDER_SCREENS: ReadonlySet<(typeof TOKEN_COLUMNS)[number]> = new Set([
   'created',
 ]);
 
-function TokenList({ tokens }: { tokens: readonly PersonalToken[] }) {
+function TokenList({
+  tokens,
+  caption,
+  none,
+}: {
+  tokens: readonly PersonalToken[];
+  /** The table's name: the person's own, or whose an administrator looks at. */
+  caption: string;
+  /** What an empty list says. */
+  none: string;
+}) {
   const { t } = useTranslation(['settings', 'common']);
   const revoke = useRevokeToken();
   const [confirm, setConfirm] = useState<PersonalToken | null>(null);
-  if (tokens.length === 0)
-    return <p className="text-slate-600 dark:text-slate-300">{t('tokens.none')}</p>;
+  if (tokens.length === 0) return <p className="text-slate-600 dark:text-slate-300">{none}</p>;
   // Inside the table's box, where it has always been in the page.
   const revokeDialog = (
     <ServerConfirm
@@ -204,7 +214,7 @@ function TokenList({ tokens }: { tokens: readonly PersonalToken[] }) {
   );
   return (
     <SettingsTable
-      caption={t('tokens.yours')}
+      caption={caption}
       headers={[
         ...TOKEN_COLUMNS.map((column) => t(`tokens.${column}`)),
         <span className="sr-only">{t('tokens.actions')}</span>,
@@ -261,9 +271,93 @@ function TokenList({ tokens }: { tokens: readonly PersonalToken[] }) {
   );
 }
 
-/** A signed-in person's own API tokens (contract section 12): create, list, revoke. */
+/** How long a revoked token stays listed: the server's REVOKED_SHOWN_DAYS. */
+const REVOKED_SHOWN_DAYS = 30;
+
+/** Tokens revoked lately, each with when and why (issue 39: a person sees what ended theirs). */
+function RevokedList({ revoked }: { revoked: readonly RevokedToken[] }) {
+  const { t } = useTranslation('settings');
+  if (revoked.length === 0) return null;
+  return (
+    <SettingsTable
+      caption={t('tokens.revokedTitle', { days: REVOKED_SHOWN_DAYS })}
+      headers={[t('tokens.name'), t('tokens.revokedAt'), t('tokens.revokedWhy')]}
+      headerClasses={[CELL_GAP, CELL_GAP, '']}
+    >
+      {revoked.map((token) => (
+        <tr key={token.id} className="border-t border-slate-100 dark:border-slate-800">
+          <th scope="row" className={`py-1 font-medium [overflow-wrap:anywhere] ${CELL_GAP}`}>
+            {token.name}
+          </th>
+          <td className={CELL_GAP}>
+            <Instant iso={token.revokedAt} />
+          </td>
+          <td>{t(`tokens.by.${token.revokedBy}`, { name: token.revokedByName ?? '' })}</td>
+        </tr>
+      ))}
+    </SettingsTable>
+  );
+}
+
+/** An administrator's look at another person's tokens, to revoke what should end. */
+function OthersTokens() {
+  const { t } = useTranslation('settings');
+  const id = useId();
+  const [draft, setDraft] = useState('');
+  const [user, setUser] = useState<string | undefined>(undefined);
+  const tokens = usePersonalTokens(user);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (draft.trim()) setUser(draft.trim());
+  };
+  return (
+    <div className="flex flex-col gap-3 border-t border-slate-100 pt-3 dark:border-slate-800">
+      <h3 id={`${id}-title`} className="text-sm font-medium">
+        {t('tokens.others')}
+      </h3>
+      <p className="text-xs text-slate-500 dark:text-slate-400">{t('tokens.othersHint')}</p>
+      <form
+        onSubmit={submit}
+        aria-labelledby={`${id}-title`}
+        className="flex flex-wrap items-end gap-2"
+      >
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-medium">{t('tokens.userName')}</span>
+          <TextInput
+            value={draft}
+            required
+            maxLength={64}
+            autoComplete="off"
+            onChange={(e) => setDraft(e.target.value)}
+          />
+        </label>
+        <Button type="submit">{t('tokens.show')}</Button>
+      </form>
+      {user === undefined ? null : tokens.error ? (
+        <ErrorView error={tokens.error} />
+      ) : tokens.data ? (
+        <>
+          <TokenList
+            tokens={tokens.data.tokens}
+            caption={t('tokens.of', { user })}
+            none={t('tokens.noneOf', { user })}
+          />
+          <RevokedList revoked={tokens.data.revoked} />
+        </>
+      ) : (
+        <Spinner />
+      )}
+    </div>
+  );
+}
+
+/**
+ * A signed-in person's own API tokens (contract section 12): create, list, revoke, and those
+ * revoked lately with why; an administrator also looks at and revokes anyone's.
+ */
 export function TokensSection() {
   const { t } = useTranslation('settings');
+  const auth = useAuth();
   const tokens = usePersonalTokens();
   const [made, setMade] = useState<NewToken | null>(null);
   return (
@@ -273,11 +367,19 @@ export function TokensSection() {
       {tokens.error ? (
         <ErrorView error={tokens.error} />
       ) : tokens.data ? (
-        <TokenList tokens={tokens.data} />
+        <>
+          <TokenList
+            tokens={tokens.data.tokens}
+            caption={t('tokens.yours')}
+            none={t('tokens.none')}
+          />
+          <RevokedList revoked={tokens.data.revoked} />
+        </>
       ) : (
         <Spinner />
       )}
       <CreateForm onMade={setMade} />
+      {auth?.kind === 'session' && auth.role === 'administrator' ? <OthersTokens /> : null}
     </div>
   );
 }

@@ -235,6 +235,14 @@ export const systemMigrations: readonly Migration[] = [
       db.exec('CREATE TABLE API_COOKIE_END (ID VARCHAR PRIMARY KEY, ENDED INTEGER NOT NULL)');
     },
   },
+  {
+    version: 12,
+    up(db) {
+      // Why a token ended before its expiry (its owner, an administrator, a password reset),
+      // which its owner's list shows: the same column as on PostgreSQL.
+      db.exec('ALTER TABLE API_TOKEN ADD COLUMN ENDEDWHY VARCHAR');
+    },
+  },
 ];
 
 /**

@@ -14,6 +14,8 @@ export interface TokenRow {
   readonly EXPIRES: string;
   readonly LASTUSED: string | null;
   readonly REVOKED: string | null;
+  /** Why it ended before its expiry: its owner revoked it, an administrator, a reset. */
+  readonly ENDEDWHY: string | null;
 }
 
 /** A token's row with its owner's name and default role now (a join: a removed user has none). */
@@ -24,7 +26,7 @@ export interface TokenWithOwner extends TokenRow {
 
 const COLUMNS = `t.ID AS "ID", t.USERID AS "USERID", t.NAME AS "NAME", t.ROLE AS "ROLE",
   t.SERVICE AS "SERVICE", t.CREATED AS "CREATED", t.EXPIRES AS "EXPIRES",
-  t.LASTUSED AS "LASTUSED", t.REVOKED AS "REVOKED"`;
+  t.LASTUSED AS "LASTUSED", t.REVOKED AS "REVOKED", t.ENDEDWHY AS "ENDEDWHY"`;
 
 export async function insertToken(
   sql: Sql,
@@ -63,18 +65,52 @@ export function tokenByHash(sql: Sql, hash: string): Promise<TokenWithOwner | un
   );
 }
 
-/** Revokes one of a user's tokens; false when they have no such token not yet revoked. */
-export async function revokeToken(
+/**
+ * Revokes a token not yet revoked, saying why; `ownerId` limits it to that person's own (a
+ * person revoking theirs), undefined lets an administrator revoke anyone's. Its owner when it
+ * was revoked now, undefined when there was no such token left to revoke.
+ */
+export function revokeToken(
+  sql: Sql,
+  id: number,
+  ended: { when: string; why: string; ownerId?: number },
+): Promise<{ readonly USERID: number; readonly USERNAME: string } | undefined> {
+  const mine = ended.ownerId === undefined ? [] : [ended.ownerId];
+  return sql.transaction(async (tx) => {
+    const owner = await tx.get<{ USERID: number; USERNAME: string }>(
+      `SELECT t.USERID AS "USERID", u.NAME AS "USERNAME" FROM API_TOKEN t
+       JOIN USERS u ON u.ID = t.USERID
+       WHERE t.ID = ? AND t.REVOKED IS NULL${mine.length > 0 ? ' AND t.USERID = ?' : ''}`,
+      [id, ...mine],
+    );
+    if (!owner) return undefined;
+    // Counted again: another gateway may have revoked it since the read.
+    const changed = await tx.run(
+      'UPDATE API_TOKEN SET REVOKED = ?, ENDEDWHY = ? WHERE ID = ? AND REVOKED IS NULL',
+      [ended.when, ended.why, id],
+    );
+    return changed > 0 ? owner : undefined;
+  });
+}
+
+/** Ends every token of a person still live (a password reset); how many it ended. */
+export function revokeTokensOf(
   sql: Sql,
   userId: number,
-  id: number,
-  when: string,
-): Promise<boolean> {
-  return (
-    (await sql.run(
-      'UPDATE API_TOKEN SET REVOKED = ? WHERE ID = ? AND USERID = ? AND REVOKED IS NULL',
-      [when, id, userId],
-    )) > 0
+  ended: { when: string; why: string },
+): Promise<number> {
+  return sql.run(
+    'UPDATE API_TOKEN SET REVOKED = ?, ENDEDWHY = ? WHERE USERID = ? AND REVOKED IS NULL AND EXPIRES > ?',
+    [ended.when, ended.why, userId, ended.when],
+  );
+}
+
+/** A person's tokens revoked since `since` (an ISO instant), the latest first. */
+export function revokedTokensOf(sql: Sql, userId: number, since: string): Promise<TokenRow[]> {
+  return sql.all<TokenRow>(
+    `SELECT ${COLUMNS} FROM API_TOKEN t WHERE t.USERID = ? AND t.REVOKED >= ?
+     ORDER BY t.REVOKED DESC, t.ID DESC`,
+    [userId, since],
   );
 }
 
