@@ -75,9 +75,11 @@ describe('the catalogues', () => {
           if (text.includes(avoided))
             found.push(`${ns}:${key} says 「${avoided}」: use ${instead}`);
         const unspaced = DIGIT_TERMS.reduce((rest, term) => rest.replaceAll(term, ''), text);
-        const touching = /[0-9][\u3040-\u30ff\u4e00-\u9fff]|[\u3040-\u30ff\u4e00-\u9fff][0-9]/.exec(
-          unspaced,
-        );
+        // Kana and kanji, not the middle dot (「p50・p95」 is a list, not Japanese touching a digit).
+        const touching =
+          /[0-9][\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u4e00-\u9fff]|[\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u4e00-\u9fff][0-9]/.exec(
+            unspaced,
+          );
         if (touching) found.push(`${ns}:${key} writes 「${touching[0]}」: a space between them`);
       }
     expect(found).toEqual([]);
