@@ -551,7 +551,9 @@ describe('users command', () => {
       );
     expect(run('add', 'alice', '--role', 'operator')).toBe('added alice (operator)\n');
     expect(run('list')).toBe('alice\toperator\n');
-    expect(run('passwd', 'alice')).toBe('password of alice changed\n');
+    expect(run('passwd', 'alice')).toBe(
+      'password of alice changed; their sessions ended\n0 personal tokens of alice ended\n',
+    );
     expect(() => run('add', 'bob', '--role', 'king')).toThrow(
       /--role must be one of administrator, developer, operator/,
     );
