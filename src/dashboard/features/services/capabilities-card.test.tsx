@@ -151,7 +151,7 @@ describe('CapabilitiesCard', () => {
   it('reads in Japanese', async () => {
     await i18n.changeLanguage('ja');
     const text = render();
-    expect(text).toContain('1日分を1回の応答で返す（pagesize を無視）');
+    expect(text).toContain('1 日分を 1 回の応答で返す（pagesize を無視）');
     expect(text).toContain('Shift_JIS（Content-Type で指定）');
     expect(text).toContain('このサービスの日時にはタイムゾーンがなく');
   });
