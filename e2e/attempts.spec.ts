@@ -158,6 +158,7 @@ const vendorGatewayServer = perFile<VendorGateway>(async (use) => {
       },
     ],
     loginLimit: { max: 10_000, timeWindow: 60_000 },
+    accountLoginLimit: { max: 10_000, timeWindow: 3_600_000 },
   });
   const url = await app.server.listen({ host: '127.0.0.1', port: 0 });
   await use({ url, app, vendor, queued, renewed });

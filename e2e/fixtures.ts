@@ -41,6 +41,7 @@ export async function startDemoApp(
     adminPassword: ADMIN.password,
     staticDir: DIST_DIR,
     loginLimit: { max: 10_000, timeWindow: 60_000 },
+    accountLoginLimit: { max: 10_000, timeWindow: 3_600_000 },
     ...options,
   });
   await addUser(
@@ -365,6 +366,7 @@ async function startGateway(use: (gateway: GatewayService) => Promise<void>): Pr
     staticDir: DIST_DIR,
     services: entries,
     loginLimit: { max: 10_000, timeWindow: 60_000 },
+    accountLoginLimit: { max: 10_000, timeWindow: 3_600_000 },
     limits: { upstreamTimeoutMs: GATEWAY_UPSTREAM_TIMEOUT_S * 1000 },
     logger: { level: 'info', stream: { write: (line: string) => void logs.push(line) } },
   });

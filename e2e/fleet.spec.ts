@@ -51,6 +51,7 @@ test.beforeAll(async () => {
     adminPassword: ADMIN.password,
     staticDir: DIST_DIR,
     loginLimit: { max: 10_000, timeWindow: 60_000 },
+    accountLoginLimit: { max: 10_000, timeWindow: 3_600_000 },
     services: [
       {
         id: 'tokyo',

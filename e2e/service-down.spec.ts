@@ -117,6 +117,7 @@ const gatewayServer = perFile<DownGateway>(async (use) => {
     staticDir: DIST_DIR,
     services: entries,
     loginLimit: { max: 10_000, timeWindow: 60_000 },
+    accountLoginLimit: { max: 10_000, timeWindow: 3_600_000 },
     limits: { upstreamTimeoutMs: UPSTREAM_TIMEOUT_S * 1000 },
   });
   await addUser(

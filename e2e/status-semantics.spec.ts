@@ -36,6 +36,7 @@ const kantoServer = perFile<Kanto>(async (use) => {
     demo: false,
     staticDir: DIST_DIR,
     loginLimit: { max: 10_000, timeWindow: 60_000 },
+    accountLoginLimit: { max: 10_000, timeWindow: 3_600_000 },
     services: [
       {
         id: 'kanto',

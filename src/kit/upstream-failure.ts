@@ -37,6 +37,18 @@ export type UpstreamCause =
       readonly declared: boolean;
       readonly boundMebibytes: number;
     }
+  /**
+   * One value of its answer (an element's text or an attribute) ran past the gateway's bound
+   * for a single value (`--upstream-max-value-mb`): read no further.
+   */
+  | {
+      readonly kind: 'valueTooLarge';
+      /** The element the value belongs to, as the service named it. */
+      readonly element: string;
+      /** Characters it is known to hold at least: read so far, or one more than the bound. */
+      readonly characters: number;
+      readonly boundCharacters: number;
+    }
   /** It answered XML that cannot be read: the parser's words. */
   | { readonly kind: 'unreadableXml'; readonly detail: string }
   /** It answered something that is not XML: how it began. */
@@ -55,6 +67,7 @@ export const UPSTREAM_CAUSE_KINDS: readonly UpstreamCauseKind[] = [
   'busy',
   'redirect',
   'tooLarge',
+  'valueTooLarge',
   'unreadableXml',
   'notXml',
   'refused',
@@ -96,6 +109,8 @@ export function upstreamSentence(name: string, cause: UpstreamCause): string {
       return `${service} answered with a redirect (HTTP ${cause.httpStatus}${cause.location ? ` to ${cause.location}` : ''}).`;
     case 'tooLarge':
       return `${service} answered ${cause.declared ? '' : 'more than '}${cause.mebibytes.toFixed(1)} MiB, beyond the gateway's bound of ${cause.boundMebibytes} MiB (--upstream-max-mb).`;
+    case 'valueTooLarge':
+      return `${service} answered a value of <${cause.element}> of at least ${cause.characters} characters, beyond the gateway's bound of ${cause.boundCharacters} characters for one value (--upstream-max-value-mb); it was read no further.`;
     case 'unreadableXml':
       return `${service} answered XML that cannot be read (${cause.detail}).`;
     case 'notXml':
@@ -160,6 +175,13 @@ export function decodeUpstreamCause(value: unknown): UpstreamCause | undefined {
         mebibytes: positive(c.mebibytes),
         declared: c.declared === true,
         boundMebibytes: positive(c.boundMebibytes),
+      });
+    case 'valueTooLarge':
+      return whole({
+        kind: 'valueTooLarge',
+        element: text(c.element),
+        characters: int(c.characters),
+        boundCharacters: int(c.boundCharacters),
       });
     case 'unreadableXml':
       return { kind: 'unreadableXml', detail: text(c.detail) };

@@ -1,3 +1,9 @@
+import {
+  DEFAULT_ACCOUNT_LIMIT,
+  DEFAULT_ADDRESS_LIMIT,
+  GuessingLimit,
+  type TryLimit,
+} from './auth/guessing-limit.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -86,8 +92,13 @@ export interface AppConfig {
   readonly logger?: FastifyServerOptions['logger'];
   /** Shown by Part A login; the host name by default. */
   readonly serverName?: string | undefined;
-  /** Sign-in attempts per client address and window (ms) on each Part's login. */
-  readonly loginLimit?: { max: number; timeWindow: number } | undefined;
+  /**
+   * Sign-in attempts per client address and window (ms), counted together by every sign-in
+   * route and every gateway of one store (auth/guessing-limit.ts).
+   */
+  readonly loginLimit?: TryLimit | undefined;
+  /** Sign-in attempts per account name and window (ms), whatever the address. */
+  readonly accountLoginLimit?: TryLimit | undefined;
   /**
    * The services this server answers for (contract section 7), the first one at plain
    * /pipelineapi. Absent: the embedded service alone, as `local`.
@@ -255,6 +266,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
       {
         timeoutMs: limits.upstreamTimeoutMs,
         maxBytes: limits.upstreamMaxBytes,
+        maxValueChars: limits.upstreamMaxValueChars,
         concurrency: limits.upstreamConcurrency,
       },
       (service, seconds, ok) => {
@@ -296,7 +308,12 @@ export async function buildApp(config: AppConfig): Promise<App> {
         server.log.error({ err: e }, m),
       ),
     };
-    const loginLimit = config.loginLimit ?? { max: 20, timeWindow: 60_000 };
+    const guessing = new GuessingLimit(
+      shared,
+      clock,
+      config.loginLimit ?? DEFAULT_ADDRESS_LIMIT,
+      config.accountLoginLimit ?? DEFAULT_ACCOUNT_LIMIT,
+    );
     const providerSignOut = provider
       ? new ProviderSignOut(provider, config.notify?.publicUrl)
       : undefined;
@@ -312,8 +329,8 @@ export async function buildApp(config: AppConfig): Promise<App> {
     );
     const parts = [
       partC,
-      managementConsole(context, loginLimit, providerSignOut),
-      flowService(context, loginLimit),
+      managementConsole(context, guessing, providerSignOut),
+      flowService(context, guessing),
     ];
     const errors = installErrorHandler(server);
     for (const part of parts) {
@@ -329,6 +346,7 @@ export async function buildApp(config: AppConfig): Promise<App> {
         oidcRoutes(
           site,
           context,
+          guessing,
           config.oidc && provider && providerSignOut
             ? {
                 settings: config.oidc,

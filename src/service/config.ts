@@ -101,6 +101,8 @@ Bounds (docs/operations.md, "Service options"):
   --request-timeout-s <n> time to send a whole request [PIPELINE_REQUEST_TIMEOUT_S] (default 30)
   --upstream-timeout-s <n> time an upstream service has to answer [PIPELINE_UPSTREAM_TIMEOUT_S] (default 15)
   --upstream-max-mb <n>   largest answer read from an upstream [PIPELINE_UPSTREAM_MAX_MB] (default 256)
+  --upstream-max-value-mb <n>  longest single value (a text, an attribute) read from an upstream, in Mi
+                          characters [PIPELINE_UPSTREAM_MAX_VALUE_MB] (default 1)
   --upstream-concurrency <n>  calls at once to one upstream [PIPELINE_UPSTREAM_CONCURRENCY] (default 4)
 `;
 
@@ -143,6 +145,14 @@ export const BOUNDS: readonly [string, string, keyof ServiceLimits, number, numb
   ['request-timeout-s', 'PIPELINE_REQUEST_TIMEOUT_S', 'requestTimeoutMs', 1000, 1, 3600],
   ['upstream-timeout-s', 'PIPELINE_UPSTREAM_TIMEOUT_S', 'upstreamTimeoutMs', 1000, 1, 600],
   ['upstream-max-mb', 'PIPELINE_UPSTREAM_MAX_MB', 'upstreamMaxBytes', 1 << 20, 1, 4096],
+  [
+    'upstream-max-value-mb',
+    'PIPELINE_UPSTREAM_MAX_VALUE_MB',
+    'upstreamMaxValueChars',
+    1 << 20,
+    1,
+    256,
+  ],
   ['upstream-concurrency', 'PIPELINE_UPSTREAM_CONCURRENCY', 'upstreamConcurrency', 1, 1, 64],
 ];
 

@@ -25,6 +25,11 @@ export interface ServiceLimits {
   readonly upstreamTimeoutMs: number;
   /** Largest answer a gateway reads from an upstream; a larger one is refused (502). */
   readonly upstreamMaxBytes: number;
+  /**
+   * Longest single value (an element's text, an attribute) a gateway reads from an upstream,
+   * in characters (1 MiB of ASCII); a longer one ends the read (502).
+   */
+  readonly upstreamMaxValueChars: number;
   /** Calls at once from a gateway to one upstream. */
   readonly upstreamConcurrency: number;
 }
@@ -44,6 +49,7 @@ export const DEFAULT_LIMITS: ServiceLimits = {
   actionWaitMs: 2000,
   upstreamTimeoutMs: 15_000,
   upstreamMaxBytes: 256 * MIB,
+  upstreamMaxValueChars: MIB,
   upstreamConcurrency: 4,
 };
 

@@ -93,6 +93,16 @@ function failedShape(message: string, name: string): UpstreamCause | undefined {
       declared: m[1] === undefined,
       boundMebibytes: Number(m[3]),
     };
+  m = match(
+    String.raw`answered a value of <([\s\S]+)> of at least (\d+) characters, beyond the gateway's bound of (\d+) characters for one value \(--upstream-max-value-mb\); it was read no further\.$`,
+  );
+  if (m)
+    return {
+      kind: 'valueTooLarge',
+      element: m[1] ?? '',
+      characters: Number(m[2]),
+      boundCharacters: Number(m[3]),
+    };
   m = match(String.raw`answered XML that cannot be read \(([\s\S]*)\)\.$`);
   if (m) return { kind: 'unreadableXml', detail: m[1] ?? '' };
   m = match(String.raw`answered something that is not XML(?:: ([\s\S]*))?\.$`);

@@ -32,6 +32,12 @@ const CAUSES: readonly (readonly [UpstreamCause, number])[] = [
   [{ kind: 'redirect', httpStatus: 301, location: '' }, 5002],
   [{ kind: 'tooLarge', mebibytes: 300, declared: true, boundMebibytes: 256 }, 5002],
   [{ kind: 'tooLarge', mebibytes: 256.1, declared: false, boundMebibytes: 256 }, 5002],
+  [
+    { kind: 'valueTooLarge', element: 'Message', characters: 1048577, boundCharacters: 1048576 },
+    5002,
+  ],
+  // An element's name is the vendor's: matched as written, whatever it holds.
+  [{ kind: 'valueTooLarge', element: 'Cell @name', characters: 1001, boundCharacters: 1000 }, 5002],
   [{ kind: 'unreadableXml', detail: 'Unexpected close tag' }, 5002],
   [{ kind: 'notXml', start: 'Bad gateway' }, 5002],
   [{ kind: 'notXml', start: '' }, 5002],
@@ -140,7 +146,7 @@ describe('WhatFailed', () => {
       expect(html).toContain(`data-kind="${cause.kind}"`);
       // Half-width words the Japanese keeps: HTTP, MiB, XML, APIキー, the option's name.
       const left = ours(html)
-        .replace(/HTTP|MiB|XML|API|--upstream-max-mb/g, ' ')
+        .replace(/HTTP|MiB|XML|API|--upstream-max-value-mb|--upstream-max-mb/g, ' ')
         .match(/[A-Za-z]{2,}/g);
       expect(left, JSON.stringify(cause)).toBeNull();
     }

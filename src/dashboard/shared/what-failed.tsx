@@ -30,6 +30,8 @@ type DownKey =
   | 'down.redirectTo'
   | 'down.tooLarge'
   | 'down.tooLargeRead'
+  | 'down.valueTooLarge'
+  | 'down.valueElement'
   | 'down.unreadableXml'
   | 'down.notXml'
   | 'down.began'
@@ -83,6 +85,15 @@ function failureLines(read: UpstreamMessage): FailureLine[] {
           key: read.declared ? 'down.tooLarge' : 'down.tooLargeRead',
           values: { size: read.mebibytes.toFixed(1), limit: read.boundMebibytes },
         },
+      ];
+    case 'valueTooLarge':
+      return [
+        {
+          key: 'down.valueTooLarge',
+          values: { characters: read.characters, limit: read.boundCharacters },
+        },
+        // The element is the service's name for it: kept as written.
+        { key: 'down.valueElement', verbatim: read.element },
       ];
     case 'unreadableXml':
       return [

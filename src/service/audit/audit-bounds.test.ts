@@ -217,12 +217,20 @@ describe('an audit no one can flood', () => {
       expect(everything).not.toContain(value);
   });
 
-  it('redacts the key header named in a query string and a personal token under any name, in the entry and its export (issue 39)', async () => {
+  it('redacts the key header named as a field and a personal token under any name, in the entry and its export (issue 39)', async () => {
     const token = `pdt_${'T'.repeat(43)}`;
-    const response = await service.fetch(
-      `/pipelineapi/suspend/json?pipelineid=pl_8&X-Pipelinewebapi=${token}&q=${token}&note=see%20${token}`,
+    // In a query string such a call is refused before anything else (http/query-credentials.ts).
+    const inQuery = await service.fetch(
+      `/pipelineapi/suspend/json?pipelineid=pl_8&X-Pipelinewebapi=${token}`,
       { method: 'PUT', headers: { 'X-Pipelinewebapi': TEST_API_KEY } },
     );
+    expect(inQuery.status).toBe(400);
+    // In a form body it is only a field, kept out of the entry all the same.
+    const response = await service.fetch('/pipelineapi/suspend/json', {
+      method: 'PUT',
+      headers: { 'Content-Type': FORM, 'X-Pipelinewebapi': TEST_API_KEY },
+      body: `pipelineid=pl_8&X-Pipelinewebapi=${token}&q=${token}&note=see%20${token}`,
+    });
     expect(response.status).toBe(404);
     const page = await audit({ operation: 'suspend' });
     expect(page.entries[0]?.parameters).toEqual({
@@ -341,7 +349,9 @@ describe('the audit as CSV', () => {
         headers: { 'Content-Type': FORM },
         body: new URLSearchParams({ userName, password: 'not-the-password' }).toString(),
       });
-      expect(refused.status).toBe(403);
+      // A name is one line: one holding a tab or a line feed is refused as such (issue 39,
+      // item 4), and audited all the same, its control characters written out.
+      expect(refused.status).toBe(/[\t\n]/.test(userName) ? 400 : 403);
     }
     const day = '20261123';
     const csv = await exportCsv({ from: day, to: day, operation: 'mc.login' });
@@ -375,18 +385,18 @@ describe('the audit as CSV', () => {
         "'+1+2",
         "'-2+3",
         "'@SUM(A1:A2)",
-        "'\t=1+1",
-        'plain, "quoted"\nand on',
+        '\\u0009=1+1',
+        'plain, "quoted"\\u000aand on',
         '-42',
       ].reverse(),
     );
-    expect(csv.text).toContain('"plain, ""quoted""\nand on"');
+    expect(csv.text).toContain('"plain, ""quoted""\\u000aand on"');
     expect(csv.text).toContain(`"'=cmd|' /C calc'!A0"`);
     for (const row of rows.slice(1, -1)) {
       expect(row).toHaveLength(12);
       expect(row[2]).toBe('none');
       expect(row[5]).toBe('mc.login');
-      expect(row[7]).toBe('403');
+      expect(row[7]).toBe(row[1]?.includes('\\u00') ? '400' : '403');
       expect(JSON.parse(row[6] as string)).toMatchObject({ password: '[redacted]' });
     }
     expect(csv.text).not.toContain('not-the-password');

@@ -14,7 +14,7 @@ import {
 import { REPO_ROOT } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import { addUser } from './users.ts';
-import { startService, TEST_API_KEY, type TestService } from '../testing/service.ts';
+import { formPost, startService, TEST_API_KEY, type TestService } from '../testing/service.ts';
 import { writeTestPipelines } from '../testing/pipelines.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -506,32 +506,47 @@ describe('secrets at rest and in logs', () => {
 });
 
 describe('sign-in attempts', () => {
-  it('are limited per client address, and allowed again after the window', async () => {
+  it('count every sign-in route together per address, and per account across addresses', async () => {
+    // Windows are fixed (a minute per address, an hour per account): a clock of the test's own
+    // keeps every try within them, however slowly the machine checks each password.
+    const limitClock = new ManualClock(Date.UTC(2026, 11, 2, 8, 0, 0));
     const other = await startService({
       adminPassword: ADMIN_PASSWORD,
-      // Long enough that four scrypt-checked attempts fit in it on a busy machine.
-      loginLimit: { max: 3, timeWindow: 4000 },
+      clock: limitClock,
+      loginLimit: { max: 3, timeWindow: 60_000 },
+      accountLoginLimit: { max: 5, timeWindow: 3_600_000 },
+      // Tries from other addresses, as a trusted proxy tells them.
+      trustProxy: ['127.0.0.1'],
     });
-    const attempt = () =>
-      other.fetch('/mcapi/auth/login', form({ userName: 'admin', password: 'wrong' }));
-    for (let i = 0; i < 3; i++) expect((await attempt()).status).toBe(403);
-    const limited = await attempt();
-    expect(limited.status).toBe(429);
-    expect(((await limited.json()) as { result: { code: number } }).result.code).toBe(4029);
-    const limitedB = await other.fetch(
-      '/api/auth/login',
-      form({ user: 'admin', password: 'wrong' }),
-    );
-    expect(limitedB.status).toBe(403); // each Part's login has its own budget
-    await new Promise((resolve) => setTimeout(resolve, 4100));
-    expect(
-      (
-        await other.fetch(
-          '/mcapi/auth/login',
-          form({ userName: 'admin', password: ADMIN_PASSWORD }),
-        )
-      ).status,
-    ).toBe(200);
+    const from = (address: string) => ({ 'X-Forwarded-For': address });
+    const partA = (password: string, address = '10.0.0.1') =>
+      other.fetch('/mcapi/auth/login', formPost({ userName: 'admin', password }, from(address)));
+    const partB = (address = '10.0.0.1') =>
+      other.fetch('/api/auth/login', formPost({ user: 'ADMIN', password: 'wrong' }, from(address)));
+    expect((await partA('wrong')).status).toBe(403);
+    expect((await partB()).status).toBe(403);
+    expect((await partA('wrong')).status).toBe(403);
+    // The fourth from that address, on either Part: refused, saying when to try again.
+    for (const limited of [await partA(ADMIN_PASSWORD), await partB()]) {
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toBe('60');
+    }
+    const limited = await partA('wrong');
+    const body = (await limited.json()) as { result: { code: number; message: string } };
+    expect(body.result).toMatchObject({
+      code: 4029,
+      message: 'Too many sign-in attempts from this address; try again in 60 s.',
+    });
+    // Another address is not held up by it; after the window the first may try again.
+    expect((await partA(ADMIN_PASSWORD, '10.0.0.2')).status).toBe(200);
+    limitClock.advance(60_000);
+    expect((await partA(ADMIN_PASSWORD)).status).toBe(200);
+    // The account has had five tries that passed the address's limit: the sixth, from
+    // anywhere, waits for its hour.
+    const spread = await partB('10.0.0.3');
+    expect(spread.status).toBe(429);
+    expect(spread.headers.get('retry-after')).toBe('3540');
+    expect(await spread.text()).toContain('Too many sign-in attempts for this account');
     await other.close();
   });
 });

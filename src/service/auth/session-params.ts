@@ -1,6 +1,12 @@
+import { notText } from '../db/text.ts';
 import { ApiError } from '../errors.ts';
 
-/** One form field, refusing repeats; `missing` and `wrongType` are the Part's error codes. */
+/**
+ * One form field of Part A or B, refusing repeats; `missing` is the Part's error code. Each
+ * of these fields is one line (a name, a password, a session id, a filter, a flag): any
+ * control character, tab and line feed included, or a lone surrogate, is refused naming the
+ * field before it reaches a store (db/text.ts), and so are bytes that were not UTF-8.
+ */
 export function field(
   source: unknown,
   name: string,
@@ -31,6 +37,11 @@ export function field(
     throw new ApiError(400, codes.missing, `Parameter ${name} must be text.`);
   if (value.length > 1024)
     throw new ApiError(400, codes.missing, `Parameter ${name} is longer than 1024 characters.`);
+  // The form parser turns bytes that are not UTF-8 into U+FFFD (form.ts).
+  if (value.includes('\uFFFD'))
+    throw new ApiError(400, codes.missing, `Parameter ${name} is not valid UTF-8.`);
+  const why = notText(value);
+  if (why !== undefined) throw new ApiError(400, codes.missing, `Parameter ${name} ${why}.`);
   return value;
 }
 

@@ -7,10 +7,11 @@ import type { SessionKind, SessionStore } from './sessions.ts';
 // What sign-in and sign-out share between Part A (mcapi) and Part B (flowapi): each Part
 // keeps its own fields, codes and answers.
 
-/** The route options that hold sign-in to `limit` tries per address and time window. */
-export const rateLimited = (limit: { max: number; timeWindow: number }) => ({
-  config: { rateLimit: { max: limit.max, timeWindow: limit.timeWindow } },
-});
+/**
+ * The route config flag of a route that refuses its method outright, whatever the call
+ * carries: http/query-credentials.ts lets its 405 answer first.
+ */
+export const REFUSES_METHOD = 'refusesMethod';
 
 /**
  * Sign-in and sign-out take POST alone: a password or session id in a URL ends up in
@@ -25,10 +26,31 @@ export function refuseSignInWithoutPost(app: FastifyInstance, prefix: string): v
     app.route({
       method: ['GET', 'PUT', 'DELETE', 'PATCH'],
       url: `${prefix}/auth/${path}`,
+      // Its 405 comes before the refusal of a password in the query string (it says why).
+      config: { [REFUSES_METHOD]: true },
       handler: () => {
         throw new ApiError(405, CommonCode.MethodNotAllowed, message, { allow: 'POST' });
       },
     });
+}
+
+/**
+ * The name a sign-in tries, as its field `name` gives it, written into the audit's subject
+ * before it is checked: failed attempts matter most to an audit, and one refused for what
+ * the name holds (a NUL, a line feed, 1 MB of it) is recorded too, under that name with its
+ * control characters written out (`\u0000`) and cut to the audit's bound.
+ */
+export function signInName(
+  params: Record<string, unknown>,
+  name: string,
+  subject: AuditSubject,
+  codes: { status: number; missing: number },
+): string {
+  const tried = params[name];
+  if (typeof tried === 'string' && tried !== '') subject.userName = tried;
+  const userName = field(params, name, codes, true);
+  subject.userName = userName;
+  return userName;
 }
 
 /**

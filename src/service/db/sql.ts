@@ -1,3 +1,5 @@
+import { escapeControls, notText } from './text.ts';
+
 // The gateway's shared state (contract section 11) lives in SQLite (the default) or in
 // PostgreSQL. Its queries are written once, in the SQL both engines speak, against this
 // interface; sqlite-sql.ts and postgres-sql.ts carry it to each engine. Nothing above the
@@ -12,6 +14,23 @@
 //   JavaScript numbers.
 
 export type SqlValue = string | number | null;
+
+/**
+ * The values of a statement as both engines bind them: text holding a control character
+ * other than tab, line feed and carriage return (or a lone surrogate) goes in with it
+ * written out as `\u0000` (db/text.ts). The routes refuse such text from clients before it
+ * gets here; what reaches this is an upstream's words (the request index, a refusal's
+ * message), which must be kept whatever they hold. PostgreSQL refuses NUL outright ("invalid
+ * byte sequence 0x00", a 500 for whoever called), and SQLite is held to the same, so both
+ * keep and find the same text. The values come back unchanged when nothing needs it.
+ */
+export function storable(params: readonly SqlValue[]): readonly SqlValue[] {
+  if (!params.some((value) => typeof value === 'string' && notText(value, MULTI) !== undefined))
+    return params;
+  return params.map((value) => (typeof value === 'string' ? escapeControls(value, MULTI) : value));
+}
+
+const MULTI = { multiLine: true } as const;
 
 export type Engine = 'sqlite' | 'postgres';
 

@@ -1,6 +1,6 @@
 import { Mutex } from 'async-mutex';
 import { prepared, type Db } from './sqlite.ts';
-import type { Sql, SqlValue } from './sql.ts';
+import { storable, type Sql, type SqlValue } from './sql.ts';
 
 /**
  * The portable SQL of sql.ts on a better-sqlite3 connection. Each statement runs at once
@@ -17,19 +17,20 @@ export function sqliteSql(db: Db): Sql {
       engine: 'sqlite',
       async all<T>(sql: string, params: readonly SqlValue[] = []) {
         await ready();
-        return prepared(db, sql).all(...params) as T[];
+        return prepared(db, sql).all(...storable(params)) as T[];
       },
       async get<T>(sql: string, params: readonly SqlValue[] = []) {
         await ready();
-        return prepared(db, sql).get(...params) as T | undefined;
+        return prepared(db, sql).get(...storable(params)) as T | undefined;
       },
       async run(sql, params = []) {
         await ready();
         const statement = prepared(db, sql);
         // A change with RETURNING hands rows back; it is still run once.
+        const values = storable(params);
         return statement.reader
-          ? statement.all(...params).length
-          : statement.run(...params).changes;
+          ? statement.all(...values).length
+          : statement.run(...values).changes;
       },
       async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
         if (inTransaction) return work(client);

@@ -1,8 +1,9 @@
+import type { GuessingLimit } from '../auth/guessing-limit.ts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { FS_SESSION_HEADER } from '../../kit/wire.ts';
 import { field, merged, minutes } from '../auth/session-params.ts';
 import { anonymousSubject } from '../audit/audit-log.ts';
-import { refuseSignInWithoutPost, rateLimited, signOutNamed } from '../auth/sign-in-routes.ts';
+import { refuseSignInWithoutPost, signInName, signOutNamed } from '../auth/sign-in-routes.ts';
 import { authenticateUser } from '../auth/users.ts';
 import type { ServiceContext } from '../context.ts';
 import { ApiError, codeForPart, FsCode } from '../errors.ts';
@@ -36,7 +37,8 @@ function send(reply: FastifyReply, data: Record<string, string>): FastifyReply {
 /** Part B: flow service login and logout, and the X-Fs-SessionId check. */
 export function flowService(
   ctx: ServiceContext,
-  loginLimit: { max: number; timeWindow: number },
+  /** The one limit of sign-in tries per address and account (auth/guessing-limit.ts). */
+  guessing: GuessingLimit,
 ): Part {
   return { prefixes: [FLOWAPI_PREFIX], renderError: renderPartBError, routes };
   async function routes(app: FastifyInstance): Promise<void> {
@@ -45,18 +47,21 @@ export function flowService(
     // As Part A's (auth/sign-in-routes.ts): sign-in and sign-out take POST alone.
     refuseSignInWithoutPost(app, FLOWAPI_PREFIX);
 
-    app.post(`${FLOWAPI_PREFIX}/auth/login`, rateLimited(loginLimit), (request, reply) => {
+    app.post(`${FLOWAPI_PREFIX}/auth/login`, (request, reply) => {
       const subject = anonymousSubject();
       return audited(request, 'fs.login', subject, async () => {
         const params = merged(request.query, request.body);
-        const userName = field(params, 'user', MISSING, true);
-        subject.userName = userName;
+        // The name tried is audited even when it is refused (a control character in it).
+        const userName = signInName(params, 'user', subject, MISSING);
         const password = field(params, 'password', MISSING, false);
         const lifetime = minutes(
           field(params, 'lifetime', MISSING, false),
           'lifetime',
           FsCode.Missing,
         );
+        // Counted with Part A's tries once the fields are well formed, before the password
+        // is looked at.
+        await guessing.take(request.ip, userName);
         const user = await authenticateUser(ctx.shared, userName, password, {
           allowPasswordless: true,
         });

@@ -61,7 +61,12 @@ export class ServiceDirectory implements Services {
     /** The embedded service's zone: the server's own. */
     private readonly embeddedTime: ServiceTime,
     private readonly now: () => Date,
-    upstreamLimits: { timeoutMs: number; maxBytes: number; concurrency: number },
+    upstreamLimits: {
+      timeoutMs: number;
+      maxBytes: number;
+      maxValueChars: number;
+      concurrency: number;
+    },
     /** Told of each check's time and outcome (metrics). */
     private readonly onCheck?: (service: string, seconds: number, ok: boolean) => void,
     indexing?: IndexOptions,

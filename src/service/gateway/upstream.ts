@@ -20,7 +20,12 @@ import { CallLimiter, retryAfterMs } from './limiter.ts';
 import { UNPROBED, type ListPaging } from './paging.ts';
 import { Redactor } from './redactor.ts';
 import type { UpstreamEntry } from './services.ts';
-import { XmlStreamError, XmlTreeStream, type RecordStream } from './xml-stream.ts';
+import {
+  XmlStreamError,
+  XmlTreeStream,
+  XmlValueTooLargeError,
+  type RecordStream,
+} from './xml-stream.ts';
 
 /** Bytes of a refusal's body read for its words: the rest is not worth holding. */
 const REFUSAL_BYTES = 64 * 1024;
@@ -33,6 +38,11 @@ export interface UpstreamOptions {
   readonly timeoutMs?: number;
   /** Largest answer read; a larger one is refused with 502 naming the service and size. */
   readonly maxBytes?: number;
+  /**
+   * Longest single value (an element's text, an attribute) read, in characters; a longer one
+   * ends the read with 502 naming the service, the element and the size.
+   */
+  readonly maxValueChars?: number;
   /** Calls at once to this upstream. */
   readonly concurrency?: number;
   /** Secrets cut out of everything the upstream says (every configured upstream key). */
@@ -97,6 +107,7 @@ export class Upstream {
   readonly limiter: CallLimiter;
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
+  private readonly maxValueChars: number;
   private sessionId: string | undefined;
   private readonly seen: AnswersSeen = {
     charset: null,
@@ -111,6 +122,7 @@ export class Upstream {
   ) {
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.maxBytes = options.maxBytes ?? 256 * MIB;
+    this.maxValueChars = options.maxValueChars ?? MIB;
     this.limiter = new CallLimiter(options.concurrency ?? 4);
     this.redactor = options.redactor ?? new Redactor([entry.apiKey]);
   }
@@ -361,7 +373,7 @@ export class Upstream {
         {},
       );
     }
-    const stream = new XmlTreeStream(records);
+    const stream = new XmlTreeStream(records, this.maxValueChars);
     let seen = '';
     let tree: TreeObject;
     try {
@@ -373,6 +385,18 @@ export class Upstream {
       tree = stream.close();
     } catch (error) {
       controller.abort();
+      // The vendor's value, not the caller's page: a 502 naming it, never a 4xx.
+      if (error instanceof XmlValueTooLargeError)
+        throw this.fail({
+          httpStatus: 502,
+          code: ErrorCode.UpstreamFailed,
+          cause: {
+            kind: 'valueTooLarge',
+            element: error.element,
+            characters: error.characters,
+            boundCharacters: error.boundCharacters,
+          },
+        });
       if (!(error instanceof XmlStreamError)) throw error;
       throw this.fail(callFailure(new ParseError(error.message, seen), this.facts(operation)));
     }

@@ -1,15 +1,14 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { redactingLogger } from '../audit/redact.ts';
-import { ApiError, CommonCode } from '../errors.ts';
 import { parseForm } from '../form.ts';
 import type { ServiceLimits } from '../limits.ts';
 import { accessLog } from './access-log.ts';
 import { basePathHooks, basePathRewriter } from './base-path.ts';
 import { CachedReads } from './cached-reads.ts';
 import type { ServiceMetrics } from './metrics.ts';
+import { refuseCredentialsInQuery } from './query-credentials.ts';
 
 // The service's HTTP server as app.ts builds it: its bounds, parsers and plugins.
 
@@ -75,23 +74,13 @@ export async function httpServer(
     ...(rewriter ? { rewriteUrl: rewriter } : {}),
   });
   accessLog(server);
+  // Before any route's own hooks: a key in a URL is named as such, not taken as no key.
+  refuseCredentialsInQuery(server);
   server.server.maxConnections = limits.maxConnections;
   server.removeAllContentTypeParsers();
   await server.register(fastifyFormbody, { bodyLimit: BODY_LIMIT, parser: parseForm });
   await server.register(fastifyCookie);
   // After the cookie plugin: its onSend writes the Set-Cookie lines this one rewrites.
   basePathHooks(server, config.basePath ?? '');
-  // Only the login routes opt in (per-route config); the limit is per client address, so
-  // failures from elsewhere never lock the real user out, and it lifts after the window.
-  await server.register(fastifyRateLimit, {
-    global: false,
-    keyGenerator: (request) => request.ip,
-    errorResponseBuilder: (_request, context) =>
-      new ApiError(
-        429,
-        CommonCode.TooManyRequests,
-        `Too many sign-in attempts from this address; try again in ${Math.ceil(context.ttl / 1000)} s.`,
-      ),
-  });
   return { server, cached };
 }

@@ -1,3 +1,4 @@
+import type { GuessingLimit } from '../auth/guessing-limit.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OidcProviderAnswer, OidcSessionAnswer, Role } from '../../kit/index.ts';
@@ -99,6 +100,8 @@ function userNameOf(claims: Readonly<Record<string, unknown>>): string | undefin
 export function oidcRoutes(
   server: FastifyInstance,
   ctx: ServiceContext,
+  /** The handoff proves who one is too: its tries count with every sign-in's. */
+  guessing: GuessingLimit,
   oidc:
     | {
         settings: OidcSettings;
@@ -296,6 +299,7 @@ export function oidcRoutes(
   // The sign-in page trades the handoff for the session (or the reason) once.
   server.get(`${OIDC_PREFIX}/session`, async (request: FastifyRequest, reply) => {
     configured();
+    await guessing.take(request.ip);
     const code = (request.query as Record<string, unknown>).code;
     const outcome = typeof code === 'string' ? handoffs.get(code) : undefined;
     if (typeof code === 'string') handoffs.delete(code);

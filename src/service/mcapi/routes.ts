@@ -1,3 +1,4 @@
+import type { GuessingLimit } from '../auth/guessing-limit.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ApiKeyAnswer, ApiSettings } from '../../kit/management-console.ts';
 import type { ServicesAnswer } from '../../kit/services.ts';
@@ -41,13 +42,14 @@ function settings(ctx: ServiceContext): ApiSettings {
  */
 export function managementConsole(
   ctx: ServiceContext,
-  loginLimit: { max: number; timeWindow: number },
+  /** The one limit of sign-in tries per address and account (auth/guessing-limit.ts). */
+  guessing: GuessingLimit,
   /** Ends a session at the OpenID provider it came from (single sign-on), if configured. */
   providerSignOut?: ProviderSignOut,
 ): Part {
   return { prefixes: [MCAPI_PREFIX], renderError: renderPartAError, routes };
   async function routes(app: FastifyInstance): Promise<void> {
-    signInRoutes(app, ctx, loginLimit, providerSignOut);
+    signInRoutes(app, ctx, guessing, providerSignOut);
 
     app.get(`${MCAPI_PREFIX}/pipeline/settings`, async (request, reply) => {
       requireRole(await requireSession(ctx, request), 'administrator');

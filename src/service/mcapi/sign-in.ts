@@ -1,3 +1,4 @@
+import type { GuessingLimit } from '../auth/guessing-limit.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LoginAnswer, LogoutAnswer, SessionAnswer } from '../../kit/management-console.ts';
 import { SESSION_COOKIE } from '../../kit/wire.ts';
@@ -6,7 +7,7 @@ import type { ProviderSignOut } from '../auth/oidc-sign-out.ts';
 import { field, merged, minutes } from '../auth/session-params.ts';
 import { roleOn } from '../auth/service-roles.ts';
 import { sessionCookieOptions } from '../auth/session-cookie.ts';
-import { refuseSignInWithoutPost, rateLimited, signOutNamed } from '../auth/sign-in-routes.ts';
+import { refuseSignInWithoutPost, signInName, signOutNamed } from '../auth/sign-in-routes.ts';
 import { authenticateUser } from '../auth/users.ts';
 import type { ServiceContext } from '../context.ts';
 import { ApiError, McCode } from '../errors.ts';
@@ -17,7 +18,7 @@ import { MCAPI_PREFIX, MISSING, requireSession, send } from './respond.ts';
 export function signInRoutes(
   app: FastifyInstance,
   ctx: ServiceContext,
-  loginLimit: { max: number; timeWindow: number },
+  guessing: GuessingLimit,
   /** Ends a session at the OpenID provider it came from (single sign-on), if configured. */
   providerSignOut: ProviderSignOut | undefined,
 ): void {
@@ -26,21 +27,23 @@ export function signInRoutes(
 
   refuseSignInWithoutPost(app, MCAPI_PREFIX);
 
-  app.post(`${MCAPI_PREFIX}/auth/login`, rateLimited(loginLimit), (request, reply) => {
+  app.post(`${MCAPI_PREFIX}/auth/login`, (request, reply) => {
     const subject = anonymousSubject();
     return audited(request, 'mc.login', subject, () => login(request, reply, subject));
   });
 
   const login = async (request: FastifyRequest, reply: FastifyReply, subject: AuditSubject) => {
     const params = merged(request.query, request.body);
-    const userName = field(params, 'userName', MISSING, true);
-    // The name tried, whether or not it signs in: failed attempts matter most to an audit.
-    subject.userName = userName;
+    // The name tried, whether or not it signs in, even when it is refused.
+    const userName = signInName(params, 'userName', subject, MISSING);
     const password = field(params, 'password', MISSING, true);
     const timeout = minutes(field(params, 'timeout', MISSING, false), 'timeout', McCode.WrongType);
     const getRole = field(params, 'getRole', MISSING, false) ?? 'false';
     if (getRole !== 'true' && getRole !== 'false')
       throw new ApiError(400, McCode.WrongType, 'Parameter getRole must be true or false.');
+    // Counted once the fields are well formed (bad input changes nothing), before the
+    // password is looked at: a refused try is a try.
+    await guessing.take(request.ip, userName);
     const user = await authenticateUser(ctx.shared, userName, password, {
       allowPasswordless: false,
     });

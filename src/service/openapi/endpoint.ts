@@ -86,6 +86,12 @@ export const upstreamCause: Schema = {
       declared: { type: 'boolean' },
       boundMebibytes: { type: 'number', minimum: 0 },
     }),
+    exactly({
+      kind: { const: 'valueTooLarge' },
+      element: untrusted('the element the value belongs to, as the service named it'),
+      characters: wholeNumber,
+      boundCharacters: wholeNumber,
+    }),
     exactly({ kind: { const: 'unreadableXml' }, detail: untrusted('the XML parser’s words') }),
     exactly({ kind: { const: 'notXml' }, start: untrusted('how its answer began') }),
     exactly({

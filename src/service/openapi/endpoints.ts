@@ -227,6 +227,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
           },
         }),
       ),
+      ...badInput,
       '401': signedIn['401'],
       '403': aError('Another person’s tokens, asked by someone not an administrator (3003)'),
       '404': aError('No such user (4004)'),

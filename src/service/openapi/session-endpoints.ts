@@ -57,6 +57,9 @@ export const SINGLE_SIGN_ON_ENDPOINTS: readonly Endpoint[] = [
       ),
       '403': aError('Refused, with the reason (3002), or the handoff expired'),
       '404': aError('Single sign-on is not configured'),
+      '429': aError(
+        'Too many sign-in tries from this address, counted with every sign-in route (4029); Retry-After',
+      ),
     },
   },
 ];

@@ -1,3 +1,4 @@
+import { notText } from '../db/text.ts';
 import { badParameter, missingParameter } from '../errors.ts';
 
 type RawValue = string | string[] | undefined;
@@ -27,7 +28,13 @@ export class Params {
     return [...this.values.keys()];
   }
 
-  /** The value of a parameter given at most once; undefined when absent or empty. */
+  /**
+   * The value of a parameter given at most once; undefined when absent or empty. Text only
+   * (db/text.ts): a control character or a lone surrogate is refused naming the parameter,
+   * before the value reaches a store. Tab, line feed and carriage return pass: Part C's and
+   * the bulk jobs' free text (a reason, a search, a pipeline's Args) may span lines, and
+   * every id, name or flag is held to its shape by `matching` or its caller besides.
+   */
   optional(name: string, maxLength = 1024): string | undefined {
     const value = this.values.get(name);
     if (Array.isArray(value)) throw badParameter(name, 'is given more than once');
@@ -36,6 +43,8 @@ export class Params {
       throw badParameter(name, `is longer than ${maxLength} characters`);
     // The form parser turns bytes that are not UTF-8 into U+FFFD; such a value is not what was meant.
     if (value.includes('\uFFFD')) throw badParameter(name, 'is not valid UTF-8');
+    const why = notText(value, { multiLine: true });
+    if (why !== undefined) throw badParameter(name, why);
     return value;
   }
 

@@ -172,6 +172,29 @@ describe('two gateways on one PostgreSQL', () => {
     expect(listed.find((s) => s.id === 'prod')?.role).toBe('operator');
   });
 
+  it('count sign-in tries together: past the limit on one, refused on the other', async () => {
+    // Gateways of their own, with a small limit: the file's two keep the tests' large one.
+    const url = await cluster.freshDatabase();
+    const loginLimit = { max: 3, timeWindow: 86_400_000 };
+    const first = await startService({ databaseUrl: url, apiKey: undefined, loginLimit });
+    const second = await startService({ databaseUrl: url, apiKey: undefined, loginLimit });
+    try {
+      const wrong = { userName: 'admin', password: 'wrong-password' };
+      expect((await first.fetch('/mcapi/auth/login', formPost(wrong))).status).toBe(403);
+      expect(
+        (await second.fetch('/api/auth/login', formPost({ user: 'admin', password: 'x' }))).status,
+      ).toBe(403);
+      expect((await first.fetch('/mcapi/auth/login', formPost(wrong))).status).toBe(403);
+      // The fourth, on the other gateway and the other Part: the same address's fourth try.
+      const limited = await second.fetch('/mcapi/auth/login', formPost(wrong));
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
   it('refuse on one a token revoked on the other, at once', async () => {
     const session = await signIn(one, 'olivia');
     const created = await one.fetch(

@@ -206,6 +206,13 @@ export const POSTGRES_MIGRATIONS: readonly { readonly version: number; readonly 
     version: 5,
     sql: 'ALTER TABLE API_TOKEN ADD COLUMN ENDEDWHY VARCHAR;',
   },
+  {
+    // Sign-in tries per address and account: db/system/migrations.ts's step 13.
+    version: 6,
+    sql: `CREATE TABLE SIGN_IN_TRIES (
+      KEY VARCHAR NOT NULL, WINDOWSTART BIGINT NOT NULL, COUNT INTEGER NOT NULL,
+      PRIMARY KEY (KEY, WINDOWSTART));`,
+  },
 ];
 
 /** The key of the advisory lock under which one gateway at a time migrates. */

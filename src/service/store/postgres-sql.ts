@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { StoreUnavailable, type Sql, type SqlValue } from '../db/sql.ts';
+import { storable, StoreUnavailable, type Sql, type SqlValue } from '../db/sql.ts';
 
 // PostgreSQL's BIGINT (epoch milliseconds, COUNT(*)) and NUMERIC arrive as text by default:
 // every number this store keeps fits a JavaScript number.
@@ -96,7 +96,7 @@ export function postgresPool(
       engine: 'postgres',
       async all<T>(sql: string, params: readonly SqlValue[] = []) {
         try {
-          return (await target.query(textOf(sql), params as SqlValue[])).rows as T[];
+          return (await target.query(textOf(sql), storable(params) as SqlValue[])).rows as T[];
         } catch (error) {
           return unavailable(error);
         }
@@ -106,7 +106,7 @@ export function postgresPool(
       },
       async run(sql, params = []) {
         try {
-          return (await target.query(textOf(sql), params as SqlValue[])).rowCount ?? 0;
+          return (await target.query(textOf(sql), storable(params) as SqlValue[])).rowCount ?? 0;
         } catch (error) {
           return unavailable(error);
         }

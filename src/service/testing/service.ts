@@ -38,6 +38,7 @@ export async function startService(
     demo: false,
     apiKey: TEST_API_KEY,
     loginLimit: { max: 10_000, timeWindow: 60_000 },
+    accountLoginLimit: { max: 10_000, timeWindow: 3_600_000 },
     ...config,
     dataDir,
   });

@@ -81,7 +81,10 @@ describe('an audit entry', () => {
       const bounded = boundEntry(given, { compact });
       expect(bytes(bounded)).toBeLessThanOrEqual(compact ? COMPACT.bytes : ENTRY_BYTES);
       expect(bounded.truncated).toBe(true);
-      expect(bounded.message.length).toBeLessThan(compact ? COMPACT.message : 512);
+      expect(bounded.message.length).toBeLessThanOrEqual(compact ? COMPACT.message : 512);
+      // Control characters are kept written out (db/text.ts), within the same bounds.
+      expect(bounded.message.startsWith('\\u0001\\u0001')).toBe(true);
+      expect(bounded.userName?.startsWith('\\u0001')).toBe(true);
     }
   });
 

@@ -1,12 +1,15 @@
 import type { AuditEntryAnswer, AuditVia } from '../../../kit/audit.ts';
 import { holdsToken, isSecretName, REDACTED } from '../../secret-names.ts';
+import { escapeControls } from '../text.ts';
 
 /*
  * What one audit entry may hold, whatever a request sends: a bounded number of parameters,
  * each name and value cut to a length, secrets by name replaced, and the whole entry, as an
  * answer of /mcapi/audit writes it, at most ENTRY_BYTES of JSON. An entry that lost
  * anything says so: its parameters end with one named TRUNCATION_NOTE saying what went,
- * and it is read back with `truncated: true`.
+ * and it is read back with `truncated: true`. Control characters in any of its text (a
+ * refused sign-in's name, an upstream's message) are written out as `\u0000` (db/text.ts):
+ * the names and one-line fields lose tab and line breaks too, the message and values keep them.
  */
 
 /** Largest entry, in bytes of its JSON (UTF-8) as /mcapi/audit answers it. */
@@ -81,14 +84,17 @@ export function boundEntry(
   const shape = options.compact ? COMPACT : FULL;
   const lost: string[] = options.lost ? [options.lost] : [];
   const text = <K extends keyof typeof TEXT_FIELDS>(name: K): AuditFields[K] => {
-    const value = entry[name];
-    if (value === null) return value as AuditFields[K];
+    const raw = entry[name];
+    if (raw === null) return raw as AuditFields[K];
+    // One line each: a refused sign-in's name with a NUL in it is kept, as `\u0000`.
+    const value = escapeControls(raw);
     const shorter = cut(value, TEXT_FIELDS[name]);
     if (shorter === undefined) return value as AuditFields[K];
     lost.push(`${name} cut at ${TEXT_FIELDS[name]} characters`);
     return shorter as AuditFields[K];
   };
-  let message = entry.message;
+  // An upstream's refusal may hold any character (issue 39, item 4); kept, written out.
+  let message = escapeControls(entry.message, { multiLine: true });
   const shortMessage = cut(message, shape.message);
   if (shortMessage !== undefined) {
     message = shortMessage;
@@ -124,14 +130,17 @@ export function boundEntry(
       continue;
     }
     if (candidates.length >= shape.parameters) continue;
-    let name = rawName === TRUNCATION_NOTE ? `(${rawName})` : rawName;
+    let name = escapeControls(rawName === TRUNCATION_NOTE ? `(${rawName})` : rawName);
     const shortName = cut(name, shape.name);
     if (shortName !== undefined) {
       name = shortName;
       namesCut = true;
     }
     const text = textOf(rawValue);
-    let value = isSecretName(rawName) || holdsToken(text) ? REDACTED : text;
+    let value =
+      isSecretName(rawName) || holdsToken(text)
+        ? REDACTED
+        : escapeControls(text, { multiLine: true });
     const shortValue = cut(value, shape.value);
     if (shortValue !== undefined) {
       value = shortValue;

@@ -243,6 +243,16 @@ export const systemMigrations: readonly Migration[] = [
       db.exec('ALTER TABLE API_TOKEN ADD COLUMN ENDEDWHY VARCHAR');
     },
   },
+  {
+    version: 13,
+    up(db) {
+      // Sign-in tries per address and per account name, by window (auth/guessing-limit.ts):
+      // the same table as on PostgreSQL, so that every gateway of a store counts together.
+      db.exec(`CREATE TABLE SIGN_IN_TRIES (
+        KEY VARCHAR NOT NULL, WINDOWSTART INTEGER NOT NULL, COUNT INTEGER NOT NULL,
+        PRIMARY KEY (KEY, WINDOWSTART))`);
+    },
+  },
 ];
 
 /**
@@ -366,4 +376,5 @@ export const HIDDEN_SYSTEM_TABLES: ReadonlySet<string> = new Set([
   'API_TOKEN',
   'LEASE',
   'API_COOKIE_END',
+  'SIGN_IN_TRIES',
 ]);
