@@ -22,7 +22,9 @@ test('a retry follows the request and reports it failing again, in the serviceâ€
 }) => {
   const first = await failing(service, 'outcome-a.csv');
   const second = await failing(service, 'outcome-b.csv');
-  await signIn(page, service, undefined, '/requests?pipeline=pl_3&status=Error');
+  const third = await failing(service, 'outcome-c.csv');
+  // Only this test's requests, so that the rows around each one are known.
+  await signIn(page, service, undefined, '/requests?pipeline=pl_3&status=Error&q=outcome-');
   const opener = page
     .locator(`tr[data-request="${first}"]`)
     .getByRole('button', { name: `Retry ${first}` });
@@ -40,6 +42,23 @@ test('a retry follows the request and reports it failing again, in the serviceâ€
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toBeHidden();
   await expect(opener).toBeFocused();
+
+  // A retry that finishes takes its row out of this Error view while the dialog is open, its
+  // button along with it: the focus goes to the row that took its place, never to the body.
+  writeFileSync(join(service.inbox, 'outcome-c.csv'), CUSTOMERS);
+  await page
+    .locator(`tr[data-request="${third}"]`)
+    .getByRole('button', { name: `Retry ${third}` })
+    .click();
+  await dialog.getByRole('button', { name: 'Yes, go ahead' }).click();
+  await expect(dialog.getByTestId('action-outcome')).toHaveText('Finish', { timeout: 15_000 });
+  await expect(page.locator(`tr[data-request="${third}"]`)).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  // Its neighbour whichever way the list is sorted: the three rows were listed in order.
+  await expect(
+    page.locator(`tr[data-request="${second}"]`).getByRole('link', { name: second }),
+  ).toBeFocused();
 
   // With the files in place, the selected rows retried together both end in Finish.
   writeFileSync(join(service.inbox, 'outcome-a.csv'), CUSTOMERS);

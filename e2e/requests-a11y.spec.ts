@@ -90,6 +90,12 @@ test('the requests and request detail pages in Japanese', async ({ page, service
   await expect(dialog).toHaveAccessibleName('1 件を再実行しました');
   await dialog.getByRole('button', { name: '閉じる' }).click();
   await expect(retry).toBeFocused();
+  // Back to the list it was opened from: the same day with its filters, not the whole day.
+  await page.getByRole('link', { name: '← その日のリクエスト' }).click();
+  await expect(page.getByRole('heading', { name: 'リクエスト', level: 1 })).toBeVisible();
+  const back = new URL(page.url()).searchParams;
+  expect([back.get('pipeline'), back.get('status')]).toEqual(['pl_3', 'Error']);
+  await expect(page.locator(`tr[data-request="${id}"]`)).toBeVisible();
 });
 
 test('at 390 px the Japanese requests page and a failed request need no sideways scrolling', async ({

@@ -57,8 +57,12 @@ export const paths = {
       index: query.index || undefined,
       size: query.size,
     }),
-  request: (requestId: string, tab?: 'request' | 'app' | 'raw') =>
-    withQuery(`/requests/${encodeURIComponent(requestId)}`, { tab }),
+  /**
+   * A request's page; `from` is the requests list it is opened from (path and query), so that
+   * its back link returns to the same day, filters and page (see requestsListFrom).
+   */
+  request: (requestId: string, tab?: 'request' | 'app' | 'raw', from?: string) =>
+    withQuery(`/requests/${encodeURIComponent(requestId)}`, { tab, from }),
   database: (
     database: DatabaseName,
     table?: string,
@@ -115,14 +119,50 @@ export function shiftDay(ymd: string, days: number): string {
   return todayYmd(date);
 }
 
-/** The day a RequestId belongs to: `pl_1-20261121_09-000001` → `20261121`. */
-export function dayOfRequest(requestId: string): string | undefined {
-  return dayOfRequestId(requestId);
+/**
+ * The day a request belongs to: the one its id names (`pl_1-20261121_09-000001` →
+ * `20261121`), else the day of its begin time when known (`2026-11-21 09:14:03`): a service
+ * behind the gateway may name its requests its own way. Undefined when neither tells.
+ */
+export function dayOfRequest(requestId: string, beginTime = ''): string | undefined {
+  const begun = /^(\d{4})-(\d{2})-(\d{2})\b/.exec(beginTime.trim());
+  return dayOfRequestId(requestId) ?? (begun ? `${begun[1]}${begun[2]}${begun[3]}` : undefined);
+}
+
+/** A stand-in origin to read the dashboard's own links with URL; never fetched. */
+const DASHBOARD_ORIGIN = 'http://dashboard.invalid';
+
+/**
+ * The requests list a request's page was opened from (its `from` parameter), when it is one:
+ * only the path of this dashboard's requests page with its query is taken. Anything else (an
+ * external address such as `//evil.example/x` or `https://…`, `javascript:…`, another page)
+ * is refused, so that a crafted link cannot turn the back link into a way off the dashboard;
+ * the page then falls back to the request's own day.
+ */
+export function requestsListFrom(from: string | null | undefined): string | undefined {
+  // A path of ours starts with one slash; `//host` and `/\host` are another site's.
+  if (!from || !/^\/(?![/\\])/.test(from)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(from, DASHBOARD_ORIGIN);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== DASHBOARD_ORIGIN || url.pathname !== '/requests') return undefined;
+  // Rebuilt from what the parser read: never the raw text, whatever it held besides.
+  return `${url.pathname}${url.search}`;
+}
+
+/** Whether a requests list's address is a range of several days rather than one day. */
+export function isRangeList(list: string): boolean {
+  const query = new URL(list, DASHBOARD_ORIGIN).searchParams;
+  const from = query.get('from');
+  return from !== null && query.get('to') !== null && from !== query.get('to');
 }
 
 /** A dashboard link into another service: the same path with that service's parameter. */
 export function inService(link: string, param: string | undefined): string {
-  const url = new URL(link, 'http://dashboard.invalid');
+  const url = new URL(link, DASHBOARD_ORIGIN);
   if (param === undefined) url.searchParams.delete('service');
   else url.searchParams.set('service', param);
   return `${url.pathname}${url.search}`;

@@ -203,6 +203,21 @@ export class PipelineClient extends PipelineCalls {
   }
 
   /**
+   * suspend, saying why (an extension of our server, up to 256 characters): the server keeps
+   * the reason in its audit log with the call. A service behind its gateway never receives
+   * it, interfaces.md's suspend having no such field; a vendor's service called directly
+   * does not take it either.
+   * @example await client.suspendWithReason('pl_1', 'The Joint’s disk is full')
+   */
+  suspendWithReason(
+    pipelineId: string,
+    reason: string,
+    ...tail: FormatAndOptions
+  ): Promise<ExecuteResult> {
+    return this.change('suspend', { pipelineid: pipelineId, reason }, ...tail);
+  }
+
+  /**
    * The inbox's files exec may name (contract section 10; an extension of our server). A
    * service behind a gateway without such a list answers 404 (code 1204).
    * @example (await client.inbox()).map((f) => f.name)

@@ -129,10 +129,13 @@ export function ActionDialog({
   action,
   requestIds,
   onClose,
+  returnFocusTo,
 }: {
   action: Action;
   requestIds: readonly string[];
   onClose: (done: boolean) => void;
+  /** Where focus goes on close when the button that opened the dialog is gone. */
+  returnFocusTo?: () => HTMLElement | undefined;
 }) {
   const { t } = useTranslation('actions');
   const mutation = useRequestAction();
@@ -198,6 +201,7 @@ export function ActionDialog({
     <Dialog
       open
       title={title}
+      returnFocusTo={returnFocusTo}
       onClose={() => onClose(calls !== undefined)}
       footer={
         calls ? (

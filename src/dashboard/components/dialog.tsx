@@ -6,14 +6,36 @@ import { useCurrentService, useServices } from '../shared/services.ts';
 /**
  * A modal built on the native <dialog>: the browser traps focus and closes on Escape. The
  * browser's own return of focus is lost when a page unmounts the dialog as it closes (most
- * do), so the opener is remembered here and focused again on close and on unmount.
+ * do), so the opener is remembered here and focused again on close and on unmount. When
+ * neither the opener nor a stand-in for it can take the focus (the list re-read while the
+ * dialog was open and its row is gone), the page's `returnFocusTo` says where to, so that
+ * focus never falls to the page's body.
  */
-function returnFocus(opener: { current: HTMLElement | null }): void {
-  const element = opener.current;
-  opener.current = null;
-  if (!element) return;
+function returnFocus(
+  opened: { current: Opened | null },
+  fallback: { readonly current: (() => HTMLElement | undefined) | undefined },
+): void {
+  const was = opened.current;
+  opened.current = null;
+  if (!was) return;
   // After the dialog's own DOM work: focus set during it would be taken back.
-  queueMicrotask(() => standIn(element)?.focus());
+  queueMicrotask(() => {
+    const opener = was.opener ? standIn(was.opener) : undefined;
+    if (opener && takesFocus(opener)) return;
+    const elsewhere = fallback.current?.();
+    if (elsewhere) takesFocus(elsewhere);
+  });
+}
+
+/** What had the focus as the dialog opened; null when nothing did (Safari's clicks). */
+interface Opened {
+  readonly opener: HTMLElement | null;
+}
+
+/** Focuses an element; false when it cannot take the focus (disabled, hidden). */
+function takesFocus(element: HTMLElement): boolean {
+  element.focus();
+  return document.activeElement === element;
 }
 
 /**
@@ -62,6 +84,7 @@ export function Dialog({
   footer,
   wide,
   about = 'service',
+  returnFocusTo,
 }: {
   open: boolean;
   title: string;
@@ -71,23 +94,34 @@ export function Dialog({
   wide?: boolean;
   /** What it acts on, said above its title: the service looked at (default), or this server. */
   about?: 'service' | 'server';
+  /** Where focus goes on close when its opener is gone: never the page's body. */
+  returnFocusTo?: () => HTMLElement | undefined;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const scopeId = useId();
   const scope = useScope(about);
-  const opener = useRef<HTMLElement | null>(null);
+  // Set while the dialog is open: a dialog that never opened gives no focus back.
+  const opened = useRef<Opened | null>(null);
+  // The page's latest answer, read as the dialog closes or unmounts.
+  const fallback = useRef(returnFocusTo);
+  useEffect(() => {
+    fallback.current = returnFocusTo;
+  });
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) {
-      if (document.activeElement instanceof HTMLElement) opener.current = document.activeElement;
+      const focused = document.activeElement;
+      opened.current = {
+        opener: focused instanceof HTMLElement && focused !== document.body ? focused : null,
+      };
       dialog.showModal();
     }
     if (!open && dialog.open) dialog.close();
-    if (!open) returnFocus(opener);
+    if (!open) returnFocus(opened, fallback);
   }, [open]);
-  useEffect(() => () => returnFocus(opener), []);
+  useEffect(() => () => returnFocus(opened, fallback), []);
   return (
     <dialog
       ref={ref}

@@ -80,13 +80,20 @@ export function useVersion() {
   return useQuery(versionQuery(useClients().pipeline));
 }
 
-/** Resume or suspend, shown at once and put back if the service refuses. */
+/**
+ * Resume or suspend, shown at once and put back if the service refuses. A suspend's
+ * `reason` (asked on a production service) is kept in the server's audit log.
+ */
 export function useSetRunmode() {
   const { pipeline } = useClients();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, run }: { id: string; run: boolean }) =>
-      run ? pipeline.resume(id) : pipeline.suspend(id),
+    mutationFn: ({ id, run, reason }: { id: string; run: boolean; reason?: string }) =>
+      run
+        ? pipeline.resume(id)
+        : reason === undefined
+          ? pipeline.suspend(id)
+          : pipeline.suspendWithReason(id, reason),
     onMutate: async ({ id, run }) => {
       await queryClient.cancelQueries({ queryKey: pipelineKeys.list() });
       const previous = queryClient.getQueryData<Pipeline[]>(pipelineKeys.list());

@@ -4,8 +4,6 @@ import {
   DAY_PATTERN,
   DAY_SHAPE,
   ErrorCode,
-  PIPELINE_ID_PATTERN,
-  PIPELINE_ID_SHAPE,
   RETRYABLE_STATUSES,
   type OperationName,
 } from '../../kit/wire.ts';
@@ -26,6 +24,7 @@ import {
 import { ApiError, badParameter, missingParameter } from '../errors.ts';
 import type { ServiceRoute, Services } from '../gateway/service-state.ts';
 import type { StatusSemantics } from '../gateway/status-semantics.ts';
+import { optionalPipelineIdParam } from '../pipelineapi/fields.ts';
 import { pageInfo } from '../pipelineapi/paging.ts';
 import { Params } from '../pipelineapi/params.ts';
 import { requestFilter } from '../pipelineapi/request-filter.ts';
@@ -76,17 +75,21 @@ function actionParam(params: Params): BulkAction {
   return action;
 }
 
-/** What a bulk call selects: validated as requestlist's filters are, and a day required. */
+/**
+ * What a bulk call selects: validated as requestlist's filters are, and a day required. The
+ * day is one of the request index's (yyyymmdd whoever answers); the pipeline id is held to
+ * our shape on the embedded engine only, an upstream's being its own.
+ */
 async function selectionParams(
+  route: ServiceRoute,
   backend: BulkBackend,
   params: Params,
-  service: string,
   words: StatusSemantics,
 ): Promise<BulkSelection> {
   const action = actionParam(params);
   const day = params.matching('date', DAY_PATTERN, DAY_SHAPE, true);
   if (!isCalendarDay(day)) throw badParameter('date', `must be a calendar day as ${DAY_SHAPE}`);
-  const pipelineId = params.matching('id', PIPELINE_ID_PATTERN, PIPELINE_ID_SHAPE, false);
+  const pipelineId = optionalPipelineIdParam(params, route.upstream ? 'upstream' : 'embedded');
   const filter = requestFilter(params);
   if (filter.since !== undefined) throw badParameter('since', 'is not taken by bulk calls');
   const statuses = filter.statuses ?? defaultStatuses(action, words);
@@ -94,7 +97,14 @@ async function selectionParams(
   if (!backend.ownStatusWords && statuses.some((s) => !eligible.includes(s)))
     throw badParameter('status', `of a bulk ${action} may only be ${eligible.join(', ')}`);
   if (pipelineId !== undefined) await backend.checkPipeline(pipelineId);
-  return { service, action, day, pipelineId, statuses: [...new Set(statuses)], q: filter.text };
+  return {
+    service: route.id,
+    action,
+    day,
+    pipelineId,
+    statuses: [...new Set(statuses)],
+    q: filter.text,
+  };
 }
 
 function selectionFields(s: BulkSelection) {
@@ -188,9 +198,9 @@ export function bulkRoutes(
       const route = routeOf(request);
       await authenticate(request, reply, operationOf(params), route.id);
       const selection = await selectionParams(
+        route,
         jobs.backend(route.id),
         params,
-        route.id,
         services.statusesOf(route.id),
       );
       const preview = await jobs.preview(selection);
@@ -228,9 +238,9 @@ export function bulkRoutes(
           subject.userName = caller.userName ?? null;
           subject.via = caller.via;
           const selection = await selectionParams(
+            route,
             jobs.backend(route.id),
             params,
-            route.id,
             services.statusesOf(route.id),
           );
           const reason = params.optional('reason', 500)?.trim();

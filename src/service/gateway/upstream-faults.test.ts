@@ -74,6 +74,30 @@ describe('a bad answer of an upstream', () => {
     },
   );
 
+  it('one value past the bound: 502 naming the service, the element and the bound, read no further', async () => {
+    const { vendor, gateway, poller } = await setup();
+    vendor.addRequests('pl_1', 3);
+    await poller.pollNow();
+    // 64 MiB of answer, all of it one text value: within --upstream-max-mb, past one value's bound.
+    vendor.setFault('hugeValue', { apis: ['requestdetail'], bytes: 64 * MIB });
+    const requestId = vendor.requests()[0]?.requestId ?? '';
+    const detail = `/pipelineapi/requestdetail/json?requestid=${encodeURIComponent(requestId)}`;
+    const rssBefore = process.memoryUsage().rss;
+    const answer = await gateway.keyed(detail);
+    expect(answer.status).toBe(502);
+    const body = (await answer.json()) as { ExecuteResponse: { Code: number; Message: string } };
+    expect(body.ExecuteResponse).toMatchObject({
+      Code: 5002,
+      Message:
+        "Service Kanto answered a value of <Message> of at least 1048577 characters, beyond the gateway's bound of 1048576 characters for one value (--upstream-max-value-mb); it was read no further.",
+    });
+    // Stopped at the bound: the process never held the 64 MiB value.
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(48 * MIB);
+    // The vendor's fault alone: the next answer is read as ever.
+    vendor.setFault(undefined);
+    expect((await gateway.keyed(detail)).status).toBe(200);
+  });
+
   it('refused for load with Retry-After: asked again, never more calls at once than the bound', async () => {
     const { vendor, gateway } = await setup(
       { concurrency: 2, latencyMs: 100 },

@@ -353,7 +353,8 @@ describe('the fleet view and the trends', () => {
       ['service=local', 400, /pipelineid is required/],
       ['service=local&pipelineid=pl_x', 400, /pipelineid must be a pipeline id/],
       ['service=local&pipelineid=pl_99', 404, /no pipeline pl_99/],
-      ['service=tokyo&pipelineid=a%20b', 400, /pipelineid must be 1 to 64 characters/],
+      // An upstream's ids are its own (spaces and all), but one line of text.
+      ['service=tokyo&pipelineid=a%0Ab', 400, /pipelineid holds the control character U\+000A/],
     ];
     for (const [query, status, message] of cases) {
       const answer = await get(server, `/mcapi/trends?${query}`, admin);

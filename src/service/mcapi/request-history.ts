@@ -24,7 +24,7 @@ import { MISSING, send } from './respond.ts';
 // Both answer for the embedded service (its status database) and for an upstream (the
 // gateway's index), the same way.
 
-/** A status word, as requestlist's `status` takes them. */
+/** A status word of the embedded engine, as requestlist's `status` takes them. */
 const STATUS_WORD = /^[A-Za-z][A-Za-z_-]{0,31}$/;
 /** How long after a retry through this server a poller may first see the attempt it began. */
 const SEEN_WITHIN_MS = 10 * 60_000;
@@ -166,14 +166,19 @@ export function rangeDays(params: Record<string, unknown>): string[] {
   return days;
 }
 
-/** The requests' filters of a range: id, status (comma-separated words), q. */
-function rangeFilter(params: Record<string, unknown>) {
+/**
+ * The requests' filters of a range: id, status (comma-separated words), q. The embedded
+ * engine's ids and words have our shapes; an upstream's are its own, so behind the gateway
+ * only what `field` refuses (missing, too long, not one line of text) and an empty word are.
+ */
+function rangeFilter(params: Record<string, unknown>, route: ServiceRoute) {
   const pipelineId = field(params, 'id', MISSING, false);
-  if (pipelineId !== undefined && !PIPELINE_ID_PATTERN.test(pipelineId))
+  if (!route.upstream && pipelineId !== undefined && !PIPELINE_ID_PATTERN.test(pipelineId))
     throw badParameter('id', 'must be a pipeline id');
   const status = field(params, 'status', MISSING, false);
   const statuses = status?.split(',').map((s) => s.trim());
-  if (statuses?.some((s) => !STATUS_WORD.test(s)))
+  const isStatusWord = (word: string) => (route.upstream ? word !== '' : STATUS_WORD.test(word));
+  if (statuses?.some((s) => !isStatusWord(s)))
     throw badParameter('status', 'must be status words separated by commas, such as Error,Stop');
   const text = field(params, 'q', MISSING, false);
   if (text !== undefined && text.length > 200)
@@ -193,7 +198,8 @@ export function requestHistoryRoutes(
     const params = merged(request.query, request.body);
     const route = serviceOf(ctx, params);
     const requestId = field(params, 'requestid', MISSING, true);
-    if (!REQUEST_ID_PATTERN.test(requestId))
+    // An upstream's request ids are its own: looked up in its index as they came.
+    if (!route.upstream && !REQUEST_ID_PATTERN.test(requestId))
       throw badParameter('requestid', 'must be a request id such as pl_1-20260101_09-000001');
     let attempts: AttemptRecord[] | undefined;
     if (route.upstream) {
@@ -223,7 +229,7 @@ export function requestHistoryRoutes(
     const params = merged(request.query, request.body);
     const route = serviceOf(ctx, params);
     const days = rangeDays(params);
-    const filter = rangeFilter(params);
+    const filter = rangeFilter(params, route);
     const index = whole(params, 'index', 0, 0, 1_000_000_000);
     const pageSize = whole(params, 'pagesize', 100, 1, 1000);
     let page;

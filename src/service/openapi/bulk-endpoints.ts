@@ -1,4 +1,5 @@
-import { DAY_PATTERN, PIPELINE_ID_PATTERN } from '../../kit/wire.ts';
+import { DAY_PATTERN } from '../../kit/wire.ts';
+import { pipelineIdSchema } from '../pipelineapi/fields.ts';
 import type { Answer, Endpoint, Field } from './endpoints.ts';
 import { exactly, isoTime, partCAnswer, text, wholeNumber, type Schema } from './schemas.ts';
 
@@ -123,7 +124,7 @@ const service: Field = { name: 'service', schema: { type: 'string' } };
 const selection: Field[] = [
   { name: 'action', schema: { enum: ['retry', 'cancel'] }, description: 'retry by default' },
   { name: 'date', schema: { type: 'string', pattern: DAY_PATTERN.source }, required: true },
-  { name: 'id', schema: { type: 'string', pattern: PIPELINE_ID_PATTERN.source } },
+  { name: 'id', schema: pipelineIdSchema },
   {
     name: 'status',
     schema: { type: 'string', maxLength: 400 },

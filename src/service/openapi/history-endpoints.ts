@@ -1,4 +1,5 @@
-import { DAY_PATTERN, PIPELINE_ID_PATTERN, REQUEST_ID_PATTERN } from '../../kit/wire.ts';
+import { DAY_PATTERN } from '../../kit/wire.ts';
+import { pipelineIdSchema, requestIdSchema } from '../pipelineapi/fields.ts';
 import { a, aError, type Endpoint, type Field } from './endpoints.ts';
 import { exactly, isoTime, nullableText, text, wholeNumber, type Schema } from './schemas.ts';
 
@@ -73,14 +74,7 @@ export const HISTORY_ENDPOINTS: readonly Endpoint[] = [
     summary:
       "A request's attempts, oldest first, with a failure's words and last log lines as first seen, and who retried or cancelled through this server",
     security: ['mcSession'],
-    fields: [
-      service,
-      {
-        name: 'requestid',
-        schema: { type: 'string', pattern: REQUEST_ID_PATTERN.source },
-        required: true,
-      },
-    ],
+    fields: [service, { name: 'requestid', schema: requestIdSchema, required: true }],
     answers: {
       '200': a(
         'The attempts, and every retry and cancel of the request the audit log holds',
@@ -112,7 +106,7 @@ export const HISTORY_ENDPOINTS: readonly Endpoint[] = [
         required: true,
         description: 'the last day, at most 30 after from',
       },
-      { name: 'id', schema: { type: 'string', pattern: PIPELINE_ID_PATTERN.source } },
+      { name: 'id', schema: pipelineIdSchema },
       { name: 'status', schema: text, description: 'status words, comma-separated' },
       {
         name: 'q',

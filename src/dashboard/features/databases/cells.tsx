@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PIPELINE_ID_PATTERN } from '../../../kit/index.ts';
-import { dayOfRequest, paths } from '../../paths.ts';
+import { paths } from '../../paths.ts';
 
 const LONG = 80;
 // Marks, the same in every language: the empty string, a long value's "show all", and blank
@@ -45,11 +44,13 @@ export function CellValue({
   if (value.trim() === '') {
     return <span className="text-amber-700 dark:text-amber-400">{visibleBlanks(value)}</span>;
   }
-  // A request's or a pipeline's id leads to its page; the click is not the row's.
+  // A request's or a pipeline's id leads to its page; the click is not the row's. Any shape:
+  // a service behind the gateway names them its own way; a long text is no id, though.
+  const isId = value.length <= LONG;
   const to =
-    column === 'REQUESTID' && dayOfRequest(value)
+    column === 'REQUESTID' && isId
       ? paths.request(value)
-      : column === 'PIPELINEID' && PIPELINE_ID_PATTERN.test(value)
+      : column === 'PIPELINEID' && isId
         ? paths.pipelines(value)
         : undefined;
   if (to !== undefined) {

@@ -14,6 +14,12 @@ import { paths } from '../../paths.ts';
 import { useSetRunmode } from '../../shared/queries.ts';
 import { useServiceDown } from '../../shared/service-down.ts';
 
+/**
+ * Asks before a pipeline is suspended (a production service's): given, a suspend opens the
+ * page's dialog through it instead of suspending at once. Resuming never asks.
+ */
+export type ConfirmSuspend = (pipeline: Pipeline) => void;
+
 /** The two changes of a Runmode, by their operations' names. */
 const RUNMODE_ACTIONS = ['resume', 'suspend'] as const;
 
@@ -21,7 +27,13 @@ const RUNMODE_ACTIONS = ['resume', 'suspend'] as const;
  * Resume and Suspend as two buttons, for a Runmode whose word the kit does not know: its
  * state cannot be drawn as a switch, and the service decides what each does.
  */
-function RunmodeChoice({ pipeline }: { pipeline: Pipeline }) {
+function RunmodeChoice({
+  pipeline,
+  confirmSuspend,
+}: {
+  pipeline: Pipeline;
+  confirmSuspend: ConfirmSuspend | undefined;
+}) {
   const { t } = useTranslation('pipelines');
   const forbidden = useForbidden();
   const setRunmode = useSetRunmode();
@@ -35,7 +47,11 @@ function RunmodeChoice({ pipeline }: { pipeline: Pipeline }) {
           size="sm"
           aria-label={t(`toggle.${action}`, { name: pipeline.name })}
           disabledReason={forbidden(action) ?? down?.reason}
-          onClick={() => setRunmode.mutate({ id: pipeline.id, run: action === 'resume' })}
+          onClick={() =>
+            action === 'suspend' && confirmSuspend
+              ? confirmSuspend(pipeline)
+              : setRunmode.mutate({ id: pipeline.id, run: action === 'resume' })
+          }
         >
           {t(`runmodeAction.${action}`)}
         </Button>
@@ -45,7 +61,15 @@ function RunmodeChoice({ pipeline }: { pipeline: Pipeline }) {
 }
 
 /** Resume and suspend as one switch, for a Runmode the kit reads as running or not. */
-function RunmodeSwitch({ pipeline, running }: { pipeline: Pipeline; running: boolean }) {
+function RunmodeSwitch({
+  pipeline,
+  running,
+  confirmSuspend,
+}: {
+  pipeline: Pipeline;
+  running: boolean;
+  confirmSuspend: ConfirmSuspend | undefined;
+}) {
   const { t } = useTranslation('pipelines');
   const forbidden = useForbidden();
   const setRunmode = useSetRunmode();
@@ -66,8 +90,9 @@ function RunmodeSwitch({ pipeline, running }: { pipeline: Pipeline; running: boo
         aria-describedby={reason === undefined ? undefined : reasonId}
         {...reasonOnFocus(reason)}
         onClick={() => {
-          if (reason === undefined) setRunmode.mutate({ id: pipeline.id, run: !running });
-          else notify({ kind: 'info', text: reason });
+          if (reason !== undefined) notify({ kind: 'info', text: reason });
+          else if (running && confirmSuspend) confirmSuspend(pipeline);
+          else setRunmode.mutate({ id: pipeline.id, run: !running });
         }}
         className={`relative inline-flex h-5 w-9 shrink-0 items-center rounded-full transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-teal-600 aria-disabled:cursor-not-allowed aria-disabled:opacity-50 ${
           running ? 'bg-emerald-600' : 'bg-slate-400 dark:bg-slate-600'
@@ -97,12 +122,14 @@ export function pipelineColumns({
   cacheReason,
   onExec,
   onClearCache,
+  confirmSuspend,
 }: {
   t: TFunction<'pipelines'>;
   execReason: string | undefined;
   cacheReason: string | undefined;
   onExec: (pipeline: Pipeline) => void;
   onClearCache: (pipeline: Pipeline) => void;
+  confirmSuspend?: ConfirmSuspend | undefined;
 }): ColumnDef<Pipeline>[] {
   const columns: ColumnDef<Pipeline>[] = [
     // On a phone: name, Runmode switch and actions; the rest waits for a wider screen.
@@ -131,9 +158,13 @@ export function pipelineColumns({
         return (
           <div className={`flex items-center gap-2 ${unknown ? 'flex-wrap' : ''}`}>
             {unknown ? (
-              <RunmodeChoice pipeline={p} />
+              <RunmodeChoice pipeline={p} confirmSuspend={confirmSuspend} />
             ) : (
-              <RunmodeSwitch pipeline={p} running={state === 'run'} />
+              <RunmodeSwitch
+                pipeline={p}
+                running={state === 'run'}
+                confirmSuspend={confirmSuspend}
+              />
             )}
             <span className={`whitespace-nowrap ${unknown ? '' : 'hidden sm:inline'}`}>
               <RunmodeBadge runmode={p.runmode} />

@@ -11,7 +11,10 @@ import { Spinner } from '../../components/spinner.tsx';
 import { usePipelines } from '../../shared/queries.ts';
 import { useServiceDown } from '../../shared/service-down.ts';
 import { AsOf } from '../../shared/service-down-banner.tsx';
+import { isProduction } from '../../shared/environment.ts';
+import { useCurrentService } from '../../shared/services.ts';
 import { CacheDialog } from './cache-dialog.tsx';
+import { SuspendDialog } from './suspend-dialog.tsx';
 import { ExecDialog } from './exec-dialog.tsx';
 import { pipelineColumns } from './columns.tsx';
 import { matches } from './filter.ts';
@@ -27,6 +30,9 @@ export function PipelinesPage() {
   const filter = search.get('q') ?? '';
   const [execFor, setExecFor] = useState<Pipeline>();
   const [cacheFor, setCacheFor] = useState<Pipeline>();
+  const [suspendFor, setSuspendFor] = useState<Pipeline>();
+  // On production a suspend stops real work at one click: it is confirmed, with a reason.
+  const production = isProduction(useCurrentService());
   const shown = useMemo(
     () => (pipelines.data ?? []).filter((p) => matches(p, filter)),
     [pipelines.data, filter],
@@ -37,6 +43,7 @@ export function PipelinesPage() {
     cacheReason: forbidden('pipelinecache') ?? down?.reason,
     onExec: setExecFor,
     onClearCache: setCacheFor,
+    confirmSuspend: production ? setSuspendFor : undefined,
   });
 
   return (
@@ -77,6 +84,9 @@ export function PipelinesPage() {
       )}
       {execFor ? <ExecDialog pipeline={execFor} onClose={() => setExecFor(undefined)} /> : null}
       {cacheFor ? <CacheDialog pipeline={cacheFor} onClose={() => setCacheFor(undefined)} /> : null}
+      {suspendFor ? (
+        <SuspendDialog pipeline={suspendFor} onClose={() => setSuspendFor(undefined)} />
+      ) : null}
     </>
   );
 }

@@ -7,7 +7,7 @@ import { ErrorView } from '../../components/error-view.tsx';
 import { describeError } from '../../shared/describe-error.ts';
 import { Spinner } from '../../components/spinner.tsx';
 import { Instant } from '../../components/time.tsx';
-import { dayOfRequest, paths, ymdToIso } from '../../paths.ts';
+import { dayOfRequest, isRangeList, paths, requestsListFrom, ymdToIso } from '../../paths.ts';
 import { ActionDialog } from '../../components/action-dialog.tsx';
 import {
   RequestActionButtons,
@@ -90,6 +90,9 @@ export function RequestDetailPage() {
   const [action, setAction] = useState<'retry' | 'cancel'>();
   const data = detail.data;
   const live = data ? isLive(data) : false;
+  // The list the request was opened from, when it was (its day, filters and page); checked
+  // to be the requests page of this dashboard, never another address.
+  const list = requestsListFrom(search.get('from'));
 
   const requestLines = useMemo<LogLine[]>(
     () =>
@@ -148,10 +151,16 @@ export function RequestDetailPage() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="min-w-0">
           <Link
-            to={paths.requests({ date: dayOfRequest(requestId), pipeline: data.pipelineId })}
+            to={
+              list ??
+              paths.requests({
+                date: dayOfRequest(requestId, data.beginTime),
+                pipeline: data.pipelineId,
+              })
+            }
             className="text-sm text-teal-700 hover:underline dark:text-teal-400"
           >
-            {t('back')}
+            {list !== undefined && isRangeList(list) ? t('backToRange') : t('back')}
           </Link>
           <h1 className="mt-1 font-mono text-lg font-semibold break-all">{data.requestId}</h1>
           {live ? (
@@ -185,7 +194,12 @@ export function RequestDetailPage() {
               aria-selected={tab === value}
               onClick={() =>
                 changeSearch(
-                  (now) => freshParams(now, { tab: value === 'request' ? undefined : value }),
+                  // The list it was opened from stays: the back link leads there from any tab.
+                  (now) =>
+                    freshParams(now, {
+                      tab: value === 'request' ? undefined : value,
+                      from: now.get('from') ?? undefined,
+                    }),
                   { replace: true },
                 )
               }

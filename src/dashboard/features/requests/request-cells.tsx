@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import type { RequestSummary } from '../../../kit/index.ts';
 import { StageBadge, StatusBadge } from '../../components/badge.tsx';
 import type { ColumnDef } from '../../components/data-table.tsx';
@@ -10,6 +10,22 @@ import { paths } from '../../paths.ts';
 type RequestCells = Pick<RequestSummary, 'requestId' | 'status' | 'stage' | 'beginDate'>;
 
 const cx = (...classes: (string | undefined)[]) => classes.filter(Boolean).join(' ');
+
+/**
+ * A request's id, leading to its page with this list's address along (`from`), so that the
+ * page's back link returns to the same day, filters and page rather than the whole day.
+ */
+function RequestIdLink({ requestId }: { requestId: string }) {
+  const list = useLocation();
+  return (
+    <Link
+      to={paths.request(requestId, undefined, `${list.pathname}${list.search}`)}
+      className="text-teal-700 hover:underline focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-teal-400"
+    >
+      {requestId}
+    </Link>
+  );
+}
 
 /**
  * The columns a request shows alike in a day's list and in a range, so the two cannot drift.
@@ -29,14 +45,7 @@ export function requestCellColumns<Row extends RequestCells>(
         cellPadding,
         'font-mono text-xs break-all sm:break-normal sm:whitespace-nowrap',
       ),
-      cell: (row) => (
-        <Link
-          to={paths.request(row.requestId)}
-          className="text-teal-700 hover:underline focus-visible:outline-2 focus-visible:outline-teal-600 dark:text-teal-400"
-        >
-          {row.requestId}
-        </Link>
-      ),
+      cell: (row) => <RequestIdLink requestId={row.requestId} />,
     },
     status: {
       id: 'status',

@@ -1,4 +1,4 @@
-import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { useForbidden } from '../../core/auth.ts';
 import { REFRESH_CHOICES, usePreference, type RefreshSeconds } from '../../core/preferences.ts';
@@ -31,6 +31,7 @@ import { useStatusSemantics } from '../../shared/use-status-semantics.ts';
 import { useCurrentService } from '../../shared/services.ts';
 import { JumpToRequest, SearchBox, StatusFilter } from './filters.tsx';
 import { BulkBar } from './bulk-bar.tsx';
+import { focusCandidates, rowFocusTarget } from './focus-after-action.ts';
 import { useServiceToday } from '../../shared/services.ts';
 import { useServiceDown } from '../../shared/service-down.ts';
 import { AsOf } from '../../shared/service-down-banner.tsx';
@@ -116,7 +117,23 @@ export function RequestsPage() {
     known,
   );
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [action, setAction] = useState<{ kind: 'retry' | 'cancel'; ids: string[] }>();
+  const [action, setAction] = useState<{
+    kind: 'retry' | 'cancel';
+    ids: string[];
+    /** Rows to give the focus to if the button that opened the dialog is gone by its close. */
+    focusOrder: string[];
+  }>();
+  const openAction = (kind: 'retry' | 'cancel', ids: string[]) =>
+    setAction({
+      kind,
+      ids,
+      focusOrder: focusCandidates(
+        rows.map((r) => r.requestId),
+        ids,
+      ),
+    });
+  // The last place for the focus after an action, when no row of the list is left.
+  const heading = useRef<HTMLHeadingElement>(null);
 
   // Changes, or what to change given the URL as last changed (a status ticked must build
   // on the one ticked just before, even before the page shows it).
@@ -139,7 +156,7 @@ export function RequestsPage() {
       else next.delete(requestId);
       setSelected(next);
     },
-    onAction: (kind, ids) => setAction({ kind, ids }),
+    onAction: openAction,
     t,
   });
 
@@ -177,7 +194,13 @@ export function RequestsPage() {
         onKeyDown={closeFilters}
       >
         <div className="flex w-full items-center justify-between gap-2 sm:w-auto">
-          <h1 className="text-xl font-semibold text-slate-900 dark:text-slate-50">{t('title')}</h1>
+          <h1
+            ref={heading}
+            tabIndex={-1}
+            className="text-xl font-semibold text-slate-900 dark:text-slate-50"
+          >
+            {t('title')}
+          </h1>
           <button
             id="request-filters-toggle"
             type="button"
@@ -329,7 +352,7 @@ export function RequestsPage() {
                         count: selectedIds.length,
                       })
                     }
-                    onAction={(kind) => setAction({ kind, ids: selectedIds })}
+                    onAction={(kind) => openAction(kind, selectedIds)}
                   />
                   <Button size="sm" variant="ghost" onClick={() => setSelected(new Set())}>
                     {t('clearSelection')}
@@ -376,6 +399,7 @@ export function RequestsPage() {
         <ActionDialog
           action={action.kind}
           requestIds={action.ids}
+          returnFocusTo={() => rowFocusTarget(action.focusOrder, heading.current)}
           onClose={(done) => {
             setAction(undefined);
             if (done) setSelected(new Set());

@@ -7,7 +7,7 @@ import { readAll } from '../../gateway/paging.ts';
 import { formatBytes } from '../../limits.ts';
 import type { Leaf } from '../../render/document.ts';
 import { resultDocument } from '../answers/result.ts';
-import { pageParams, TABLE_NAME_FORM, tableNameSchema, whole } from '../fields.ts';
+import { oneLineParam, pageParams, TABLE_NAME_FORM, tableNameSchema, whole } from '../fields.ts';
 import type { OperationAnswers } from '../operation.ts';
 import { pageInfo } from '../paging.ts';
 import type { Params } from '../params.ts';
@@ -57,7 +57,7 @@ function recordCells(record: Readonly<Record<string, unknown>>): Leaf[] {
 
 /** `tablename`, which `tableOf` checks before the paging is read, then `pagesize` and `index`. */
 function browseParams<T>(params: Params, tableOf: (requested: string | undefined) => T) {
-  const table = tableOf(params.optional('tablename', 128));
+  const table = tableOf(oneLineParam(params, 'tablename', 128));
   return { table, ...pageParams(params, 10_000) };
 }
 

@@ -11,7 +11,7 @@ import { learningRefusals, upstreamChange } from './upstream-change.ts';
 // requestretry and requestcancel: a change of one request, by its `requestid`.
 
 function existingRequest(ctx: ServiceContext, params: Params): string {
-  const requestId = requestIdParam(params);
+  const requestId = requestIdParam(params, 'embedded');
   if (!getRequest(ctx.dbs.status, requestId)) {
     throw new ApiError(404, ErrorCode.RequestNotFound, `Request ${requestId} does not exist.`);
   }
@@ -27,7 +27,7 @@ export const requestChange = (action: 'retry' | 'cancel', summary: string): Oper
     },
     upstream: learningRefusals(
       action,
-      upstreamChange(operation, (p) => ({ requestid: requestIdParam(p) })),
+      upstreamChange(operation, (p) => ({ requestid: requestIdParam(p, 'upstream') })),
     ),
     openapi: { summary, fields: [REQUEST_ID_FIELD], root: 'ExecuteResponse' },
   };

@@ -59,7 +59,7 @@ export const learningRefusals =
     } catch (error) {
       const refusals = refusalsOf(upstream);
       if (error instanceof ApiError && error.httpStatus === 409 && refusals) {
-        const status = await statusNow(upstream, requestIdParam(params));
+        const status = await statusNow(upstream, requestIdParam(params, 'upstream'));
         if (status)
           refusals.record({ action, status, message: error.message, at: new Date().toISOString() });
       }

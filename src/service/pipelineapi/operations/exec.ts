@@ -5,7 +5,13 @@ import { readDay } from '../../gateway/day-list.ts';
 import type { Upstream } from '../../gateway/upstream.ts';
 import { argProblem } from '../../pipelines/arg-rules.ts';
 import { executeResponse } from '../answers/execute-response.ts';
-import { isPlainFileName, knownPipeline, PIPELINE_ID_FIELD, pipelineIdParam } from '../fields.ts';
+import {
+  isPlainFileName,
+  knownPipeline,
+  PIPELINE_ID_FIELD,
+  pipelineIdParam,
+  type AnsweredBy,
+} from '../fields.ts';
 import type { OperationModule } from '../operation.ts';
 import type { Params } from '../params.ts';
 
@@ -15,8 +21,8 @@ import type { Params } from '../params.ts';
  * `pipelineid`, then `filename`. `find` turns the id into the pipeline between the two (the
  * embedded engine answers an unknown pipeline before a missing file name).
  */
-function execParams<P>(params: Params, find: (pipelineId: string) => P) {
-  const pipeline = find(pipelineIdParam(params));
+function execParams<P>(params: Params, by: AnsweredBy, find: (pipelineId: string) => P) {
+  const pipeline = find(pipelineIdParam(params, by));
   return { pipeline, filename: params.required('filename', 255) };
 }
 
@@ -27,7 +33,7 @@ async function requestIds(upstream: Upstream, pipeline: string): Promise<Set<str
 
 export const exec: OperationModule = {
   embedded: (ctx, params) => {
-    const { pipeline, filename } = execParams(params, (id) => knownPipeline(ctx, id));
+    const { pipeline, filename } = execParams(params, 'embedded', (id) => knownPipeline(ctx, id));
     if (!isPlainFileName(filename)) {
       throw badParameter(
         'filename',
@@ -56,7 +62,7 @@ export const exec: OperationModule = {
   },
 
   upstream: async (upstream, params) => {
-    const { pipeline: pipelineId, filename } = execParams(params, (id) => id);
+    const { pipeline: pipelineId, filename } = execParams(params, 'upstream', (id) => id);
     const fields: Record<string, string> = { pipelineid: pipelineId, filename };
     // Args are passed on as they came; the upstream checks them.
     for (const name of params.names()) {

@@ -3,15 +3,21 @@ import type { StageName } from '../../db/system/pipelines.ts';
 import { ApiError } from '../../errors.ts';
 import { executeResponse } from '../answers/execute-response.ts';
 import { upstreamChange } from '../families/upstream-change.ts';
-import { knownPipeline, PIPELINE_ID_FIELD, pipelineIdParam, switchField } from '../fields.ts';
+import {
+  knownPipeline,
+  PIPELINE_ID_FIELD,
+  pipelineIdParam,
+  switchField,
+  type AnsweredBy,
+} from '../fields.ts';
 import type { OperationModule } from '../operation.ts';
 import type { Params } from '../params.ts';
 
 // pipelinecache: clear a pipeline's cached stage outputs.
 
 /** `pipelineid` (`find` looks it up before the stages are read), then the stages to clear. */
-function cacheParams<P>(params: Params, find: (pipelineId: string) => P) {
-  const pipeline = find(pipelineIdParam(params));
+function cacheParams<P>(params: Params, by: AnsweredBy, find: (pipelineId: string) => P) {
+  const pipeline = find(pipelineIdParam(params, by));
   return {
     pipeline,
     sensor: params.boolean('sensor', false),
@@ -22,7 +28,9 @@ function cacheParams<P>(params: Params, find: (pipelineId: string) => P) {
 
 export const pipelinecache: OperationModule = {
   embedded: async (ctx, params) => {
-    const { pipeline, sensor, filter, joint } = cacheParams(params, (id) => knownPipeline(ctx, id));
+    const { pipeline, sensor, filter, joint } = cacheParams(params, 'embedded', (id) =>
+      knownPipeline(ctx, id),
+    );
     const stages: StageName[] = [];
     if (sensor) stages.push('Sensor');
     if (filter) stages.push('Filter');
@@ -38,7 +46,7 @@ export const pipelinecache: OperationModule = {
     return executeResponse();
   },
   upstream: upstreamChange('pipelinecache', (p) => {
-    const { pipeline, sensor, filter, joint } = cacheParams(p, (id) => id);
+    const { pipeline, sensor, filter, joint } = cacheParams(p, 'upstream', (id) => id);
     return {
       pipelineid: pipeline,
       sensor: String(sensor),

@@ -7,15 +7,15 @@ import { ApiError } from '../../errors.ts';
 import { elementOf, elementsOf, leafText } from '../../../kit/index.ts';
 import { normalDate } from '../../gateway/zone.ts';
 import { requestDetailDocument } from '../answers/request-detail.ts';
-import { REQUEST_ID_FIELD, requestIdParam, switchField } from '../fields.ts';
+import { REQUEST_ID_FIELD, requestIdParam, switchField, type AnsweredBy } from '../fields.ts';
 import type { OperationModule } from '../operation.ts';
 import type { Params } from '../params.ts';
 
 // requestdetail: one request, with its request log and application log on demand.
 
-function requestDetailParams(params: Params) {
+function requestDetailParams(params: Params, by: AnsweredBy) {
   return {
-    requestId: requestIdParam(params),
+    requestId: requestIdParam(params, by),
     withRequestLog: params.boolean('requestlog', false),
     withAppLog: params.boolean('applog', false),
   };
@@ -49,7 +49,7 @@ const logLines = (value: TreeValue | undefined) => elementsOf(elementOf(value).L
 
 export const requestdetail: OperationModule = {
   embedded: (ctx, params) => {
-    const { requestId, withRequestLog, withAppLog } = requestDetailParams(params);
+    const { requestId, withRequestLog, withAppLog } = requestDetailParams(params, 'embedded');
     const request = getRequest(ctx.dbs.status, requestId);
     if (!request)
       throw new ApiError(404, ErrorCode.RequestNotFound, `Request ${requestId} does not exist.`);
@@ -75,7 +75,7 @@ export const requestdetail: OperationModule = {
   },
 
   upstream: async (upstream, params) => {
-    const { requestId, withRequestLog, withAppLog } = requestDetailParams(params);
+    const { requestId, withRequestLog, withAppLog } = requestDetailParams(params, 'upstream');
     const fields = {
       requestid: requestId,
       requestlog: String(withRequestLog),

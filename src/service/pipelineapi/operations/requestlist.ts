@@ -1,9 +1,4 @@
-import {
-  DAY_PATTERN,
-  DAY_SHAPE,
-  PIPELINE_ID_PATTERN,
-  PIPELINE_ID_SHAPE,
-} from '../../../kit/wire.ts';
+import { DAY_PATTERN, DAY_SHAPE } from '../../../kit/wire.ts';
 import { isCalendarDay, toSeconds } from '../../clock.ts';
 import { listRequests } from '../../db/status/request-list.ts';
 import { pipelineNames } from '../../db/system/pipelines.ts';
@@ -11,7 +6,14 @@ import { badParameter } from '../../errors.ts';
 import { readDay } from '../../gateway/day-list.ts';
 import { AS_OF_MARGIN_MS } from '../../gateway/as-of.ts';
 import { requestListDocument } from '../answers/request-list.ts';
-import { knownPipeline, pattern, pipelineIdSchema, whole } from '../fields.ts';
+import {
+  knownPipeline,
+  optionalPipelineIdParam,
+  pattern,
+  pipelineIdSchema,
+  whole,
+  type AnsweredBy,
+} from '../fields.ts';
 import type { OperationModule } from '../operation.ts';
 import { pageInfo } from '../paging.ts';
 import type { Params } from '../params.ts';
@@ -26,10 +28,11 @@ import { requestFilter } from '../request-filter.ts';
  */
 function requestListParams<D>(
   params: Params,
+  by: AnsweredBy,
   checkId: (id: string) => void,
   dayOf: (date: string | undefined) => D,
 ) {
-  const id = params.matching('id', PIPELINE_ID_PATTERN, PIPELINE_ID_SHAPE, false);
+  const id = optionalPipelineIdParam(params, by);
   if (id !== undefined) checkId(id);
   const date = dayOf(params.matching('date', DAY_PATTERN, DAY_SHAPE, false));
   const index = params.integer('index', 0, 0, 1_000_000_000);
@@ -41,6 +44,7 @@ export const requestlist: OperationModule = {
   embedded: (ctx, params) => {
     const { id, date, index, pageSize, filter } = requestListParams(
       params,
+      'embedded',
       (pipeline) => knownPipeline(ctx, pipeline),
       (day = ctx.time.day(ctx.clock.now())) => {
         if (!isCalendarDay(day))
@@ -71,6 +75,7 @@ export const requestlist: OperationModule = {
   upstream: async (upstream, params) => {
     const { id, date, index, pageSize, filter } = requestListParams(
       params,
+      'upstream',
       () => undefined,
       (day) => day,
     );

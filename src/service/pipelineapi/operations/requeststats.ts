@@ -1,17 +1,18 @@
-import {
-  DAY_PATTERN,
-  DAY_SHAPE,
-  ErrorCode,
-  PIPELINE_ID_PATTERN,
-  PIPELINE_ID_SHAPE,
-} from '../../../kit/wire.ts';
+import { DAY_PATTERN, DAY_SHAPE, ErrorCode } from '../../../kit/wire.ts';
 import { isCalendarDay } from '../../clock.ts';
 import { readRequestCounts } from '../../db/status/request-counts.ts';
 import { listPipelines } from '../../db/system/pipelines.ts';
 import { ApiError, badParameter } from '../../errors.ts';
 import type { Tree } from '../../render/document.ts';
 import { requestStatsDocument } from '../answers/request-stats.ts';
-import { knownPipeline, pattern, pipelineIdSchema, pipelineNotFound } from '../fields.ts';
+import {
+  knownPipeline,
+  optionalPipelineIdParam,
+  pattern,
+  pipelineIdSchema,
+  pipelineNotFound,
+  type AnsweredBy,
+} from '../fields.ts';
 import type { OperationModule } from '../operation.ts';
 import type { Params } from '../params.ts';
 import { upstreamList } from './list.ts';
@@ -20,16 +21,16 @@ import { upstreamList } from './list.ts';
 // the counts the status database keeps (db/status/request-counts.ts) or a gateway's index.
 
 /** The `id` and `date` of a stats call, as requestlist reads them. */
-function statsParams(params: Params) {
+function statsParams(params: Params, by: AnsweredBy) {
   return {
-    pipelineId: params.matching('id', PIPELINE_ID_PATTERN, PIPELINE_ID_SHAPE, false),
+    pipelineId: optionalPipelineIdParam(params, by),
     day: params.matching('date', DAY_PATTERN, DAY_SHAPE, false),
   };
 }
 
 export const requeststats: OperationModule = {
   embedded: (ctx, params) => {
-    const { pipelineId, day: asked } = statsParams(params);
+    const { pipelineId, day: asked } = statsParams(params, 'embedded');
     const day = asked ?? ctx.time.day(ctx.clock.now());
     if (!isCalendarDay(day)) throw badParameter('date', `must be a calendar day as ${DAY_SHAPE}`);
     if (pipelineId !== undefined) knownPipeline(ctx, pipelineId);
@@ -42,7 +43,7 @@ export const requeststats: OperationModule = {
   // Counts of an upstream's day come from the server's own index of its requests: exact for
   // the days the index watched, refused for others (counting one page would invent a total).
   upstream: async (upstream, params) => {
-    const { pipelineId, day } = statsParams(params);
+    const { pipelineId, day } = statsParams(params, 'upstream');
     const watched = await upstream.poller?.counts(day, pipelineId);
     if (!watched) {
       const why =

@@ -4,7 +4,7 @@ import { Readable, pipeline } from 'node:stream';
 // Answers that break HTTP or XML itself, whatever the call asked: what a client meets when
 // the service or the network between fails midway. None builds its whole body in memory.
 
-export type VendorFault = 'truncated' | 'endless' | 'malformed' | 'huge' | 'error';
+export type VendorFault = 'truncated' | 'endless' | 'malformed' | 'huge' | 'hugeValue' | 'error';
 
 /** 200 MiB: far beyond any page a client should agree to hold. */
 export const HUGE_DEFAULT_BYTES = 200 * 1024 * 1024;
@@ -74,5 +74,28 @@ export function writeHuge(res: ServerResponse, api: string, root: string, bytes:
     yield Buffer.from(closing);
   }
   res.writeHead(200, { 'content-type': 'text/xml', 'content-length': String(total) });
+  pipeline(Readable.from(pieces(), { objectMode: false }), res, () => undefined);
+}
+
+/**
+ * A well-formed answer of about `bytes` bytes that is one text value: its root element holding
+ * a `Message` of one letter repeated (a vendor that writes a whole file into one field).
+ * Streamed from one reused block, with backpressure.
+ */
+export function writeHugeValue(res: ServerResponse, root: string, bytes: number): void {
+  const head = `${PROLOG}<${root}><Message>`;
+  const tail = `</Message></${root}>`;
+  const text = Math.max(0, bytes - head.length - tail.length);
+  const block = Buffer.alloc(65_536, 'x');
+  function* pieces(): Generator<Buffer> {
+    yield Buffer.from(head);
+    for (let rest = text; rest > 0; rest -= block.length)
+      yield rest >= block.length ? block : block.subarray(0, rest);
+    yield Buffer.from(tail);
+  }
+  res.writeHead(200, {
+    'content-type': 'text/xml',
+    'content-length': String(head.length + text + tail.length),
+  });
   pipeline(Readable.from(pieces(), { objectMode: false }), res, () => undefined);
 }

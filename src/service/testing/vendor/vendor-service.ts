@@ -17,6 +17,7 @@ import {
   HUGE_DEFAULT_BYTES,
   writeEndless,
   writeHuge,
+  writeHugeValue,
   writeMalformed,
   writeTruncated,
   type VendorFault,
@@ -89,6 +90,60 @@ export const VENDOR_VARIANTS = {
   },
 } as const satisfies Record<string, VendorVariant>;
 
+/** What a new request's id is made of. */
+export interface RequestIdParts {
+  readonly pipelineId: string;
+  /** The service's day (yyyymmdd) and hour (hh) when the request began. */
+  readonly day: string;
+  readonly hour: string;
+  /** 1 for the pipeline's first request of the day, then on. */
+  readonly pipelineSerial: number;
+  /** 1 for the service's first request of the day, whatever its pipeline, then on. */
+  readonly daySerial: number;
+}
+
+/** How a product names its pipelines and requests. */
+export interface VendorIds {
+  /** The ids of its three pipelines: Sales (with Args), Stock, and Archive (suspended). */
+  readonly pipelines: readonly [sales: string, stock: string, archive: string];
+  readonly request: (parts: RequestIdParts) => string;
+}
+
+export const VENDOR_IDS = {
+  /** interfaces.md's example shapes: pl_<number>, <pipeline id>-<yyyymmdd>_<hh>-<serial>. */
+  spec: {
+    pipelines: ['pl_1', 'pl_2', 'pl_7'],
+    request: ({ pipelineId, day, hour, pipelineSerial }) =>
+      `${pipelineId}-${day}_${hour}-${String(pipelineSerial).padStart(6, '0')}`,
+  },
+  /**
+   * A product with ids of its own, which interfaces.md does not forbid: a version in a
+   * pipeline id, another script, and what a URL must encode (space, `/`, `#`, `?`, `&`,
+   * `+`, `%`); request ids numbered per day across pipelines, with the same characters.
+   */
+  own: {
+    pipelines: ['Nightly-Import.v2', '日次取込', 'Archive #7/old? a&b+c%'],
+    request: ({ day, daySerial }) =>
+      `REQ/${day.slice(0, 4)}/${day.slice(4, 6)}/${day.slice(6)}#${daySerial} 受付?x=1&y=+%`,
+  },
+} as const satisfies Record<string, VendorIds>;
+
+/** One call as the service received it: its method, path, fields, query and body as sent. */
+export interface ReceivedCall {
+  readonly method: string;
+  readonly api: string;
+  /** The URL's path, undecoded (`/pipelineapi/exec/xml`). */
+  readonly path: string;
+  /** The URL's query and the form body, each as it came on the wire. */
+  readonly query: string;
+  readonly body: string;
+  /** The fields as the service read them (a body field wins over a query field). */
+  readonly fields: Readonly<Record<string, string>>;
+}
+
+/** Calls `received()` keeps, the latest: enough for a test, bounded for a load test. */
+const RECEIVED_KEPT = 1000;
+
 interface VendorPipeline {
   id: string;
   name: string;
@@ -146,6 +201,11 @@ export interface VendorService {
   /** Calls received so far, per api (list, requestlist, ...): what a gateway costs it. */
   calls(): Readonly<Record<string, number>>;
   /**
+   * The latest calls it read (at most 1,000), oldest first, exactly as they came: not those
+   * refused as busy, nor those a fault broke before they were read.
+   */
+  received(): readonly ReceivedCall[];
+  /**
    * Calls carried out so far, per api: those the service acted on (a call whose caller left
    * before it was answered is dropped unanswered, as some products do, and not counted here).
    */
@@ -158,7 +218,8 @@ export interface VendorService {
    * Breaks every later answer (of `apis`, default all) until cleared with undefined:
    * 'truncated' (the whole Content-Length, the connection cut after half the body),
    * 'endless' (a 200 that never ends), 'malformed' (a 200 of broken XML), 'huge' (valid XML
-   * of `bytes` bytes, default 200 MiB, streamed), 'error' (the service's own internal
+   * of `bytes` bytes, default 200 MiB, streamed), 'hugeValue' (the same, one text value of
+   * that size), 'error' (the service's own internal
    * failure: a 500, or a SystemError envelope).
    */
   setFault(
@@ -263,9 +324,13 @@ export async function startVendorService(
     apiKey?: string;
     now?: () => Date;
     behaviour?: Partial<VendorBehaviour>;
+    /** How it names pipelines and requests (default interfaces.md's shapes). */
+    ids?: VendorIds;
   } = {},
 ): Promise<VendorService> {
   const variant = options.variant ?? VENDOR_VARIANTS.kanto;
+  const ids = options.ids ?? VENDOR_IDS.spec;
+  const [salesId, stockId, archiveId] = ids.pipelines;
   const apiKey = options.apiKey ?? 'vendor-key-0123456789abcdef';
   const now = options.now ?? (() => new Date());
   // A switch given as undefined keeps its default, as one left out does.
@@ -293,15 +358,22 @@ export async function startVendorService(
   };
   const pipelines: VendorPipeline[] = [
     {
-      id: 'pl_1',
+      id: salesId,
       name: 'Sales',
       runmode: 'run',
       description: 'Daily sales',
       created: now(),
       args: [{ name: 'region', value: 'JP' }],
     },
-    { id: 'pl_2', name: 'Stock', runmode: 'run', description: '', created: now(), args: [] },
-    { id: 'pl_7', name: 'Archive', runmode: 'stop', description: 'Held', created: now(), args: [] },
+    { id: stockId, name: 'Stock', runmode: 'run', description: '', created: now(), args: [] },
+    {
+      id: archiveId,
+      name: 'Archive',
+      runmode: 'stop',
+      description: 'Held',
+      created: now(),
+      args: [],
+    },
   ];
   // Oldest first, so adding is a push; requests() turns it round once per change.
   const requests: VendorRequest[] = [];
@@ -346,7 +418,13 @@ export async function startVendorService(
     const serial = (serials.get(key) ?? 0) + 1;
     serials.set(key, serial);
     const request: VendorRequest = {
-      requestId: `${pipelineId}-${date}_${hour}-${String(serial).padStart(6, '0')}`,
+      requestId: ids.request({
+        pipelineId,
+        day: date,
+        hour,
+        pipelineSerial: serial,
+        daySerial: (byDay.get(date)?.length ?? 0) + 1,
+      }),
       pipelineId,
       filename,
       status: variant.status.waiting,
@@ -782,6 +860,7 @@ export async function startVendorService(
 
   let fault: { kind: VendorFault; apis?: ReadonlySet<string>; bytes: number } | undefined;
   const calls: Record<string, number> = {};
+  const received: ReceivedCall[] = [];
   const carriedOut: Record<string, number> = {};
   let delayMs: number | undefined;
   let inFlight = 0;
@@ -825,10 +904,21 @@ export async function startVendorService(
       if (broken?.kind === 'malformed') return writeMalformed(res);
       if (broken?.kind === 'huge')
         return writeHuge(res, api, ROOTS[api] ?? 'ExecuteResponse', broken.bytes);
+      if (broken?.kind === 'hugeValue')
+        return writeHugeValue(res, ROOTS[api] ?? 'ExecuteResponse', broken.bytes);
       const url = new URL(req.url ?? '/', 'http://vendor');
       const fields: Record<string, string> = Object.fromEntries(url.searchParams);
-      for (const [k, v] of new URLSearchParams(Buffer.concat(chunks).toString('utf8')))
-        fields[k] = v;
+      const body = Buffer.concat(chunks).toString('utf8');
+      for (const [k, v] of new URLSearchParams(body)) fields[k] = v;
+      received.push({
+        method: req.method ?? 'GET',
+        api,
+        path: url.pathname,
+        query: url.search.slice(1),
+        body,
+        fields: { ...fields },
+      });
+      if (received.length > RECEIVED_KEPT) received.shift();
       let told: Answer;
       try {
         if (broken?.kind === 'error') throw systemError(req);
@@ -888,6 +978,7 @@ export async function startVendorService(
       }
     },
     calls: () => ({ ...calls }),
+    received: () => [...received],
     carriedOut: () => ({ ...carriedOut }),
     maxInFlight: () => maxInFlight,
     setDelay(ms) {
