@@ -65,6 +65,9 @@ test('the search of a request log keeps every key typed', async ({ page, service
 test('arrow keys move through a select of the URL one option a key', async ({ page, service }) => {
   await signIn(page, service, undefined, '/requests');
   const select = page.getByRole('combobox', { name: /^Pipeline/ });
+  // Its options come with the pipelines' list: read them once it is there (CI once read the
+  // select while it still held "All pipelines" alone).
+  await expect.poll(() => select.locator('option').count()).toBeGreaterThan(4);
   const values = await select
     .locator('option')
     .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
