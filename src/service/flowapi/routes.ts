@@ -65,12 +65,14 @@ export function flowService(
         const user = await authenticateUser(ctx.shared, userName, password, {
           allowPasswordless: true,
         });
-        if (!user)
+        if (!user) {
+          await guessing.failed(userName);
           throw new ApiError(
             403,
             FsCode.LoginFailed,
             'Login failed: unknown user or wrong password.',
           );
+        }
         subject.via = 'session';
         return send(reply, { sessionId: await ctx.sessions.open('fs', user.id, lifetime) });
       });

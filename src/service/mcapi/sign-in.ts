@@ -47,8 +47,10 @@ export function signInRoutes(
     const user = await authenticateUser(ctx.shared, userName, password, {
       allowPasswordless: false,
     });
-    if (!user)
+    if (!user) {
+      await guessing.failed(userName);
       throw new ApiError(403, McCode.LoginFailed, 'Login failed: unknown user or wrong password.');
+    }
     const sessionId = await ctx.sessions.open('mc', user.id, timeout);
     subject.via = 'session';
     return send<LoginAnswer>(reply, {

@@ -15,6 +15,15 @@ export async function countTry(sql: Sql, key: string, windowStart: number): Prom
   return Number(row?.COUNT ?? 0);
 }
 
+/** The tries counted under `key` in the window that began at `windowStart`. */
+export async function triesIn(sql: Sql, key: string, windowStart: number): Promise<number> {
+  const row = await sql.get<{ COUNT: number }>(
+    'SELECT COUNT AS "COUNT" FROM SIGN_IN_TRIES WHERE KEY = ? AND WINDOWSTART = ?',
+    [key, windowStart],
+  );
+  return Number(row?.COUNT ?? 0);
+}
+
 /** Forgets the windows that began before `before` (epoch ms). */
 export async function forgetTries(sql: Sql, before: number): Promise<void> {
   await sql.run('DELETE FROM SIGN_IN_TRIES WHERE WINDOWSTART < ?', [before]);
