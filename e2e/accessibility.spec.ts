@@ -210,3 +210,20 @@ test('a refused action says why to keyboard and touch users, not only on hover',
   await page.keyboard.press('Enter');
   await expect(page.getByRole('status').filter({ hasText: 'may not execute' })).toBeVisible();
 });
+
+test('the axe check itself finds a violation where there is one, once per document', async ({
+  page,
+}) => {
+  // e2e/axe.ts calls axe-core in the page: this proves it reports what it should, so that a
+  // wrong option there cannot turn every check above into a silent pass.
+  await page.setContent(
+    '<html lang="en"><title>Probe</title><main><h1>Probe</h1><img src="data:,"><button></button></main></html>',
+  );
+  const found = await axeViolations(page, 'probe');
+  expect(found.map((line) => line.split(' ')[1])).toEqual(['button-name', 'image-alt']);
+  // A second state of the same document reuses the injected axe-core.
+  await page.evaluate(() => document.querySelector('img')?.setAttribute('alt', 'a dot'));
+  expect(await axeViolations(page, 'probe, mended')).toEqual([
+    expect.stringMatching(/^probe, mended: button-name \(critical\) button/),
+  ]);
+});

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import {
   VENDOR_VARIANTS,
   type VendorService,
 } from '../src/service/testing/vendor/vendor-service.ts';
+import { axeViolations } from './axe.ts';
 import { ADMIN, expect, settle, signIn, test } from './fixtures.ts';
 import { perFile } from './per-file.ts';
 
@@ -17,7 +17,6 @@ import { perFile } from './per-file.ts';
 // when (with the zone): on the embedded service, and behind the gateway for a vendor that
 // rewrites its log on retry.
 
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const CUSTOMERS = 'id,name,mail,country\n7,Ada,ada@example.com,UK\n';
 // An instant with its zone, as the dashboard writes one (English: 12-hour clock).
 const INSTANT = /\d{4}-\d{2}-\d{2} \d{1,2}:\d{2}:\d{2}( [AP]M)? \S+/;
@@ -27,12 +26,7 @@ async function axeBothThemes(page: Page): Promise<string[]> {
   const found: string[] = [];
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-    found.push(
-      ...result.violations.flatMap((v) =>
-        v.nodes.map((n) => `${colorScheme}: ${v.id} ${n.target.join(' ')} — ${n.failureSummary}`),
-      ),
-    );
+    found.push(...(await axeViolations(page, colorScheme)));
   }
   return found;
 }

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { VENDOR_MESSAGES } from '../src/service/testing/vendor/vendor-service.ts';
+import { axeViolations } from './axe.ts';
 import {
   ADMIN,
   CHUBU_SALES_ROWS,
@@ -226,8 +226,6 @@ test('Runmode in a product’s words: a switch for other words of run and stop, 
   await expect(page.getByText('Every pipeline is running.')).toHaveCount(0);
 });
 
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
 for (const [scheme, viewport] of [
   ['light', { width: 1280, height: 800 }],
   ['dark', { width: 390, height: 844 }],
@@ -244,12 +242,7 @@ for (const [scheme, viewport] of [
     await expect(page.locator('[data-capabilities="chubu"]')).toBeVisible();
     const found: string[] = [];
     const check = async (state: string) => {
-      const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-      found.push(
-        ...result.violations.flatMap((v) =>
-          v.nodes.map((node) => `${state}: ${v.id} ${node.target.join(' ')}`),
-        ),
-      );
+      found.push(...(await axeViolations(page, state)));
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width, `${state} is ${width} px wide`).toBeLessThanOrEqual(viewport.width);
     };

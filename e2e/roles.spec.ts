@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { addUser, findUser } from '../src/service/auth/users.ts';
 import { grantRole, revokeRole } from '../src/service/db/system/service-roles.ts';
+import { axeViolations } from './axe.ts';
 import { expect, settle, signIn, test, type RunningService } from './fixtures.ts';
 
 // Roles per service and the viewer (issue 24, item 2): a viewer reads every page and finds
@@ -13,7 +13,6 @@ import { expect, settle, signIn, test, type RunningService } from './fixtures.ts
 const VIEWER = { user: 'vera', password: 'viewer-password-e2e' };
 /** An operator by default, a viewer on the embedded service (`local`) by a grant. */
 const NARROWED = { user: 'otis', password: 'narrowed-password-e2e' };
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 const REASON = {
   exec: 'The viewer role may not execute pipelines.',
@@ -188,12 +187,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await signIn(page, service, VIEWER, '/pipelines');
     const found: string[] = [];
     const check = async (state: string) => {
-      const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-      found.push(
-        ...result.violations.flatMap((v) =>
-          v.nodes.map((n) => `${state}: ${v.id} ${n.target.join(' ')} — ${n.failureSummary ?? ''}`),
-        ),
-      );
+      found.push(...(await axeViolations(page, state)));
     };
     const execute = page
       .locator('tr[data-pipeline="pl_1"]')
