@@ -90,7 +90,7 @@ async function selectionParams(
   const day = params.matching('date', DAY_PATTERN, DAY_SHAPE, true);
   if (!isCalendarDay(day)) throw badParameter('date', `must be a calendar day as ${DAY_SHAPE}`);
   const pipelineId = optionalPipelineIdParam(params, route.upstream ? 'upstream' : 'embedded');
-  const filter = requestFilter(params);
+  const filter = requestFilter(params, route.upstream ? 'upstream' : 'embedded');
   if (filter.since !== undefined) throw badParameter('since', 'is not taken by bulk calls');
   const statuses = filter.statuses ?? defaultStatuses(action, words);
   const eligible = ELIGIBLE[action];

@@ -15,6 +15,7 @@ import { statusRange } from '../db/status/request-range.ts';
 import { queryAudit, type ReadAuditEntry } from '../db/system/audit.ts';
 import { ApiError, McCode } from '../errors.ts';
 import type { ServiceRoute } from '../gateway/directory.ts';
+import { statusWords } from '../pipelineapi/request-filter.ts';
 import { MISSING, send } from './respond.ts';
 
 // Part A extensions of issue 25, for any signed-in person (a viewer reads everything):
@@ -24,8 +25,6 @@ import { MISSING, send } from './respond.ts';
 // Both answer for the embedded service (its status database) and for an upstream (the
 // gateway's index), the same way.
 
-/** A status word of the embedded engine, as requestlist's `status` takes them. */
-const STATUS_WORD = /^[A-Za-z][A-Za-z_-]{0,31}$/;
 /** How long after a retry through this server a poller may first see the attempt it began. */
 const SEEN_WITHIN_MS = 10 * 60_000;
 /** The engine writes a retry's new attempt a moment before the audit writes the call. */
@@ -176,10 +175,9 @@ function rangeFilter(params: Record<string, unknown>, route: ServiceRoute) {
   if (!route.upstream && pipelineId !== undefined && !PIPELINE_ID_PATTERN.test(pipelineId))
     throw badParameter('id', 'must be a pipeline id');
   const status = field(params, 'status', MISSING, false);
-  const statuses = status?.split(',').map((s) => s.trim());
-  const isStatusWord = (word: string) => (route.upstream ? word !== '' : STATUS_WORD.test(word));
-  if (statuses?.some((s) => !isStatusWord(s)))
-    throw badParameter('status', 'must be status words separated by commas, such as Error,Stop');
+  const asked = statusWords(status, route.upstream ? 'upstream' : 'embedded');
+  if ('refused' in asked) throw badParameter('status', asked.refused);
+  const statuses = asked.words;
   const text = field(params, 'q', MISSING, false);
   if (text !== undefined && text.length > 200)
     throw badParameter('q', 'must be at most 200 characters');

@@ -3,8 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTestPipelines } from '../testing/pipelines.ts';
-import { eventually, startService, type TestService } from '../testing/service.ts';
-import { startVendorService, type VendorService } from '../testing/vendor/vendor-service.ts';
+import { PipelineClient } from '../../kit/index.ts';
+import { addUser } from '../auth/users.ts';
+import { eventually, signIn, startService, type TestService } from '../testing/service.ts';
+import {
+  startVendorService,
+  VENDOR_VARIANTS,
+  type VendorService,
+} from '../testing/vendor/vendor-service.ts';
 
 // requestlist's filters (contract section 8): status, q and since, on the server, with
 // Total counting every match of the day.
@@ -161,5 +167,93 @@ describe('requestlist filters behind the gateway', () => {
     expect(await since.text()).toContain(
       'since is not available for this day of service Production',
     );
+  });
+});
+
+describe('requestlist filters behind the gateway, in a vendor’s own status words', () => {
+  const KEY = 'gateway-key-0123456789abcdef';
+  let vendor: VendorService;
+  let gateway: TestService;
+
+  beforeAll(async () => {
+    vendor = await startVendorService({
+      variant: {
+        ...VENDOR_VARIANTS.kanto,
+        status: {
+          waiting: '待機中',
+          running: '実行中',
+          done: '正常終了',
+          failed: '異常終了',
+          cancelled: 'En cours d’annulation',
+        },
+      },
+    });
+    gateway = await startService({
+      services: [{ id: 'tokyo', name: 'Tokyo', url: vendor.url, apiKey: vendor.apiKey }],
+      apiKey: KEY,
+    });
+    vendor.addRequests('pl_2', 3, 'done.csv');
+    vendor.addRequests('pl_2', 2, 'broken.csv', 'failed');
+    await Promise.all(gateway.app.context.services.pollers().map((p) => p.pollNow()));
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+    await vendor.close();
+  });
+
+  const get = (query: string) =>
+    gateway.fetch(`/pipelineapi/requestlist/json?${query}`, {
+      headers: { 'X-Pipelinewebapi': KEY },
+    });
+
+  it('takes the vendor’s words as they are, alone or several, and counts them exactly', async () => {
+    const failed = (await (
+      await get(`status=${encodeURIComponent('異常終了')}`)
+    ).json()) as ListAnswer;
+    expect(failed.RequestList.Info.Total).toBe(2);
+    expect(new Set(failed.RequestList.Request.map((r) => r.Status))).toEqual(new Set(['異常終了']));
+    const both = await get(`status=${encodeURIComponent('異常終了, 正常終了')}`);
+    expect(((await both.json()) as ListAnswer).RequestList.Info.Total).toBe(5);
+    // A word with a space and an apostrophe is a word: none of its requests, not a refusal.
+    const spaced = await get(`status=${encodeURIComponent('En cours d’annulation')}`);
+    expect(spaced.status).toBe(200);
+    expect(((await spaced.json()) as ListAnswer).RequestList.Info.Total).toBe(0);
+  });
+
+  it('filters several days by the vendor’s words too (the range of Part A)', async () => {
+    await addUser(gateway.app.context.shared, 'olga', 'olga-password-0123', 'operator', 'now');
+    const sessionId = await signIn(gateway, 'olga', 'olga-password-0123');
+    // The vendor's day, in its zone (JST).
+    const day = new Date(Date.now() + 9 * 3_600_000).toISOString().slice(0, 10).replaceAll('-', '');
+    const range = await gateway.fetch(
+      `/mcapi/requests/range?service=tokyo&from=${day}&to=${day}&status=${encodeURIComponent('異常終了')}`,
+      { headers: { 'X-As-SessionId': sessionId } },
+    );
+    expect(range.status, await range.clone().text()).toBe(200);
+    expect(
+      ((await range.json()) as { result: { data: { total: number } } }).result.data.total,
+    ).toBe(2);
+    // A bulk retry's selection reads the same words.
+    const olga = new PipelineClient({
+      baseUrl: `${gateway.url}/services/tokyo`,
+      credentials: { kind: 'session', sessionId },
+    });
+    const preview = await olga.bulk.preview({ action: 'retry', date: day, statuses: ['異常終了'] });
+    expect(preview.total).toBe(2);
+  });
+
+  it('refuses only an empty, over-long or multi-line word, naming status', async () => {
+    for (const query of ['status=%E7%95%B0,', `status=${'語'.repeat(65)}`, 'status=a%0Ab']) {
+      const answer = await get(query);
+      expect(answer.status, query).toBe(400);
+      expect(await answer.text(), query).toContain('Parameter status ');
+    }
+  });
+
+  it('the embedded engine still keeps its own words’ shape', async () => {
+    const answer = await list(`status=${encodeURIComponent('異常終了')}`);
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain('such as Error,Stop');
   });
 });

@@ -37,7 +37,7 @@ function requestListParams<D>(
   const date = dayOf(params.matching('date', DAY_PATTERN, DAY_SHAPE, false));
   const index = params.integer('index', 0, 0, 1_000_000_000);
   const pageSize = params.integer('pagesize', 100, 1, 1000);
-  return { id, date, index, pageSize, filter: requestFilter(params) };
+  return { id, date, index, pageSize, filter: requestFilter(params, by) };
 }
 
 export const requestlist: OperationModule = {
