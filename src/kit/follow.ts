@@ -75,11 +75,41 @@ function laterOfPipeline(other: string, requestId: string): boolean {
 }
 
 /**
+ * An id's form: its text with each run of digits standing for any number. interfaces.md
+ * shows one shape of request id but promises none, and two request ids of one product share
+ * their form (`REQ/2026/12/02#5` and `REQ/2026/12/02#6`) where a job's number does not.
+ */
+function idForm(id: string): { readonly key: string; readonly inText: RegExp } {
+  const parts = id.split(/\d+/);
+  const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const body = parts.map(literal).join('\\d+');
+  // Standing alone: not inside a longer word at either end.
+  const before = /^[\p{L}\p{N}_]/u.test(id) ? '(?<![\\p{L}\\p{N}_-])' : '';
+  const after = /[\p{L}\p{N}_]$/u.test(id) ? '(?![\\p{L}\\p{N}_-])' : '';
+  return { key: parts.join('\u0000'), inText: new RegExp(`${before}${body}${after}`, 'gu') };
+}
+
+const numbersOf = (id: string): string[] => id.match(/\d+/g) ?? [];
+
+/** Whether the numbers of `other` come after those of `id`, read left to right as numbers. */
+function numberedLater(other: string, id: string): boolean {
+  const [mine, theirs] = [numbersOf(id), numbersOf(other)];
+  for (let i = 0; i < Math.min(mine.length, theirs.length); i++) {
+    const [a, b] = [BigInt(theirs[i] as string), BigInt(mine[i] as string)];
+    if (a !== b) return a > b;
+  }
+  return false;
+}
+
+/**
  * The request a retry's answer says runs the retry when that is another request: a service
  * whose retry makes a new request. Its RequestId, else the one other request id its Message
- * names, either of interfaces.md's shape; undefined when it names none (the same request runs
- * again) or several. An id in the Message is followed only when it is of the same pipeline
- * and later: words such as "queued behind pl_1-…" name a request that does not run this one.
+ * names; undefined when it names none (the same request runs again) or several.
+ *
+ * An id counts as a request's when it has interfaces.md's shape, or the form of the request
+ * retried (its text with other numbers: the product's own ids). An id in the Message is
+ * followed only when it comes later (of the same pipeline, for interfaces.md's shape): words
+ * such as "queued behind pl_1-…" name a request that does not run this one.
  *
  * @example
  * retriedAs(await client.retry(id), id) // 'pl_1-20261129_09-000124', or undefined
@@ -88,13 +118,24 @@ export function retriedAs(
   answer: Pick<ExecuteResult, 'requestId' | 'message'>,
   requestId: string,
 ): string | undefined {
-  // A RequestId of another shape (a job's number) names no request that can be followed.
+  const specShaped = REQUEST_ID_PATTERN.test(requestId);
+  const form = idForm(requestId);
+  // A RequestId of another form (a job's number) names no request that can be followed.
   const stated = answer.requestId?.trim();
-  if (stated && stated !== requestId && REQUEST_ID_PATTERN.test(stated)) return stated;
+  if (
+    stated &&
+    stated !== requestId &&
+    (REQUEST_ID_PATTERN.test(stated) || idForm(stated).key === form.key)
+  )
+    return stated;
   const named = new Set(
-    [...answer.message.matchAll(REQUEST_ID_IN_TEXT)]
-      .map((match) => match[0])
-      .filter((id) => laterOfPipeline(id, requestId)),
+    specShaped
+      ? [...answer.message.matchAll(REQUEST_ID_IN_TEXT)]
+          .map((match) => match[0])
+          .filter((id) => laterOfPipeline(id, requestId))
+      : [...answer.message.matchAll(form.inText)]
+          .map((match) => match[0])
+          .filter((id) => id !== requestId && numberedLater(id, requestId)),
   );
   return named.size === 1 ? [...named][0] : undefined;
 }

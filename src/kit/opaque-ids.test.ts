@@ -95,13 +95,16 @@ describe('the kit, pointed at a vendor whose ids are its own', () => {
     expect(vendor.pipelines().find((p) => p.id === archive)?.runmode).toBe('stop');
   });
 
-  it('says an id of another shape names no day and no later request, rather than guessing', () => {
+  it('says an id of another shape names no day, and follows a retry only to a later id of its form', () => {
     const id = newest(sales);
     expect(dayOfRequestId(id)).toBeUndefined();
-    // Words naming another request of the vendor's own shape: not taken for one of ours.
+    // Words naming a later request of the vendor's own form: that request runs the retry;
+    // an earlier one (waited behind) does not, nor the same request run again.
     const other = newest(stock);
     const words = `Request ${id} is retried as request ${other}`;
-    expect(retriedAs({ message: words, requestId: undefined }, id)).toBeUndefined();
+    expect(retriedAs({ message: words, requestId: undefined }, id)).toBe(other);
+    const backwards = `Request ${other} waits behind request ${id}`;
+    expect(retriedAs({ message: backwards, requestId: undefined }, other)).toBeUndefined();
     expect(retriedAs({ message: 'Success', requestId: id }, id)).toBeUndefined();
   });
 });

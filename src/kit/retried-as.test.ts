@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayBefore, type GatewayBefore } from '../service/testing/gateway-before.ts';
-import { VENDOR_VARIANTS } from '../service/testing/vendor/vendor-service.ts';
+import { VENDOR_IDS, VENDOR_VARIANTS } from '../service/testing/vendor/vendor-service.ts';
 import { retriedAs, type PipelineClient } from './index.ts';
 
 // A vendor whose retry is a new request of the same pipeline and file, named only in its
@@ -34,6 +34,33 @@ describe('a retry that the service runs as a new request', () => {
     expect((await client.requestDetail(failed, {}, 'json')).status).toBe(variant.status.failed);
     expect((await client.requestDetail(as as string, {}, 'json')).sensorFile).toBe(
       'fixed-0701.csv',
+    );
+  });
+});
+
+describe('a retry run as a new request, by a vendor whose ids are its own', () => {
+  const variant = VENDOR_VARIANTS.pacific;
+  let started: GatewayBefore;
+
+  beforeAll(async () => {
+    started = await startGatewayBefore({
+      vendor: { variant, ids: VENDOR_IDS.own, behaviour: { retryStart: 'new-request' } },
+      entry: { failedStatuses: [variant.status.failed] },
+    });
+  });
+  afterAll(() => started.close());
+
+  it('is named by the answer in the vendor’s own form of id, and exists', async () => {
+    const { vendor, gateway } = started;
+    const [sales] = VENDOR_IDS.own.pipelines;
+    vendor.addRequests(sales, 1, 'fail-0702.csv', 'failed');
+    const failed = vendor.requests()[0]?.requestId as string;
+    const answer = await gateway.client.retry(failed, 'json');
+    const as = retriedAs(answer, failed);
+    expect(as).toBe(vendor.requests()[0]?.requestId);
+    expect(as).not.toBe(failed);
+    expect((await gateway.client.requestDetail(as as string, {}, 'json')).sensorFile).toBe(
+      'fixed-0702.csv',
     );
   });
 });
@@ -80,5 +107,25 @@ describe('retriedAs', () => {
     expect(retriedAs(answer('started as pl_1-20261130_00-000001'), id)).toBe(
       'pl_1-20261130_00-000001',
     );
+  });
+
+  it('follows ids of a product’s own form: the same text with later numbers', () => {
+    const own = 'REQ/2026/12/02#5 受付?x=1';
+    expect(retriedAs(answer('Success', 'REQ/2026/12/02#6 受付?x=1'), own)).toBe(
+      'REQ/2026/12/02#6 受付?x=1',
+    );
+    // A job's number, or an id of another form, is no request of this product.
+    expect(retriedAs(answer('Queued', '4711'), own)).toBeUndefined();
+    expect(retriedAs(answer('Queued', 'JOB-4711'), own)).toBeUndefined();
+    expect(
+      retriedAs(answer(`Request ${own} is retried as request REQ/2026/12/02#12 受付?x=1.`), own),
+    ).toBe('REQ/2026/12/02#12 受付?x=1');
+    // An earlier one it waits behind, several, or one inside a longer word: none.
+    expect(retriedAs(answer(`${own} waits for REQ/2026/12/02#4 受付?x=1`), own)).toBeUndefined();
+    expect(
+      retriedAs(answer('as REQ/2026/12/02#6 受付?x=1 or REQ/2026/12/02#7 受付?x=1'), own),
+    ).toBeUndefined();
+    expect(retriedAs(answer('as 7000123'), '7000122')).toBe('7000123');
+    expect(retriedAs(answer('as A7000123'), '7000122')).toBeUndefined();
   });
 });

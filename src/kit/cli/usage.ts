@@ -97,11 +97,11 @@ Commands:
                                          Stop or an --ok-status; it ended well when its status
                                          is an --ok-status (default Finish). --wait-timeout
                                          in seconds (default 3600, 0 = no limit)
-  requests [--date yyyymmdd] [--pipeline pl_N] [--index n] [--page-size n]
+  requests [--date yyyymmdd] [--pipeline <id>] [--index n] [--page-size n]
                                          requests of a day, newest first
-  requeststats [--date yyyymmdd] [--pipeline pl_N]
+  requeststats [--date yyyymmdd] [--pipeline <id>]
                                          a day's exact counts per pipeline, hour and status
-  bulk <retry|cancel> --date yyyymmdd [--pipeline pl_N] [--status S,..] [--q text]
+  bulk <retry|cancel> --date yyyymmdd [--pipeline <id>] [--status S,..] [--q text]
                                          the exact count and first requests a bulk call takes;
      ... --reason <text>                 then run it, waiting for the end (extension)
   bulk-job <jobid>                       a bulk job's progress and its refused or failed requests
