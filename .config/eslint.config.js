@@ -136,7 +136,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/service/**/*.ts', 'src/service/**/*.mjs', 'src/bench/**/*.ts'],
+    files: ['src/service/**/*.ts', 'src/service/**/*.mjs', 'src/bench/**/*.ts', 'src/fuzz/**/*.ts'],
     languageOptions: { globals: { ...globals.node } },
     rules: partImports(['**/dashboard/**'], 'The service never imports the dashboard.'),
   },

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { passwordProblem } from './auth/users.ts';
 import { readServicesFile, singleUpstream, type ServiceEntry } from './gateway/services.ts';
-import { parseStatusesFlag } from './gateway/status-semantics.ts';
+import { isStatusWord, parseStatusesFlag } from './gateway/status-semantics.ts';
 import type { ServiceLimits } from './limits.ts';
 import { checkTarget } from './notify/notifier.ts';
 import type { NotifyRules } from './notify/rules.ts';
@@ -271,8 +271,10 @@ export function readConfig(
   const pollSeconds = ofUpstream('upstream-poll-s', 'PIPELINE_UPSTREAM_POLL_S', 'pollSeconds');
   const failedWords = ofUpstream('upstream-failed', 'PIPELINE_UPSTREAM_FAILED', 'failedStatuses');
   const failedStatuses = failedWords?.split(',').map((word) => word.trim());
-  if (failedStatuses?.some((word) => !/^[^\s,]{1,32}$/.test(word)))
-    throw new Error('--upstream-failed: status words of 1 to 32 characters, comma-separated');
+  if (failedStatuses?.some((word) => !isStatusWord(word)))
+    throw new Error(
+      '--upstream-failed: status words of 1 to 64 characters of one line, comma-separated',
+    );
   const statusesText = ofUpstream('upstream-statuses', 'PIPELINE_UPSTREAM_STATUSES', 'statuses');
   const statuses = statusesText === undefined ? undefined : parseStatusesFlag(statusesText);
   const zone = ofUpstream('upstream-zone', 'PIPELINE_UPSTREAM_ZONE', 'zone');

@@ -4,6 +4,7 @@ import type { ServiceInfo } from '../../kit/index.ts';
 import { knownTimeZone } from '../clock.ts';
 import {
   checkWords,
+  isStatusWord,
   resolveStatuses,
   STATUS_CLASSES,
   StatusWordsError,
@@ -123,8 +124,8 @@ function statusWords(node: unknown, where: string): string[] | undefined {
   if (node === undefined || node === null) return undefined;
   return scalarTexts(
     node,
-    (text) => /^[^\s,]{1,32}$/.test(text),
-    `${where}: failedStatuses must be status words of 1 to 32 characters without spaces`,
+    isStatusWord,
+    `${where}: failedStatuses must be status words of 1 to 64 characters of one line without commas, ; or =`,
   );
 }
 

@@ -54,11 +54,29 @@ describe('--upstream-statuses', () => {
     });
   });
 
+  it('takes a vendor’s own words: other scripts, a space inside', () => {
+    const config = readConfig(
+      [...single, '--upstream-statuses', 'failed=異常終了,En échec;waiting=En attente'],
+      {},
+    );
+    const entry = config.services?.[0];
+    expect(entry && 'statuses' in entry ? entry.statuses : undefined).toEqual({
+      failed: ['異常終了', 'En échec'],
+      waiting: ['En attente'],
+    });
+    const failed = readConfig([...single, '--upstream-failed', 'Échec total, 異常終了'], {});
+    const failedEntry = failed.services?.[0];
+    expect(
+      failedEntry && 'failedStatuses' in failedEntry ? failedEntry.failedStatuses : undefined,
+    ).toEqual(['Échec total', '異常終了']);
+  });
+
   it.each([
     ['failed', 'needs ='],
     ['broken=Error', '"broken" is not a class'],
     ['failed=Error;failed=Abort', 'failed is given twice'],
-    ['failed=Err or', '"Err or" is not a status word'],
+    ['failed=Err\tor', '"Err\\tor" is not a status word'],
+    [`failed=${'語'.repeat(65)}`, 'is not a status word'],
     ['running=Running;final=Running', 'Running cannot be both running and final'],
     ['waiting=Wait;running=Wait', 'Wait cannot be both waiting and running'],
     [';', 'give class=words pairs'],

@@ -31,20 +31,28 @@ export const EMBEDDED_STATUSES: StatusSemantics = CONTRACT_WORDS;
 /** A vendor's words as far as interfaces.md names them (the kit tells why these). */
 export const VENDOR_STATUSES: StatusSemantics = VENDOR_DEFAULT_WORDS;
 
-const WORD = /^[^\s,;=]{1,32}$/;
+/**
+ * A status word as a flag or the services file may give it: a vendor's own (異常終了, En
+ * attente: spaces inside are part of a word), one line of 1 to 64 characters without
+ * commas, `;` or `=` (the flag's separators) and without a space at either end.
+ */
+const WORD = /^(?!\s)[^,;=\p{Cc}]{1,64}(?<!\s)$/u;
+
+/** Whether `text` can be one status word of a flag or the services file (WORD). */
+export const isStatusWord = (text: string): boolean => WORD.test(text);
 
 /** A problem in status words, said in the words of the flag or file that gave them. */
 export class StatusWordsError extends Error {
   override readonly name = 'StatusWordsError';
 }
 
-/** Checks one class's words: 1 to 32 characters each, no spaces, commas, `;` or `=`. */
+/** Checks one class's words: each as WORD says. */
 export function checkWords(words: readonly string[], where: string): string[] {
   if (words.length === 0) return [];
   for (const word of words)
     if (!WORD.test(word))
       throw new StatusWordsError(
-        `${where}: ${JSON.stringify(word)} is not a status word (1 to 32 characters without spaces, commas, ; or =)`,
+        `${where}: ${JSON.stringify(word)} is not a status word (1 to 64 characters of one line without commas, ; or =, and no space at either end)`,
       );
   return [...new Set(words)];
 }

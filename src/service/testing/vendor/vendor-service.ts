@@ -198,6 +198,8 @@ export interface VendorService {
   ): void;
   /** Appends `count` generated rows to an action database table (SALES exists). */
   addTableRows(table: string, count: number): void;
+  /** How many rows an action database table holds. */
+  tableRows(table: string): number;
   /** Calls received so far, per api (list, requestlist, ...): what a gateway costs it. */
   calls(): Readonly<Record<string, number>>;
   /**
@@ -955,6 +957,11 @@ export async function startVendorService(
         r.stage = 'Complete';
         r.end = now();
       }
+    },
+    tableRows(name) {
+      const found = tables.get(name);
+      if (!found) throw new Error(`No action table ${name}`);
+      return found.rows.length;
     },
     addTableRows(name, count) {
       const found = tables.get(name);
