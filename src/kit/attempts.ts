@@ -45,11 +45,26 @@ export interface RequestAttempt {
   readonly attempt: number;
   readonly status: string;
   readonly stage: string;
+  /**
+   * ISO instants: when a gateway first saw it begun and ended (`observed`), or when the
+   * embedded service wrote it; null unknown (endedAt: or not ended).
+   */
   readonly startedAt: string | null;
   readonly endedAt: string | null;
-  /** The service's own clock (`YYYY-MM-DD hh:mm:ss`), '' unknown. */
+  /**
+   * When it began and ended as the service states them, on its own clock
+   * (`YYYY-MM-DD hh:mm:ss`, in the service's zone): behind a gateway the vendor's BeginTime
+   * and EndTime, or for an earlier attempt its request log's dated lines; '' where the
+   * service states none.
+   */
   readonly beginTime: string;
   readonly endTime: string;
+  /**
+   * Whether startedAt, endedAt and the changes' times are a gateway's observations (when its
+   * index saw each), not the service's own record: a reader shows beginTime and endTime, and
+   * an observation only where they are '' and said to be one. False for the embedded service.
+   */
+  readonly observed: boolean;
   readonly changes: readonly AttemptChange[];
   readonly failed: boolean;
   /** The failure in the service's words, '' when none was kept. */
@@ -169,6 +184,8 @@ export function decodeAttempts(data: unknown): RequestAttempts {
         ...alike(a, str, 'status', 'stage'),
         ...alike(a, strOrNull, 'startedAt', 'endedAt'),
         ...alike(a, str, 'beginTime', 'endTime'),
+        // Absent from a server before it: read as false, its times shown as they were then.
+        observed: a.observed === true,
         changes: objects(a.changes, 'changes', 'a change').map((c) => ({
           ...alike(c, str, 'status', 'stage'),
           at: strOrNull(c, 'at'),

@@ -112,6 +112,8 @@ describe('attempts of a request of the embedded service', () => {
     expect((one.data.attempts as AttemptAnswer[]).map((a) => [a.status, a.failed])).toEqual([
       ['Finish', false],
     ]);
+    // Its instants are the engine's own record, not a gateway's sightings (issue 38).
+    expect(one.data.attempts).toMatchObject([{ observed: false, startedAt: expect.any(String) }]);
     const none = await mc('/mcapi/requests/attempts?requestid=pl_1-20200101_09-000001');
     expect(none.status).toBe(404);
     expect(none.message).toContain('does not exist');

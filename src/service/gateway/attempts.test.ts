@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PipelineClient } from '../../kit/index.ts';
 import { addUser } from '../auth/users.ts';
+import type { AttemptRecord } from '../db/index/attempt-record.ts';
 import { RequestIndex } from '../db/index/request-index.ts';
+import { statedTimes, type VendorTimes } from '../mcapi/request-history.ts';
 import { startGatewayBefore } from '../testing/gateway-before.ts';
 import type { TestService } from '../testing/service.ts';
 import {
@@ -62,6 +64,10 @@ interface AttemptAnswer {
   log: { date: string; type: string; message: string }[];
   retriedBy: { userName: string | null; via: string; at: string } | null;
   startedAt: string | null;
+  endedAt: string | null;
+  beginTime: string;
+  endTime: string;
+  observed: boolean;
 }
 
 async function attempts(gateway: TestService, sessionId: string, requestId: string) {
@@ -84,6 +90,28 @@ async function found(gateway: TestService, q: string): Promise<string[]> {
 }
 
 const detailCalls = (vendor: VendorService) => vendor.calls().requestdetail ?? 0;
+
+/** The vendor's own requestdetail of a request, with its request log, as it answers it. */
+async function vendorDetail(vendor: VendorService, requestId: string) {
+  const response = await fetch(
+    `${vendor.url}/pipelineapi/requestdetail/json?requestid=${requestId}&requestlog=true`,
+    { headers: { 'X-Pipelinewebapi': vendor.apiKey } },
+  );
+  expect(response.status).toBe(200);
+  return (
+    (await response.json()) as {
+      RequestDetail: {
+        BeginTime: string;
+        EndTime: string;
+        RequestLog: { Log: { Date: string }[] };
+      };
+    }
+  ).RequestDetail;
+}
+
+/** A kanto vendor's wall clock (JST) of an instant, as its dash dates write it. */
+const jst = (ms: number) =>
+  new Date(ms + 9 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
 
 describe('attempts of a request behind the gateway', () => {
   it('keeps the first failure and who retried it after a retry that succeeds rewrote the log', async () => {
@@ -293,5 +321,185 @@ describe('attempts of a request behind the gateway', () => {
       expect(refused.status, query).toBe(400);
       expect(refused.message, query).toContain(words);
     }
+  });
+});
+
+describe('attempts in the vendor’s time (issue 38)', () => {
+  it('tells an attempt’s begin and end as the vendor states them, not when the gateway saw it', async () => {
+    // The vendor's clock is its own, years from the gateway's: what the gateway sees and what
+    // the vendor states cannot agree by chance.
+    const began = Date.parse('2021-03-03T23:19:18Z');
+    let nowMs = began;
+    const { vendor, gateway, poller, sessionId } = await setup({
+      vendorNow: () => new Date(nowMs),
+    });
+    vendor.addRequests('pl_1', 1, 'daily.csv', 'waiting');
+    for (const seconds of [20, 20, 20, 28]) {
+      nowMs += seconds * 1000;
+      vendor.advance();
+    }
+    const [request] = vendor.requests();
+    if (!request) throw new Error('no request at the vendor');
+    expect(request.status).toBe(variant.status.done);
+    // The gateway first sees it now, ended.
+    await poller.pollNow();
+
+    const detail = await vendorDetail(vendor, request.requestId);
+    expect([detail.BeginTime, detail.EndTime]).toEqual([jst(began), jst(nowMs)]);
+    const [only, ...more] = await attempts(gateway, sessionId, request.requestId);
+    expect(more).toEqual([]);
+    expect(only).toMatchObject({
+      attempt: 1,
+      beginTime: detail.BeginTime,
+      endTime: detail.EndTime,
+      observed: true,
+    });
+    // The gateway's sightings are still told, as its own, and are not the vendor's times.
+    expect(only?.startedAt).not.toBeNull();
+    expect(Date.parse(only?.startedAt ?? '')).not.toBe(began);
+    expect(Date.parse(only?.endedAt ?? '')).not.toBe(nowMs);
+
+    // Failed, retried through the gateway, and run again: the vendor keeps its log on retry
+    // and its BeginTime stays the first run's, so the second run's begin is its log's.
+    vendor.addRequests('pl_2', 1, 'fail-0302.csv', 'waiting');
+    const failing = vendor.requests().find((r) => r.filename === 'fail-0302.csv');
+    if (!failing) throw new Error('no failing request at the vendor');
+    const firstBegan = nowMs;
+    await poller.pollNow();
+    for (let i = 0; i < 4; i++) {
+      nowMs += 15_000;
+      vendor.advance();
+    }
+    const firstEnded = nowMs;
+    await poller.pollNow();
+    const olga = new PipelineClient({
+      baseUrl: `${gateway.url}/services/vendor`,
+      fetch: gateway.checkedFetch,
+      credentials: { kind: 'session', sessionId },
+    });
+    nowMs += 600_000;
+    await olga.retry(failing.requestId);
+    await poller.pollNow();
+    nowMs += 5_000;
+    const secondBegan = nowMs;
+    for (let i = 0; i < 4; i++) {
+      vendor.advance();
+      nowMs += 15_000;
+    }
+    const secondEnded = nowMs - 15_000;
+    await poller.pollNow();
+    expect(failing.status).toBe(variant.status.done);
+
+    const again = await vendorDetail(vendor, failing.requestId);
+    expect(again.BeginTime).toBe(jst(firstBegan));
+    expect(again.EndTime).toBe(jst(secondEnded));
+    const both = await attempts(gateway, sessionId, failing.requestId);
+    expect(both.map((a) => [a.attempt, a.status, a.beginTime, a.endTime, a.observed])).toEqual([
+      [1, variant.status.failed, jst(firstBegan), jst(firstEnded), true],
+      [2, variant.status.done, jst(secondBegan), again.EndTime, true],
+    ]);
+    expect(both[1]?.retriedBy).toMatchObject({ userName: 'olga' });
+  });
+
+  it('gives the gateway’s sighting, marked as one, where the vendor states no time', async () => {
+    const { vendor, gateway, poller, sessionId } = await setup({
+      vendorNow: () => new Date('2021-03-04T00:00:00Z'),
+    });
+    vendor.addRequests('pl_1', 1, 'daily.csv', 'waiting');
+    await poller.pollNow();
+    const [request] = vendor.requests();
+    if (!request) throw new Error('no request at the vendor');
+    // Its requestdetail fails: nothing the vendor states can be had now.
+    vendor.setFault('error', { apis: ['requestdetail'] });
+    const [only] = await attempts(gateway, sessionId, request.requestId);
+    expect(only).toMatchObject({ beginTime: '', endTime: '', observed: true, endedAt: null });
+    expect(Date.parse(only?.startedAt ?? '')).not.toBeNaN();
+
+    // A vendor that states no date (or text that is none) is not given one either.
+    const seen: AttemptRecord = {
+      attempt: 1,
+      status: variant.status.done,
+      stage: 'Complete',
+      startedMs: Date.parse('2026-11-21T00:04:25Z'),
+      endedMs: Date.parse('2026-11-21T00:04:25Z'),
+      beginTime: '',
+      endTime: '',
+      changes: [],
+      failed: false,
+      message: '',
+      log: [],
+      evidence: '',
+    };
+    const silent: VendorTimes = {
+      beginTime: '',
+      endTime: '',
+      log: [{ date: '', stage: '', event: 'Start' }],
+    };
+    expect(statedTimes([seen], silent)).toEqual([{ beginTime: '', endTime: '' }]);
+    expect(statedTimes([seen], undefined)).toEqual([{ beginTime: '', endTime: '' }]);
+    // What it does state is taken, and a run of its log stands in for what it does not.
+    expect(
+      statedTimes([seen], {
+        beginTime: '',
+        endTime: '2026-11-21 08:20:46',
+        log: [
+          { date: '2026-11-21 08:19:18', stage: '', event: 'Start' },
+          { date: '2026-11-21 08:20:46', stage: '', event: 'End' },
+        ],
+      }),
+    ).toEqual([{ beginTime: '2026-11-21 08:19:18', endTime: '2026-11-21 08:20:46' }]);
+  });
+
+  it('gives a vendor’s BeginTime and log runs to the attempts they can only be', () => {
+    const attempt = (n: number, ended: boolean, kept: Partial<AttemptRecord> = {}) =>
+      ({
+        attempt: n,
+        status: '',
+        stage: '',
+        startedMs: 1,
+        endedMs: ended ? 2 : null,
+        beginTime: '',
+        endTime: '',
+        changes: [],
+        failed: false,
+        message: '',
+        log: [],
+        evidence: '',
+        ...kept,
+      }) satisfies AttemptRecord;
+    const line = (date: string, stage: string, event: string) => ({ date, stage, event });
+    const first = [
+      line('2026-11-21 08:00:00', '', 'Start'),
+      line('2026-11-21 08:01:00', '', 'End'),
+    ];
+    // Its log kept on retry, the retry not logged yet: the run it tells is the first attempt's.
+    expect(
+      statedTimes([attempt(1, true), attempt(2, false)], {
+        beginTime: '2026-11-21 08:00:00',
+        endTime: '',
+        log: first,
+      }),
+    ).toEqual([
+      { beginTime: '2026-11-21 08:00:00', endTime: '2026-11-21 08:01:00' },
+      { beginTime: '', endTime: '' },
+    ]);
+    // Its log and BeginTime begun again on retry, the failure's times kept when it was read.
+    const again = {
+      beginTime: '2026-11-21 09:00:00',
+      endTime: '2026-11-21 09:02:00',
+      log: [line('2026-11-21 09:00:00', '', 'Start'), line('2026-11-21 09:02:00', '', 'End')],
+    };
+    const failed = { beginTime: '2026-11-21 08:00:00', endTime: '2026-11-21 08:01:00' };
+    expect(statedTimes([attempt(1, true, failed), attempt(2, true)], again)).toEqual([
+      failed,
+      { beginTime: '2026-11-21 09:00:00', endTime: '2026-11-21 09:02:00' },
+    ]);
+    // Nothing kept of the first: whether the one run is the latest alone or both told as one
+    // (a cancel it closed by no End) cannot be told, so neither begin is given, nor is the
+    // BeginTime, which may be either's.
+    expect(statedTimes([attempt(1, true), attempt(2, true)], again)).toEqual([
+      { beginTime: '', endTime: '' },
+      { beginTime: '', endTime: '2026-11-21 09:02:00' },
+    ]);
   });
 });

@@ -35,13 +35,29 @@ const attempt = exactly({
   attempt: { type: 'integer', minimum: 1 },
   status: text,
   stage: text,
-  startedAt: nullableTime,
-  endedAt: nullableTime,
+  startedAt: {
+    ...nullableTime,
+    description:
+      'when a gateway first saw it (observed), or when the embedded service wrote it; null unknown',
+  },
+  endedAt: {
+    ...nullableTime,
+    description: 'as startedAt, of its end; null unknown or not ended',
+  },
   beginTime: {
     type: 'string',
-    description: "the service's own clock, YYYY-MM-DD hh:mm:ss; '' unknown",
+    description:
+      "when it began as the service states it, on the service's own clock (YYYY-MM-DD hh:mm:ss); behind a gateway the vendor's BeginTime, or its request log's dated lines for an earlier attempt; '' where it states none",
   },
-  endTime: text,
+  endTime: {
+    type: 'string',
+    description: "when it ended as the service states it, as beginTime; '' none or not ended",
+  },
+  observed: {
+    type: 'boolean',
+    description:
+      "true behind a gateway: startedAt, endedAt and the changes' times are when the gateway saw each, not the service's own",
+  },
   changes: {
     type: 'array',
     items: exactly({ status: text, stage: text, at: nullableTime }),

@@ -2,14 +2,18 @@ import { Trans, useTranslation } from 'react-i18next';
 import type { AttemptActor, RequestAttempt } from '../../../kit/index.ts';
 import { StatusBadge } from '../../components/badge.tsx';
 import { describeError } from '../../shared/describe-error.ts';
-import { Instant } from '../../components/time.tsx';
+import { Instant, ServiceTime } from '../../components/time.tsx';
 import { useTimeFormat } from '../../shared/use-time.ts';
 import { appLogStamps } from './app-log-time.ts';
+import { attemptTime } from './attempt-time.ts';
 import { useAttempts } from './attempts-query.ts';
 import { ClockTime } from './log-view.tsx';
+import { SeenTimeText } from './seen-time.tsx';
 
 // A request's attempts, like Airflow's tries (issue 25): each run with its status, its
-// start and end (each with its zone), who retried or cancelled it through this server, and
+// start and end (each with its zone; behind a gateway the service's own, or when this server
+// saw it, said so, where the service states none: issue 38), who retried or cancelled it
+// through this server, and
 // for a failure the service's words and last log lines as they were when it failed, still
 // readable after a retry that succeeded and rewrote the service's own log.
 
@@ -38,6 +42,29 @@ function ActorLine({ actor, i18nKey }: { actor: AttemptActor; i18nKey: ActorKey 
 function When({ iso }: { iso: string | null }) {
   const { t } = useTranslation('requestDetail');
   return iso ? <Instant iso={iso} /> : <span>{t('attempts.unknownTime')}</span>;
+}
+
+function SeenTime({ iso }: { iso: string }) {
+  const time = useTimeFormat();
+  return <SeenTimeText iso={iso} text={time.instant(iso)} />;
+}
+
+/** An attempt's begin or end as attempt-time.ts chooses it. */
+function AttemptWhen({ attempt, which }: { attempt: RequestAttempt; which: 'begin' | 'end' }) {
+  const { t } = useTranslation('requestDetail');
+  const shown = attemptTime(attempt, which);
+  switch (shown.kind) {
+    case 'stated':
+      return <ServiceTime stamp={shown.stamp} />;
+    case 'recorded':
+      return <Instant iso={shown.iso} />;
+    case 'seen':
+      return <SeenTime iso={shown.iso} />;
+    case 'running':
+      return t('attempts.running');
+    case 'unknown':
+      return <span>{t('attempts.unknownTime')}</span>;
+  }
 }
 
 function Failure({ attempt, requestId }: { attempt: RequestAttempt; requestId: string }) {
@@ -114,15 +141,11 @@ function Attempt({
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-sm">
         <dt>{t('attempts.started')}</dt>
         <dd>
-          <When iso={attempt.startedAt} />
+          <AttemptWhen attempt={attempt} which="begin" />
         </dd>
         <dt>{t('attempts.ended')}</dt>
         <dd>
-          {attempt.endedAt === null && attempt.startedAt !== null ? (
-            t('attempts.running')
-          ) : (
-            <When iso={attempt.endedAt} />
-          )}
+          <AttemptWhen attempt={attempt} which="end" />
         </dd>
       </dl>
       {attempt.cancelledBy && (
@@ -132,6 +155,11 @@ function Attempt({
       {attempt.changes.length > 1 && (
         <details>
           <summary className="cursor-pointer text-sm">{t('attempts.changes')}</summary>
+          {attempt.observed && (
+            <p className="mt-1 text-xs text-slate-600 dark:text-slate-300">
+              {t('attempts.changesSeen')}
+            </p>
+          )}
           <ol className="mt-1 text-sm">
             {attempt.changes.map((change, i) => (
               <li key={i} className="flex flex-wrap gap-2">

@@ -24,11 +24,15 @@ export interface FailureEvidence {
 /**
  * One attempt as kept (gateway or embedded: the same shape, see db/status/attempts.ts): the
  * attempts answer's (the kit's RequestAttempt) with our clock's epoch ms for its instants,
- * and without who retried or cancelled it, which the audit log tells.
+ * and without who retried or cancelled it, which the audit log tells, nor whether its
+ * instants are observations, which the service it belongs to tells. Its beginTime and
+ * endTime are what the service stated when they were kept (a gateway: a failure's
+ * requestdetail, the index's EndTime), each on the service's clock; the attempts answer
+ * completes them from the vendor's requestdetail (mcapi/request-history.ts).
  */
 export interface AttemptRecord extends Omit<
   RequestAttempt,
-  'startedAt' | 'endedAt' | 'changes' | 'retriedBy' | 'cancelledBy'
+  'startedAt' | 'endedAt' | 'changes' | 'retriedBy' | 'cancelledBy' | 'observed'
 > {
   /**
    * When it was first seen (the gateway) or first changed (embedded), epoch ms; null when
