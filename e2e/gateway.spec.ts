@@ -387,7 +387,7 @@ test('the audit page shows who did what on which service', async ({ page, gatewa
     .locator(`tr[data-user="${DEVELOPER.user}"]`)
     .filter({ hasText: 'suspend' })
     .first();
-  await expect(row).toContainText('pacific');
+  await expect(row.locator('[data-service="pacific"]')).toHaveText('Pacific');
   await expect(row).toContainText('pl_7');
 });
 

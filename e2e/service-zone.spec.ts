@@ -50,13 +50,13 @@ test('a zone guessed from an hours-old request is marked estimated until a new r
     // A request begins now, between two rounds a second apart: it tells the offset, and the
     // rows on screen follow without a reload.
     vendor.addRequests('pl_1', 1, 'now.csv');
-    const told = page.getByRole('cell', { name: /UTC\+09:00$/ });
+    const told = page.getByRole('cell', { name: / JST$/ });
     await expect(told).toHaveCount(2, { timeout: 20_000 });
     await expect(page.getByText(/estimated/)).toHaveCount(0);
     await page.reload();
     await expect(told).toHaveCount(3);
     await page.goto(`${url}/service-list?service=north`);
-    await expect(page.getByText('none: its times are inferred as UTC+09:00')).toBeVisible();
+    await expect(page.getByText('none: its times are inferred as JST')).toBeVisible();
   } finally {
     // The page first: a poll still open while the server closes gets Fastify's own 503, not
     // an answer of ours (CI saw the conformance guard catch one).

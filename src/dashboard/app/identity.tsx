@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { signOut, useAuth, useRoleHere } from '../core/auth.ts';
+import { serviceShown } from '../core/service-roles.ts';
 import { usePreference, type Theme, type ZoneChoice } from '../core/preferences.ts';
 import { LANGUAGES, type Language } from '../i18n/catalogues.ts';
 import { paths } from '../paths.ts';
@@ -87,6 +88,8 @@ export function Identity({ id, open }: { id: string; open: boolean }) {
   const auth = useAuth();
   // The role on the service looked at (contract section 12), which decides what it may do.
   const here = useRoleHere();
+  // The service by its name, as a person reads it ("operator on Tokyo prod"), not its id.
+  const onService = here && serviceShown(here);
   const version = useVersion();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -109,8 +112,8 @@ export function Identity({ id, open }: { id: string; open: boolean }) {
           <>
             <span className="font-semibold text-white">{auth.userName}</span> ·{' '}
             <span data-testid="role-here">
-              {here?.several && here.service !== undefined
-                ? t('roleOnService', { role: t(`roles.${here.role}`), service: here.service })
+              {here?.several && onService !== undefined
+                ? t('roleOnService', { role: t(`roles.${here.role}`), service: onService })
                 : t(`roles.${here?.role ?? auth.role}`)}
             </span>
           </>

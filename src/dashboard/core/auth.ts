@@ -13,7 +13,7 @@ import {
 import { readStored, writeStored } from './storage.ts';
 import { BASE_PATH } from './base-path.ts';
 import { basePathOf, currentService } from './current-service.ts';
-import { roleHere, serviceRolesQuery, type RoleHere } from './service-roles.ts';
+import { roleHere, serviceRolesQuery, serviceShown, type RoleHere } from './service-roles.ts';
 
 /** Who is signed in, and with what. */
 export type Auth =
@@ -190,8 +190,9 @@ export function forbiddenReason(
   const reason = isKnownRefusal(operation)
     ? t(`forbidden.${operation}`, { role })
     : t('forbidden.other', { role, operation });
-  return here?.several && here.service !== undefined
-    ? t('forbidden.onService', { service: here.service, reason })
+  const service = here && serviceShown(here);
+  return here?.several && service !== undefined
+    ? t('forbidden.onService', { service, reason })
     : reason;
 }
 
@@ -225,7 +226,8 @@ export function useRoleHere(): RoleHere | undefined {
   const auth = useAuth();
   const roles = useQuery(serviceRolesQuery(sessionIdOf(auth)));
   if (auth?.kind !== 'session') return undefined;
-  return roleHere(auth.role, roles.data, currentService().id);
+  const { id, name } = currentService();
+  return roleHere(auth.role, roles.data, id, name);
 }
 
 /**

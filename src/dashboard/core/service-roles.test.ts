@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { i18n } from '../i18n/index.ts';
-import { roleHere } from './service-roles.ts';
+import { roleHere, serviceShown } from './service-roles.ts';
 
 // The dashboard's rights follow the person's role on the service looked at (contract
 // section 12), with the reason of each refused control in the catalogue's words.
@@ -63,6 +63,19 @@ describe('the role on the service looked at', () => {
     expect(forbiddenReason(olivia, 'suspend', i18n.getFixedT('ja'), onProd)).toBe(
       'prod：閲覧者の権限ではパイプラインを停止できません。',
     );
+    // With the list of services known, the service by its name, as a person reads it (issue
+    // 38: 「オペレーター（tokyo）」); its id only until then.
+    const named = roleHere(olivia.role, roles, 'prod', 'Production');
+    expect(serviceShown(named)).toBe('Production');
+    expect(serviceShown(onProd)).toBe('prod');
+    expect(forbiddenReason(olivia, 'requestretry', i18n.getFixedT('en'), named)).toBe(
+      'On Production: The viewer role may not retry requests.',
+    );
+    expect(forbiddenReason(olivia, 'suspend', i18n.getFixedT('ja'), named)).toBe(
+      'Production：閲覧者の権限ではパイプラインを停止できません。',
+    );
+    // No service named: the first of the roles, whose name is not the one given.
+    expect(serviceShown(roleHere(olivia.role, roles, undefined, 'Production'))).toBe('local');
     // One service: the reason as it always read.
     const alone = roleHere('viewer', [{ service: 'local', role: 'viewer' }], undefined);
     expect(forbiddenReason(olivia, 'exec', i18n.getFixedT('en'), alone)).toBe(

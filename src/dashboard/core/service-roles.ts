@@ -35,6 +35,11 @@ export interface RoleHere {
   readonly role: Role;
   /** The service's id; undefined while the server's roles per service are not known. */
   readonly service: string | undefined;
+  /**
+   * Its name from the server's list of services, which a person reads where the header and
+   * the reasons name it (the id is for URLs); undefined while that list is not known.
+   */
+  readonly serviceName?: string | undefined;
   /** True when the server answers for more than one service: the reasons name it. */
   readonly several: boolean;
 }
@@ -42,17 +47,26 @@ export interface RoleHere {
 /**
  * The person's role on the service `serviceId` names (undefined: the first of the server's
  * list, which plain /pipelineapi reaches); their default role while the list is unknown.
+ * `serviceName` is that service's name, when the list of services is known.
  */
 export function roleHere(
   defaultRole: Role,
   roles: readonly ServiceRole[] | undefined,
   serviceId: string | undefined,
+  serviceName?: string,
 ): RoleHere {
   const found =
     serviceId === undefined ? roles?.[0] : roles?.find((entry) => entry.service === serviceId);
   return {
     role: found?.role ?? defaultRole,
     service: found?.service ?? serviceId,
+    // Only a name given with the id it belongs to: roles[0]'s service has none here.
+    ...(serviceId !== undefined && serviceName ? { serviceName } : {}),
     several: (roles?.length ?? 0) > 1,
   };
+}
+
+/** The service a role is on, as a person reads it: its name, else (not known yet) its id. */
+export function serviceShown(here: RoleHere): string | undefined {
+  return here.serviceName ?? here.service;
 }

@@ -121,12 +121,13 @@ function fieldsIn(instant: Date, timeZone: string | undefined): Fields {
   };
 }
 
-function zoneNameIn(instant: Date, timeZone: string | undefined, language: string): string {
-  const parts = new Intl.DateTimeFormat(language, {
-    timeZone,
-    timeZoneName: 'short',
-  }).formatToParts(instant);
-  return parts.find((p) => p.type === 'timeZoneName')?.value ?? '';
+/**
+ * Minutes a zone's clock is ahead of UTC at an instant (daylight saving time included), from
+ * the instant's fields on that clock (fieldsIn's, asked once for both).
+ */
+function offsetOf(instant: Date, f: Fields): number {
+  const wall = Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second);
+  return Math.round((wall - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
 }
 
 /** `UTC+09:00` for 540 minutes. */
@@ -134,6 +135,80 @@ export function offsetLabel(minutes: number): string {
   const sign = minutes < 0 ? '-' : '+';
   const abs = Math.abs(minutes);
   return `UTC${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+/**
+ * The offsets one abbreviation names for every reader of the dashboard, in English and in
+ * Japanese alike. No other: an offset alone cannot tell EST from CDT (both -05:00 at some time
+ * of the year) nor CET from BST, and a service told by its offset must read as one told by
+ * its zone's name. JST only where nothing says the clock is another country's: a service
+ * told Asia/Seoul reads UTC+09:00, never a zone it did not name.
+ */
+const ABBREVIATIONS: ReadonlyMap<number, string> = new Map([
+  [0, 'UTC'],
+  [540, 'JST'],
+]);
+
+/**
+ * The one way every page writes a zone (issue 38): by its offset at that moment, so that the
+ * same +09:00 reads the same whether a service told its zone by an IANA name, an offset or the
+ * abbreviation of its dates: `JST` and `UTC` for the offsets of ABBREVIATIONS, else
+ * `UTC±hh:mm`. Daylight saving time shows as the offset it moves to (New York: UTC-05:00 in
+ * January, UTC-04:00 in July). Intl's own names are never used: they differ by language and
+ * by zone for the same offset ("GMT+9" in English, "JST" in Japanese, for Asia/Tokyo alone).
+ */
+export function zoneLabelOf(minutes: number, timeZone?: string): string {
+  const named = ABBREVIATIONS.get(minutes);
+  if (named === undefined) return offsetLabel(minutes);
+  const only = ZONES_OF_ABBREVIATION.get(named);
+  return timeZone === undefined || only === undefined || only.has(timeZone)
+    ? named
+    : offsetLabel(minutes);
+}
+
+/**
+ * The IANA zones an abbreviation names, where it is one country's: another zone of the same
+ * offset is not it. `UTC` is an offset's name (UTC+00:00), whichever zone is at it.
+ */
+const ZONES_OF_ABBREVIATION: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['JST', new Set(['Asia/Tokyo', 'Japan'])],
+]);
+
+const WRITTEN_OFFSET = /^(?:UTC|GMT)?([+-])(\d{1,2})(?::?(\d{2}))?$/i;
+
+/**
+ * The zone a service's own dates carry (`JST`, `+09:00`, `GMT+9`), written by the same rule
+ * when it names an offset the dashboard can read; any other word as the service wrote it.
+ */
+export function writtenZoneLabel(word: string): string {
+  const trimmed = word.trim();
+  if (/^(?:UTC|GMT|Z)$/i.test(trimmed)) return zoneLabelOf(0);
+  const offset = WRITTEN_OFFSET.exec(trimmed);
+  if (offset) {
+    const minutes = Number(offset[2]) * 60 + Number(offset[3] ?? 0);
+    return zoneLabelOf(offset[1] === '-' ? -minutes : minutes);
+  }
+  for (const [minutes, abbreviation] of ABBREVIATIONS)
+    if (abbreviation === trimmed.toUpperCase()) return zoneLabelOf(minutes);
+  return trimmed;
+}
+
+/**
+ * A service's zone as the rule writes it at an instant (now, for "today" of the service), or
+ * '' when nothing tells it; `estimated` marks an offset only a gateway's first guess tells.
+ */
+export function serviceZoneLabel(
+  zone: ServiceZone,
+  at: Date,
+  estimated: (label: string) => string,
+): string {
+  if (validZone(zone.timeZone))
+    return zoneLabelOf(offsetOf(at, fieldsIn(at, zone.timeZone)), zone.timeZone);
+  if (zone.utcOffsetMinutes !== undefined) {
+    const label = zoneLabelOf(zone.utcOffsetMinutes);
+    return zone.utcOffsetEstimated ? estimated(label) : label;
+  }
+  return zone.zoneName ? writtenZoneLabel(zone.zoneName) : '';
 }
 
 /** Whether times of this service shown on another clock rest on an offset only estimated. */
@@ -149,20 +224,24 @@ function offsetEstimated(zone: ServiceZone): boolean {
 function onServiceClock(instant: Date, settings: TimeSettings): string | undefined {
   const zone = settings.service;
   if (validZone(zone.timeZone)) {
-    return compose(
-      fieldsIn(instant, zone.timeZone),
-      settings,
-      zone.zoneName || zoneNameIn(instant, zone.timeZone, settings.language),
-    );
+    const fields = fieldsIn(instant, zone.timeZone);
+    return compose(fields, settings, zoneLabelOf(offsetOf(instant, fields), zone.timeZone));
   }
   if (zone.utcOffsetMinutes === undefined) return undefined;
   const shifted = new Date(instant.getTime() + zone.utcOffsetMinutes * 60_000);
-  const label = zone.zoneName || offsetLabel(zone.utcOffsetMinutes);
   return compose(
     fieldsIn(shifted, 'UTC'),
     settings,
-    offsetEstimated(zone) ? settings.estimated(label) : label,
+    serviceZoneLabel(zone, instant, settings.estimated),
   );
+}
+
+/** An instant on the browser's clock or on UTC (`choice`), its zone named by the one rule. */
+function onOtherClock(instant: Date, settings: TimeSettings): { fields: Fields; zone: string } {
+  const timeZone = settings.choice === 'utc' ? 'UTC' : undefined;
+  const fields = fieldsIn(instant, timeZone);
+  const named = timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return { fields, zone: zoneLabelOf(offsetOf(instant, fields), named) };
 }
 
 /** An instant (an ISO string with its zone, as our own server writes) on the chosen clock. */
@@ -173,12 +252,8 @@ export function formatInstant(iso: string, settings: TimeSettings): string {
     const shown = onServiceClock(instant, settings);
     if (shown !== undefined) return shown;
   }
-  const timeZone = settings.choice === 'utc' ? 'UTC' : undefined;
-  return compose(
-    fieldsIn(instant, timeZone),
-    settings,
-    settings.choice === 'utc' ? 'UTC' : zoneNameIn(instant, undefined, settings.language),
-  );
+  const other = onOtherClock(instant, settings);
+  return compose(other.fields, settings, other.zone);
 }
 
 /**
@@ -193,15 +268,16 @@ export function formatServiceStamp(stamp: string, settings: TimeSettings): strin
   const instant = stampInstant(stamp, zone);
   if (!instant) return compose(fields, settings, settings.unknownZoneLabel);
   if (!offsetEstimated(zone)) return formatInstant(instant.toISOString(), settings);
-  // On an offset only estimated: as written on the service's own clock (its zone's name, when
-  // its dates carry one, is no estimate), or moved to another clock and marked as estimated.
+  // On an offset only estimated: as written on the service's own clock (the zone its dates
+  // carry, when they carry one, is no estimate), or moved to another clock and marked so.
   if (settings.choice === 'service')
     return compose(
       fields,
       settings,
-      zone.zoneName || settings.estimated(offsetLabel(zone.utcOffsetMinutes as number)),
+      zone.zoneName
+        ? writtenZoneLabel(zone.zoneName)
+        : serviceZoneLabel(zone, instant, settings.estimated),
     );
-  const timeZone = settings.choice === 'utc' ? 'UTC' : undefined;
-  const label = timeZone ?? zoneNameIn(instant, undefined, settings.language);
-  return compose(fieldsIn(instant, timeZone), settings, settings.estimated(label));
+  const other = onOtherClock(instant, settings);
+  return compose(other.fields, settings, settings.estimated(other.zone));
 }

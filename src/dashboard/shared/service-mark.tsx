@@ -2,10 +2,23 @@ import type { ServiceInfo } from '../../kit/index.ts';
 import { isProduction, stripClass } from './environment.ts';
 
 /** A service's colour as a strip and its label as text: never the colour alone. */
-export function ServiceMark({ service }: { service: ServiceInfo }) {
+export function ServiceMark({
+  service,
+  wrap = false,
+}: {
+  service: ServiceInfo;
+  /**
+   * On a phone, lets the label go under the name when there is no room beside it: in a
+   * table's column, which would otherwise be as wide as name and label side by side.
+   */
+  wrap?: boolean;
+}) {
   const strip = stripClass(service);
   return (
-    <span className="inline-flex items-center gap-1.5" data-testid="service-mark">
+    <span
+      className={`inline-flex items-center gap-1.5 ${wrap ? 'flex-wrap sm:flex-nowrap' : ''}`}
+      data-testid="service-mark"
+    >
       <span aria-hidden="true" className={`inline-block h-4 w-1.5 rounded-sm ${strip}`} />
       <span className="font-semibold">{service.name}</span>
       {service.label ? (

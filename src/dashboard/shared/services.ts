@@ -57,6 +57,15 @@ export function useCurrentService(): ServiceInfo {
   return services.find((s) => s.id === id) ?? services[0] ?? (EMBEDDED_ONLY[0] as ServiceInfo);
 }
 
+/**
+ * A service's name for an id a server's answer names it by (an audit entry's, a token's):
+ * what a person reads, while the id stays in URLs and data-* attributes. An id the list
+ * does not hold (a service since removed from the services file) is all there is to show.
+ */
+export function serviceNameOf(services: readonly ServiceInfo[], id: string): string {
+  return services.find((s) => s.id === id)?.name || id;
+}
+
 /** The service a URL's `service` parameter chooses, or why it cannot. */
 export function chooseService(
   services: readonly ServiceInfo[],

@@ -1,134 +1,22 @@
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { AUDIT_CSV_FIELDS, type AuditEntry } from '../../../kit/index.ts';
+import { AUDIT_CSV_FIELDS } from '../../../kit/index.ts';
 import { useAuth } from '../../core/auth.ts';
 import { ScrollX } from '../../components/scroll-x.tsx';
 import { Button } from '../../components/button.tsx';
-import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
+import { DataTable } from '../../components/data-table.tsx';
 import { ErrorView } from '../../components/error-view.tsx';
 import { DayInput, Field, PageHeader, TextInput, UrlSelect } from '../../components/fields.tsx';
 import { PageSizeField } from '../../components/page-size-field.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Spinner } from '../../components/spinner.tsx';
-import { Instant } from '../../components/time.tsx';
-import { inService, paths } from '../../paths.ts';
 import { isAdministrator, useAudit } from '../../shared/audit.ts';
 import { downloadCsv } from '../../shared/csv.ts';
-import { useServices } from '../../shared/services.ts';
+import { serviceNameOf, useServices } from '../../shared/services.ts';
 import { useSearchChanges } from '../../shared/search-changes.ts';
 import { freshParams, searchWith, type ViewChanges } from '../../shared/url-state.ts';
 import { useAuditDownload } from './export.ts';
-import { readAuditView, SERVICE_FILTER, viaKey } from './view.ts';
-
-const MONO = 'font-mono text-xs';
-
-/** How someone called, in the dashboard's words (a value it does not know, as written). */
-function via(t: TFunction<'audit'>, value: string): string {
-  const known = viaKey(value);
-  if (!known) return value;
-  return known.key === 'via.token' ? t(known.key, { name: known.name }) : t(known.key);
-}
-
-/**
- * The link to a request of an entry: on the entry's own service, whichever the header shows
- * (the first service of the list is the one without a parameter).
- */
-function requestLink(entry: AuditEntry, firstService: string | undefined): string {
-  const link = paths.request(entry.requestId);
-  if (!entry.service) return link;
-  return inService(link, entry.service === firstService ? undefined : entry.service);
-}
-
-const columns = (
-  t: TFunction<'audit'>,
-  firstService: string | undefined,
-): ColumnDef<AuditEntry>[] => [
-  {
-    id: 'time',
-    header: t('columns.time'),
-    cellClassName: 'whitespace-nowrap tabular-nums',
-    cellProps: (e) => ({ title: e.time }),
-    cell: (e) => <Instant iso={e.time} />,
-  },
-  {
-    id: 'user',
-    header: t('columns.user'),
-    cell: (e) => (
-      <span>
-        {e.userName}
-        {e.via ? (
-          <span
-            className="ml-1 text-xs whitespace-nowrap text-slate-500 dark:text-slate-400"
-            data-via={e.via}
-          >
-            {t('viaShown', { via: via(t, e.via) })}
-          </span>
-        ) : null}
-      </span>
-    ),
-  },
-  {
-    id: 'address',
-    header: t('columns.address'),
-    priority: 'low',
-    cellClassName: MONO,
-    cell: (e) => e.address,
-  },
-  { id: 'service', header: t('columns.service'), cellClassName: MONO, cell: (e) => e.service },
-  {
-    id: 'operation',
-    header: t('columns.operation'),
-    cellClassName: MONO,
-    cellProps: (e) => ({ 'data-operation': e.operation }),
-    cell: (e) => e.operation,
-  },
-  {
-    id: 'parameters',
-    header: t('columns.parameters'),
-    priority: 'low',
-    cellClassName: `${MONO} max-w-xs truncate`,
-    cellProps: (e) => ({ title: e.parameters }),
-    cell: (e) => e.parameters,
-  },
-  {
-    id: 'outcome',
-    header: t('columns.outcome'),
-    cellClassName: 'whitespace-nowrap',
-    cell: (e) => (
-      <span
-        className={
-          e.httpStatus !== null && e.httpStatus >= 400
-            ? 'text-red-700 dark:text-red-400'
-            : 'text-emerald-700 dark:text-emerald-400'
-        }
-      >
-        {e.httpStatus ?? ''} {e.status}
-      </span>
-    ),
-  },
-  {
-    id: 'message',
-    header: t('columns.message'),
-    cellClassName: 'max-w-sm truncate',
-    cellProps: (e) => ({ title: e.message }),
-    cell: (e) => e.message,
-  },
-  {
-    id: 'requestId',
-    header: t('columns.requestId'),
-    cellClassName: MONO,
-    cell: (e) =>
-      e.requestId ? (
-        <Link
-          to={requestLink(e, firstService)}
-          className="text-teal-700 hover:underline dark:text-teal-400"
-        >
-          {e.requestId}
-        </Link>
-      ) : null,
-  },
-];
+import { auditColumns } from './columns.tsx';
+import { readAuditView, SERVICE_FILTER } from './view.ts';
 
 export function AuditPage() {
   const { t } = useTranslation('audit');
@@ -171,7 +59,7 @@ export function AuditPage() {
             <option value="">{t('anyService')}</option>
             {services.map((s) => (
               <option key={s.id} value={s.id}>
-                {s.name === s.id ? s.id : t('serviceOption', { name: s.name, id: s.id })}
+                {s.name || s.id}
               </option>
             ))}
             {view.service && !services.some((s) => s.id === view.service) ? (
@@ -257,7 +145,7 @@ export function AuditPage() {
             className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
           >
             <DataTable
-              columns={columns(t, services[0]?.id)}
+              columns={auditColumns(t, services[0]?.id, (id) => serviceNameOf(services, id))}
               rows={entries}
               rowKey={(e, i) => `${e.time}|${i}`}
               rowProps={(e) => ({ 'data-operation': e.operation, 'data-user': e.userName })}

@@ -1,18 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { usePreference } from '../../core/preferences.ts';
-import { formatInstant, offsetLabel, type ServiceZone } from '../../i18n/time-format.ts';
-
-/**
- * A zone's name as a person reads it: its abbreviation, its IANA name, or its offset, marked
- * by `estimated` when only a gateway's first guess tells it.
- */
-export function zoneLabel(zone: ServiceZone, estimated: (label: string) => string): string {
-  if (zone.zoneName) return zone.zoneName;
-  if (zone.timeZone) return zone.timeZone;
-  if (zone.utcOffsetMinutes === undefined) return '';
-  const label = offsetLabel(zone.utcOffsetMinutes);
-  return zone.utcOffsetEstimated ? estimated(label) : label;
-}
+import { formatInstant, serviceZoneLabel, type ServiceZone } from '../../i18n/time-format.ts';
 
 /**
  * Instants and days of a service that need not be the one the dashboard looks at (the
@@ -35,8 +23,8 @@ export function useZonedFormat() {
         unknownZoneLabel: t('time.serviceClock'),
         estimated,
       }),
-    /** The zone's name as a person reads it (zoneLabel). */
-    zone: (zone: ServiceZone) => zoneLabel(zone, estimated),
+    /** The service's zone now, as every timestamp writes it (serviceZoneLabel). */
+    zone: (zone: ServiceZone) => serviceZoneLabel(zone, new Date(), estimated),
     /** A yyyymmdd day as a date of the language (a calendar day: no zone moves it). */
     day: (ymd: string) =>
       new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(

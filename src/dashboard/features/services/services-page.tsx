@@ -46,7 +46,7 @@ function columns(
       header: t('columns.service'),
       cell: (s) => (
         <span className="flex flex-wrap items-center gap-2">
-          <ServiceMark service={s} />
+          <ServiceMark service={s} wrap />
           {s.embedded ? (
             <span className="text-xs text-slate-500 dark:text-slate-400">({t('embedded')})</span>
           ) : null}
@@ -66,7 +66,9 @@ function columns(
         </span>
       ),
     },
-    // On a phone the name, state, lists and link stay; the id and version wait for more room.
+    // On a phone the name, state and link stay; the id, the version and the time of the
+    // request lists wait for more room: at 390 px no fourth column fits beside those three
+    // without the table scrolling sideways (issue 38).
     {
       id: 'id',
       header: t('columns.id'),
@@ -105,6 +107,7 @@ function columns(
     {
       id: 'indexedAt',
       header: t('columns.indexedAt'),
+      priority: 'medium',
       cellClassName: 'whitespace-nowrap text-xs',
       cellProps: (s) => ({ 'data-testid': `indexed-${s.id}` }),
       cell: (s) => (s.embedded ? t('live') : s.indexedAt ? when(s.indexedAt, asOf) : t('notYet')),

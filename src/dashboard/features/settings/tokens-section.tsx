@@ -18,7 +18,7 @@ import { ErrorView } from '../../components/error-view.tsx';
 import { Options, Select, TextInput } from '../../components/fields.tsx';
 import { Spinner } from '../../components/spinner.tsx';
 import { Instant } from '../../components/time.tsx';
-import { useServices } from '../../shared/services.ts';
+import { serviceNameOf, useServices } from '../../shared/services.ts';
 import { useCreateToken, usePersonalTokens, useRevokeToken } from './queries.ts';
 import { ServerConfirm } from './server-confirm.tsx';
 import { SettingsTable } from './settings-table.tsx';
@@ -147,7 +147,7 @@ function CreateForm({ onMade }: { onMade: (made: NewToken) => void }) {
             <option value="">{t('tokens.everyService')}</option>
             {services.map((s) => (
               <option key={s.id} value={s.id}>
-                {s.label}
+                {s.name || s.id}
               </option>
             ))}
           </Select>
@@ -193,6 +193,7 @@ function TokenList({
   none: string;
 }) {
   const { t } = useTranslation(['settings', 'common']);
+  const { services } = useServices();
   const revoke = useRevokeToken();
   const [confirm, setConfirm] = useState<PersonalToken | null>(null);
   if (tokens.length === 0) return <p className="text-slate-600 dark:text-slate-300">{none}</p>;
@@ -240,7 +241,11 @@ function TokenList({
           </Button>
         );
         const role = t(`common:roles.${token.role}`);
-        const service = token.service ?? t('tokens.everyService');
+        // Its service by name, as a person reads it (the id is the server's word for it).
+        const service =
+          token.service === null
+            ? t('tokens.everyService')
+            : serviceNameOf(services, token.service);
         return (
           <tr key={token.id} className="border-t border-slate-100 dark:border-slate-800">
             <th scope="row" className={`py-1 font-medium [overflow-wrap:anywhere] ${CELL_GAP}`}>
@@ -253,7 +258,12 @@ function TokenList({
               <div className="mt-1 font-normal sm:hidden">{revokeButton}</div>
             </th>
             <td className={`${PRIORITY.medium} ${CELL_GAP}`}>{role}</td>
-            <td className={`${PRIORITY.medium} ${CELL_GAP}`}>{service}</td>
+            <td
+              className={`${PRIORITY.medium} ${CELL_GAP}`}
+              data-service={token.service ?? undefined}
+            >
+              {service}
+            </td>
             <td className={`${PRIORITY.medium} ${CELL_GAP}`}>
               <Instant iso={token.createdAt} />
             </td>
