@@ -56,6 +56,7 @@ export {
   decodeServices,
   type Capabilities,
   type CapabilitiesAnswer,
+  type LearntListAnswer,
   type ServiceAnswer,
   type ServiceInfo,
   type ServicesAnswer,

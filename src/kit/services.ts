@@ -16,6 +16,16 @@ import type { Role } from './wire.ts';
 // routes are typed with them); the decoded ones are what a client reads, liberally.
 
 /** How an upstream answers, as the server writes it (null: not learnt yet). */
+/** One list's paging facts as learnt: `requestlist`, `actiondb tablename=SALES`, … */
+export interface LearntListAnswer {
+  readonly list: string;
+  readonly cap: number | null;
+  readonly index: 'honoured' | 'pages' | 'ignored' | null;
+  readonly pagesize: 'ignored' | null;
+  readonly learnedAt: string;
+  readonly evidence: string;
+}
+
 export interface CapabilitiesAnswer {
   /** Whether requestlist holds at most `pagesize` rows. */
   readonly pagesize: Learnt<'honoured' | 'ignored'>;
@@ -24,7 +34,13 @@ export interface CapabilitiesAnswer {
   /** Whether Info's Next is truthful. */
   readonly next: Learnt<'stated' | 'always -1' | 'absent'>;
   readonly total: Learnt<'stated' | 'absent'>;
+  /** The cap of a day's list (of every pipeline), as learnt from its own answers. */
   readonly cap: number | null;
+  /**
+   * What each list's own answers showed, with the answer that showed it (issue 37, item 2):
+   * a fact of one list is never applied to another. Absent from servers before it.
+   */
+  readonly lists?: readonly LearntListAnswer[];
   readonly probedAt: string | null;
   readonly probeError: string | null;
   readonly probeErrorCode: number | null;
@@ -113,8 +129,10 @@ export interface Capabilities extends Pick<
   CapabilitiesAnswer,
   'pagesize' | 'index' | 'next' | 'total' | 'setsSessionId' | 'compressed'
 > {
-  /** The most rows per answer, once it was seen capping. */
+  /** The most rows per answer of a day's list, once it was seen capping. */
   readonly cap: number | undefined;
+  /** What each list's own answers showed, with the answer that showed it; undefined from older servers. */
+  readonly lists?: readonly LearntListAnswer[] | undefined;
   /** When the paging probe last ran (ISO), or ''. */
   readonly probedAt: string;
   /** Why the probe failed: the gateway's English sentence, or the service's words (untrusted), or ''. */
@@ -183,6 +201,24 @@ export interface ServiceInfo {
   readonly statuses?: StatusSemantics | undefined;
 }
 
+/** One list's learnt facts, read liberally; none when it names no list. */
+function decodeLearntList(value: unknown): LearntListAnswer[] {
+  const l = fieldsOf<LearntListAnswer>(value);
+  const list = textOf(l?.list);
+  if (l === undefined || list === '') return [];
+  const index = oneOf(l.index, ['honoured', 'pages', 'ignored']);
+  return [
+    {
+      list,
+      cap: typeof l.cap === 'number' ? l.cap : null,
+      index: index === 'unknown' ? null : index,
+      pagesize: l.pagesize === 'ignored' ? 'ignored' : null,
+      learnedAt: textOf(l.learnedAt),
+      evidence: textOf(l.evidence),
+    },
+  ];
+}
+
 /**
  * A service's `capabilities`, read liberally; undefined when it is no object.
  * @example decodeCapabilities(service.capabilities)?.pagesize // 'honoured'
@@ -196,6 +232,7 @@ export function decodeCapabilities(value: unknown): Capabilities | undefined {
     next: oneOf(c.next, ['stated', 'always -1', 'absent']),
     total: oneOf(c.total, ['stated', 'absent']),
     cap: numberOf(c.cap),
+    lists: Array.isArray(c.lists) ? c.lists.flatMap(decodeLearntList) : undefined,
     probedAt: textOf(c.probedAt),
     probeError: textOf(c.probeError),
     probeErrorCode: numberOf(c.probeErrorCode),

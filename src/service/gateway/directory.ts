@@ -15,6 +15,7 @@ import {
   type StatusesState,
   type StatusSemantics,
 } from './status-semantics.ts';
+import { DAY_LIST } from './paging.ts';
 import { Upstream, upstreamFailureOf } from './upstream.ts';
 import type { Capabilities, ServiceRoute, Services, ServiceState } from './service-state.ts';
 
@@ -198,7 +199,17 @@ export class ServiceDirectory implements Services {
   ): Capabilities {
     const datesZone = upstream.datesZone ?? null;
     return {
-      ...upstream.paging,
+      // The day's list's facts over the probe's (what it learnt of its own answers, its
+      // cap); each list's own in `lists`.
+      ...upstream.pagingOf(DAY_LIST),
+      lists: upstream.learntLists().map((learnt) => ({
+        list: learnt.list,
+        cap: learnt.cap ?? null,
+        index: learnt.index ?? null,
+        pagesize: learnt.pagesize ?? null,
+        learnedAt: learnt.learnedAt,
+        evidence: learnt.evidence,
+      })),
       ...upstream.wireFacts(),
       datesZone,
       zoneFrom: configuredZone

@@ -4,7 +4,7 @@ import { ApiError } from '../errors.ts';
 import { listedPipelines, readDay } from './day-list.ts';
 import { EvidenceReader, type EvidenceBudget } from './evidence.ts';
 import { elementOf, elementsOf, leafText } from '../../kit/index.ts';
-import { FIRST_PAGE, PROBE_EVERY_MS, probePaging } from './paging.ts';
+import { DAY_LIST, FIRST_PAGE, PROBE_EVERY_MS, probePaging } from './paging.ts';
 import { upstreamFailureOf, type Upstream } from './upstream.ts';
 import { offsetFrom } from './zone.ts';
 
@@ -113,6 +113,7 @@ export class IndexRound {
     upstream.limiter.reset();
     try {
       upstream.paging = await probePaging(upstream, now);
+      upstream.forgetListCaps();
       await this.crossCheck();
     } catch (error) {
       // Reads decide from what their own answers show meanwhile; asked again next round.
@@ -150,7 +151,11 @@ export class IndexRound {
       for (const r of elementsOf(elementOf(tree.RequestList).Request))
         seen.add(leafText(r.RequestId));
       if (seen.size > count) {
-        upstream.learnPaging({ cap: count });
+        upstream.learnList(
+          DAY_LIST,
+          { cap: count },
+          `the day's list held ${count} requests, its pipelines' lists more`,
+        );
         return true;
       }
     }
@@ -175,8 +180,8 @@ export class IndexRound {
     const count = listed.requests.length;
     const stuck = count === this.lastCount;
     this.lastCount = count;
-    const { paging } = this.host.upstream;
-    if (!stuck || !listed.whole || paging.cap !== null || count === this.checkedCount) return false;
+    const { cap } = this.host.upstream.pagingOf(DAY_LIST);
+    if (!stuck || !listed.whole || cap !== null || count === this.checkedCount) return false;
     this.checkedCount = count;
     return this.crossCheck(count);
   }

@@ -42,13 +42,54 @@ export const UNPROBED: ListPaging = {
 };
 
 /**
- * What paging asks of an upstream: its calls, and what it learnt of how it pages. Upstream
- * (upstream.ts) is one; it imports this file (UNPROBED), so this file names what it needs
- * instead of importing it back.
+ * What one list's own answers showed of its paging (issue 37, item 2): a cap, how it takes
+ * `index` and `pagesize`, each with the answer that showed it. A list is an operation and
+ * what chooses its rows (a table, a pipeline), not a day: a day's requests page as the next
+ * day's will. A fact of one list is never applied to another: a product may cap a table it
+ * keeps large and not a day's list, and one short table says nothing of the next.
+ */
+export interface ListFacts {
+  readonly cap?: number | null;
+  readonly index?: 'honoured' | 'pages' | 'ignored';
+  readonly pagesize?: 'ignored';
+}
+
+/** A list's facts as kept: with when and from what answer they were learnt. */
+export interface LearntList extends ListFacts {
+  readonly list: string;
+  readonly learnedAt: string;
+  readonly evidence: string;
+}
+
+/** The list an answer belongs to: its operation, and its table or pipeline when it has one. */
+export function listKey(
+  operation: OperationName,
+  fields: Readonly<Record<string, string | undefined>>,
+): string {
+  const chosen = ['tablename', 'id']
+    .filter((name) => fields[name] !== undefined && fields[name] !== '')
+    .map((name) => `${name}=${fields[name] ?? ''}`);
+  return [operation, ...chosen].join(' ');
+}
+
+/** The list of a day's requests (of every pipeline). */
+export const DAY_LIST = listKey('requestlist', {});
+
+/**
+ * What paging asks of an upstream: its calls, and what it learnt of how it pages, for the
+ * service (the probe of its day's list) and per list (`pagingOf`: the service's facts with
+ * the list's own over them). Upstream (upstream.ts) is one; it imports this file (UNPROBED),
+ * so this file names what it needs instead of importing it back.
  */
 export interface PagedUpstream {
   readonly paging: ListPaging;
   learnPaging(facts: Partial<ListPaging>): void;
+  /** How `list` pages: what its own answers showed, else what the probe showed; its cap only its own. */
+  pagingOf(list: string): ListPaging;
+  /** What an answer of `list` showed, and which answer (said in a few words). */
+  learnList(list: string, facts: ListFacts, evidence: string): void;
+  /** The caps other lists showed, each with its list: a product's page limit is often one. */
+  capsNear(list: string): readonly { readonly list: string; readonly cap: number }[];
   call(
     operation: OperationName,
     fields: Readonly<Record<string, string | undefined>>,
@@ -226,7 +267,10 @@ export async function readAll<T>(
   shape: RecordShape<T>,
   bound: number,
 ): Promise<ReadAllResult<T>> {
-  let size = Math.min(bound, upstream.paging.cap ?? FIRST_PAGE);
+  const list = listKey(operation, fields);
+  const learn = (facts: ListFacts, evidence: string) => upstream.learnList(list, facts, evidence);
+  // As many as at first even where a cap is known: an answer past the cap shows it wrong.
+  let size = Math.min(bound, FIRST_PAGE);
   /** The size of the last answer that was full, before a larger one was asked. */
   let lastFull: number | undefined;
   let restarts = 0;
@@ -241,7 +285,7 @@ export async function readAll<T>(
     let whole: boolean | undefined;
     let again = false;
     while (whole === undefined) {
-      const pages = upstream.paging.index === 'pages';
+      const pages = upstream.pagingOf(list).index === 'pages';
       // By rows, each answer after the first starts one row early, at a row already read: an
       // upstream that answers with a row not read there does not count rows (it numbers
       // pages, whatever the probe could tell from a small day), and the rows it skipped are
@@ -274,7 +318,7 @@ export async function readAll<T>(
       answers++;
       if (asked > 0 && count > overlap && repeated === count) {
         // Nothing but rows already read: index is not honoured.
-        upstream.learnPaging({ index: 'ignored' });
+        learn({ index: 'ignored' }, `index ${asked} answered only rows already read`);
         if (!shape.dedupe) items.splice(index);
         break;
       }
@@ -284,28 +328,45 @@ export async function readAll<T>(
         ? asked > 0 && repeated * 2 > count
         : overlap > 0 && (count === 0 || !firstRead);
       if (otherWay) {
-        upstream.learnPaging({ index: pages ? 'honoured' : 'pages' });
+        learn(
+          { index: pages ? 'honoured' : 'pages' },
+          pages
+            ? `index ${asked} as a page number answered mostly rows already read`
+            : `index ${asked} as a row answered a row not read before it`,
+        );
         if (restarts++ < GROWN_RESTARTS) {
           again = true;
           break;
         }
         return { items, whole: false, tree };
       }
-      if (asked > 0 && repeated < count && !pages) upstream.learnPaging({ index: 'honoured' });
+      if (asked > 0 && repeated < count && !pages && upstream.pagingOf(list).index !== 'honoured')
+        learn({ index: 'honoured' }, `index ${asked} answered the rows after those read`);
       const stated = infoOf(tree, shape.root);
+      const known = upstream.pagingOf(list).cap;
+      if (known !== null && count > known && restarts < GROWN_RESTARTS) {
+        // More rows than the cap it was thought to keep: the fact is wrong, and so may be
+        // this read's end. Forgotten, and read again from the start.
+        learn({ cap: null }, `answered ${count} rows, more than the cap of ${known} thought`);
+        restarts++;
+        again = true;
+        size = Math.min(bound, FIRST_PAGE);
+        lastFull = undefined;
+        break;
+      }
       if (count > size) {
-        upstream.learnPaging({ pagesize: 'ignored' });
+        learn({ pagesize: 'ignored' }, `pagesize ${size} answered ${count} rows`);
         whole = count <= bound;
         break;
       }
       if (lastFull !== undefined && index === 0 && count === lastFull && count < size) {
         // Asked for more, given exactly as many as before: a cap it does not state (or a
         // day of exactly that many; which, nothing it said can tell).
-        upstream.learnPaging({ cap: count });
+        learn({ cap: count }, `pagesize ${lastFull} and ${size} both answered ${count} rows`);
         return { items, whole: false, tree };
       }
       const start = index - overlap;
-      const paging = upstream.paging;
+      const paging = upstream.pagingOf(list);
       // A Next past the answer says there is more, whatever the probe has learnt yet; a
       // Next of -1 is believed only of an upstream seen telling the truth with it. Next
       // and the answer's place are counted in pages where the upstream numbers pages.
@@ -327,6 +388,16 @@ export async function readAll<T>(
         if (paging.index !== 'ignored') {
           more = await rowAfter(upstream, operation, fields, shape, start + count, keys);
           rowPast = more;
+        } else {
+          // Nor can a row past it be asked. Exactly the cap another list showed (a pipeline's
+          // requests or a table, cut where the day's were) is taken for that cap: evidence
+          // enough to doubt, never to take for the whole list. Fewer rows are whole: a cap
+          // of one list never stops the read of another.
+          const near = upstream.capsNear(list).find((c) => c.cap === count);
+          if (near && index === 0) {
+            learn({ cap: count }, `answered ${count} rows, the cap ${near.list} showed`);
+            return { items, whole: false, tree };
+          }
         }
       if (more === false) whole = true;
       else {
@@ -344,7 +415,10 @@ export async function readAll<T>(
             again = true;
             break;
           }
-          upstream.learnPaging({ cap: count });
+          learn(
+            { cap: count },
+            `pagesize ${size} answered ${count} rows, and a row past them${rowPast ? ' (the same count when asked again)' : ' was stated'}`,
+          );
         }
         if (items.length >= bound) whole = false;
         else if (paging.index !== 'ignored' && count > overlap) index = start + count;
@@ -354,7 +428,7 @@ export async function readAll<T>(
     if (again) continue;
     if (whole !== undefined) return { items, whole, tree };
     // Neither pages nor a short answer: ask for more at once, up to the bound.
-    const cap = upstream.paging.cap;
+    const cap = upstream.pagingOf(list).cap;
     if (size >= bound || (cap !== null && size >= cap)) return { items, whole: false, tree };
     lastFull = size;
     size = Math.min(bound, size * 4);

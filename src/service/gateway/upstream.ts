@@ -17,7 +17,10 @@ import { answerText, cutText, type AnswersSeen, type AnswerTextOptions } from '.
 import { callFailure, wordsOf, type CallFacts, type CallFailure } from './call-failure.ts';
 import { openAnswer } from './open-answer.ts';
 import { CallLimiter, retryAfterMs } from './limiter.ts';
-import { UNPROBED, type ListPaging } from './paging.ts';
+import { UNPROBED, type LearntList, type ListFacts, type ListPaging } from './paging.ts';
+
+/** Lists whose facts an upstream keeps at most. */
+const LISTS_KEPT = 256;
 import { Redactor } from './redactor.ts';
 import type { UpstreamEntry } from './services.ts';
 import {
@@ -150,6 +153,53 @@ export class Upstream {
   /** What an answer just showed of its paging (e.g. more rows than asked). */
   learnPaging(facts: Partial<ListPaging>): void {
     this.paging = { ...this.paging, ...facts };
+  }
+
+  /** What each list's own answers showed (paging.ts ListFacts), the latest learnt last. */
+  private readonly lists = new Map<string, LearntList>();
+
+  pagingOf(list: string): ListPaging {
+    const own = this.lists.get(list);
+    return {
+      ...this.paging,
+      cap: own?.cap ?? null,
+      ...(own?.index === undefined ? {} : { index: own.index }),
+      ...(own?.pagesize === undefined ? {} : { pagesize: own.pagesize }),
+    };
+  }
+
+  learnList(list: string, facts: ListFacts, evidence: string): void {
+    const before = this.lists.get(list);
+    this.lists.delete(list);
+    this.lists.set(list, {
+      ...before,
+      ...facts,
+      list,
+      learnedAt: new Date().toISOString(),
+      evidence,
+    });
+    // Bounded: an upstream of many tables read once each does not grow this for ever.
+    if (this.lists.size > LISTS_KEPT) this.lists.delete(this.lists.keys().next().value as string);
+  }
+
+  /**
+   * Forgets every list's cap, at each probe: a cap read from a short answer may have been a
+   * list of exactly that many rows, and a list read at its cap never shows more.
+   */
+  forgetListCaps(): void {
+    for (const [list, learnt] of this.lists)
+      if (learnt.cap != null) this.lists.set(list, { ...learnt, cap: null });
+  }
+
+  capsNear(list: string): { list: string; cap: number }[] {
+    return [...this.lists.values()].flatMap((learnt) =>
+      learnt.list !== list && learnt.cap != null ? [{ list: learnt.list, cap: learnt.cap }] : [],
+    );
+  }
+
+  /** Each list's facts with their evidence, for the Services page. */
+  learntLists(): LearntList[] {
+    return [...this.lists.values()];
   }
 
   /**

@@ -12,6 +12,17 @@ const capabilities = exactly({
   next: learnt('stated', 'always -1', 'absent'),
   total: learnt('stated', 'absent'),
   cap: nullableCount,
+  lists: {
+    type: 'array',
+    items: exactly({
+      list: text,
+      cap: nullableCount,
+      index: { enum: ['honoured', 'pages', 'ignored', null] },
+      pagesize: { enum: ['ignored', null] },
+      learnedAt: isoTime,
+      evidence: text,
+    }),
+  },
   probedAt: nullableText,
   probeError: nullableText,
   probeErrorCode: failureCode,

@@ -67,6 +67,35 @@ describe('CapabilitiesCard', () => {
   beforeAll(() => i18n.changeLanguage('en'));
   afterAll(() => i18n.changeLanguage('en'));
 
+  it('tells what each list’s own answers showed, and none where nothing was learnt', () => {
+    const lists: Capabilities['lists'] = [
+      {
+        list: 'requestlist',
+        cap: 40,
+        index: 'ignored',
+        pagesize: null,
+        learnedAt: '2026-11-22T00:00:02Z',
+        evidence: "the day's list held 40 requests, its pipelines' lists more",
+      },
+      {
+        list: 'actiondb tablename=SALES',
+        cap: null,
+        index: null,
+        pagesize: null,
+        learnedAt: '2026-11-23T00:00:02Z',
+        evidence: 'answered 300 rows, more than the cap of 50 thought',
+      },
+    ];
+    const text = render({ lists });
+    expect(text).toContain(
+      'Learnt per list requestlist — pages of at most 40 rows; index: ignored: every answer starts at the first row (learnt 2026-11-22 UTC)',
+    );
+    expect(text).toContain(
+      'actiondb tablename=SALES — no cap: a cap it seemed to keep was wrong (learnt 2026-11-23 UTC)',
+    );
+    expect(render()).not.toContain('Learnt per list');
+  });
+
   it('says how a whole-day Shift_JIS product answers, in plain words', () => {
     const text = render();
     expect(text).toContain('Paging whole day in one answer (it ignores pagesize)');
@@ -98,7 +127,7 @@ describe('CapabilitiesCard', () => {
       'none: its times are estimated as UTC+07:00 until a request is seen to begin',
     );
     expect(render({}, { utcOffsetMinutes: 540, utcOffsetEstimated: false })).toContain(
-      'none: its times are inferred as UTC+09:00',
+      'none: its times are inferred as JST',
     );
   });
 

@@ -1,8 +1,8 @@
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import type { Capabilities, ServiceInfo } from '../../../kit/index.ts';
-import { offsetLabel } from '../../i18n/time-format.ts';
+import type { Capabilities, LearntListAnswer, ServiceInfo } from '../../../kit/index.ts';
+import { zoneLabelOf } from '../../i18n/time-format.ts';
 import { WhatFailed } from '../../shared/what-failed.tsx';
 import { ServiceMark } from '../../shared/service-mark.tsx';
 import { byteSize, charsetName, pagingKind, roundedSeconds } from './capabilities.ts';
@@ -27,6 +27,7 @@ type FactName =
   | 'zone'
   | 'poll'
   | 'probed'
+  | 'lists'
   | 'probeError';
 
 /** One fact: its name (the catalogue's `capabilities.<name>`), and what the gateway learnt of it. */
@@ -104,6 +105,20 @@ function paging(t: TFunction<'services'>, c: Capabilities): ReactNode {
   }
 }
 
+/** What one list's own answers showed, in words (a cap, how it takes index and pagesize). */
+function listFacts(t: TFunction<'services'>, learnt: LearntListAnswer): string {
+  const facts = [
+    learnt.pagesize === 'ignored' ? t('capabilities.pagingWhole') : '',
+    learnt.cap === null ? '' : t('capabilities.pagingCapped', { count: learnt.cap }),
+    learnt.index === null
+      ? ''
+      : `${t('capabilities.index')}: ${t(`capabilities.${LEARNT_WORDS.index[learnt.index]}`)}`,
+  ].filter((fact) => fact !== '');
+  return facts.length > 0
+    ? facts.join(t('capabilities.listSeparator'))
+    : t('capabilities.listNoCap');
+}
+
 function size(t: TFunction<'services'>, bytes: number | undefined): ReactNode {
   if (bytes === undefined || bytes === 0) return t('capabilities.noAnswer');
   const shown = byteSize(bytes);
@@ -134,12 +149,14 @@ function zone(t: TFunction<'services'>, service: ServiceInfo, c: Capabilities): 
     case 'dates':
       return t('capabilities.zoneDates', { zone: c.datesZone || service.zoneName });
     case 'none':
-      // The offset inferred so far, and whether a request seen to begin has told it yet.
+      // The offset inferred so far, and whether a request seen to begin has told it yet; the
+      // offset written as every timestamp writes it. (The configured name and the word its
+      // dates carry above are the service's facts, shown as written.)
       if (service.utcOffsetMinutes === undefined) return t('capabilities.zoneNone');
       return t(
         service.utcOffsetEstimated ? 'capabilities.zoneEstimated' : 'capabilities.zoneInferred',
         {
-          zone: offsetLabel(service.utcOffsetMinutes),
+          zone: zoneLabelOf(service.utcOffsetMinutes),
         },
       );
     default:
@@ -230,6 +247,22 @@ export function CapabilitiesCard({
             t('capabilities.notProbed')
           )}
         </Fact>
+        {c.lists && c.lists.length > 0 ? (
+          <Fact name="lists">
+            <ul className="space-y-1" data-testid="learnt-lists">
+              {c.lists.map((learnt) => (
+                <li key={learnt.list} data-list={learnt.list}>
+                  {/* The list as the service's operation and table or pipeline name it. */}
+                  <code className="font-mono text-xs break-all">{learnt.list}</code>{' '}
+                  {t('capabilities.listLearnt', {
+                    facts: listFacts(t, learnt),
+                    when: instant(learnt.learnedAt),
+                  })}
+                </li>
+              ))}
+            </ul>
+          </Fact>
+        ) : null}
         {c.probeError ? (
           <Fact name="probeError" testId="probe-error">
             {/* The gateway's own failure in the user's language, the service's words as written. */}

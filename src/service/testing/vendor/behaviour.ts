@@ -7,6 +7,12 @@ export interface VendorBehaviour {
   /** requestlist, statusdb, actiondb: 'honoured' (min(pagesize||100, 1000) rows), 'ignored' (every row whatever pagesize says: a whole day in one answer), or { cap: N } (min(pagesize||100, N)). */
   readonly pagesize: 'honoured' | 'ignored' | { readonly cap: number };
   /**
+   * Which lists a `{ cap }` cuts: 'every list', only the day's 'requests' (requestlist), or
+   * only the databases' 'tables' (statusdb, actiondb, systemdb); the others honour pagesize.
+   * A product may cap what it keeps large and not the rest.
+   */
+  readonly capped: 'every list' | 'requests' | 'tables';
+  /**
    * How requestlist, statusdb and actiondb take `index`: true, a 0-based row offset; 'pages',
    * a 0-based page number (index 1 with pagesize 1000 starts at row 1000, and Info's Index,
    * Prev and Next count pages too); false, not at all.
@@ -77,6 +83,7 @@ export const RUNMODE_WORDS: Record<
 /** The double as it was before the switches: every existing test was written against it. */
 export const DEFAULT_BEHAVIOUR: VendorBehaviour = Object.freeze({
   pagesize: 'honoured',
+  capped: 'every list',
   index: false,
   next: 'always-1',
   order: 'newest',
@@ -113,15 +120,17 @@ export function pageOf(
   behaviour: VendorBehaviour,
   total: number,
   fields: { readonly pagesize?: string; readonly index?: string },
+  list: 'requests' | 'tables',
 ): { start: number; end: number; info: Record<string, string> } {
   const asked = Number(fields.pagesize) || 100;
-  const size =
-    behaviour.pagesize === 'ignored'
-      ? Infinity
-      : Math.max(
-          1,
-          Math.min(asked, behaviour.pagesize === 'honoured' ? 1000 : behaviour.pagesize.cap),
-        );
+  const { pagesize, capped } = behaviour;
+  const cap =
+    pagesize === 'honoured' ||
+    pagesize === 'ignored' ||
+    (capped !== 'every list' && capped !== list)
+      ? 1000
+      : pagesize.cap;
+  const size = pagesize === 'ignored' ? Infinity : Math.max(1, Math.min(asked, cap));
   const offset = Math.trunc(Number(fields.index));
   const pages = behaviour.index === 'pages';
   const wanted = behaviour.index && offset > 0 ? offset : 0;

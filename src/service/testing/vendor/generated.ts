@@ -129,6 +129,7 @@ const behaviour: fc.Arbitrary<Partial<VendorBehaviour>> = fc.record({
     fc.constantFrom('honoured' as const, 'ignored' as const),
     fc.integer({ min: 7, max: 1000 }).map((cap) => ({ cap })),
   ),
+  capped: fc.constantFrom('every list' as const, 'requests' as const, 'tables' as const),
   index: fc.constantFrom(false, true, 'pages' as const),
   next: fc.constantFrom('always-1' as const, 'stated' as const, 'absent' as const),
   order: fc.constantFrom('newest' as const, 'oldest' as const),

@@ -598,7 +598,7 @@ export async function startVendorService(
       rows: readonly T[],
       record: (row: T) => Node,
     ): [string, Node] => {
-      const { start, end, info } = pageOf(behaviour, rows.length, fields);
+      const { start, end, info } = pageOf(behaviour, rows.length, fields, 'tables');
       return [
         'Result',
         { Info: info, Header: header, Record: rows.slice(start, end).map(record), Status: 'OK' },
@@ -641,7 +641,7 @@ export async function startVendorService(
           // The day is kept oldest first.
           const matching = ofDay.filter((r) => !fields.id || r.pipelineId === fields.id);
           if (behaviour.order === 'newest') matching.reverse();
-          const { start, end, info } = pageOf(behaviour, matching.length, fields);
+          const { start, end, info } = pageOf(behaviour, matching.length, fields, 'requests');
           const names = new Map(pipelines.map((p) => [p.id, p.name]));
           return [
             'RequestList',
