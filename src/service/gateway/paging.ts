@@ -89,7 +89,7 @@ export interface PagedUpstream {
   /** What an answer of `list` showed, and which answer (said in a few words). */
   learnList(list: string, facts: ListFacts, evidence: string): void;
   /** The caps other lists showed, each with its list: a product's page limit is often one. */
-  capsNear(list: string): readonly { readonly list: string; readonly cap: number }[];
+  capsSeen(list: string): readonly { readonly list: string; readonly cap: number }[];
   call(
     operation: OperationName,
     fields: Readonly<Record<string, string | undefined>>,
@@ -393,7 +393,7 @@ export async function readAll<T>(
           // requests or a table, cut where the day's were) is taken for that cap: evidence
           // enough to doubt, never to take for the whole list. Fewer rows are whole: a cap
           // of one list never stops the read of another.
-          const near = upstream.capsNear(list).find((c) => c.cap === count);
+          const near = upstream.capsSeen(list).find((c) => c.cap === count);
           if (near && index === 0) {
             learn({ cap: count }, `answered ${count} rows, the cap ${near.list} showed`);
             return { items, whole: false, tree };

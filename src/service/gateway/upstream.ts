@@ -191,7 +191,7 @@ export class Upstream {
       if (learnt.cap != null) this.lists.set(list, { ...learnt, cap: null });
   }
 
-  capsNear(list: string): { list: string; cap: number }[] {
+  capsSeen(list: string): { list: string; cap: number }[] {
     return [...this.lists.values()].flatMap((learnt) =>
       learnt.list !== list && learnt.cap != null ? [{ list: learnt.list, cap: learnt.cap }] : [],
     );

@@ -85,10 +85,20 @@ describe('notifications of an upstream service', () => {
     expect(config.services?.[0]).toMatchObject({ failedStatuses: ['Abort', 'Lost'] });
     expect(() =>
       readConfig(
-        ['--upstream', 'http://127.0.0.1:1', '--upstream-key', 'k', '--upstream-failed', 'a b'],
+        ['--upstream', 'http://127.0.0.1:1', '--upstream-key', 'k', '--upstream-failed', 'a;b'],
         {},
       ),
     ).toThrow('--upstream-failed');
+    // A vendor's own word may hold a space or another script.
+    expect(
+      readConfig(
+        [
+          ...['--upstream', 'http://127.0.0.1:1', '--upstream-key', 'k'],
+          ...['--upstream-failed', 'En échec,異常終了'],
+        ],
+        {},
+      ).services?.[0],
+    ).toMatchObject({ failedStatuses: ['En échec', '異常終了'] });
     const folder = mkdtempSync(join(tmpdir(), 'failed-statuses-'));
     const file = join(folder, 'services.yaml');
     writeFileSync(
@@ -98,7 +108,7 @@ describe('notifications of an upstream service', () => {
     expect(readServicesFile(file, {})[0]).toMatchObject({ failedStatuses: ['Abort'] });
     writeFileSync(
       file,
-      '- { id: a, url: "http://127.0.0.1:1", apiKey: k }\n- { id: b, url: "http://127.0.0.1:2", apiKey: k, failedStatuses: ["no good"] }\n',
+      '- { id: a, url: "http://127.0.0.1:1", apiKey: k }\n- { id: b, url: "http://127.0.0.1:2", apiKey: k, failedStatuses: ["no;good"] }\n',
     );
     expect(() => readServicesFile(file, {})).toThrow(/services.yaml:2: failedStatuses/);
     expect(() => readConfig(['--upstream-failed', 'Abort'], {})).toThrow(
