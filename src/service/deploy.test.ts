@@ -1,5 +1,13 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -9,10 +17,15 @@ import { freePort } from './testing/child.ts';
 /*
  * The install of docs/deploy/README.md, word for word, from a clean copy of the repository:
  *   npm ci && npm run build && npm prune --omit=dev && npm start
- * Slow (npm ci compiles better-sqlite3: about two minutes), hence its own long timeout.
  * The copy holds what a clone of the working tree would: tracked files and new ones not
  * ignored, as they are now (uncommitted changes included), and nothing else (no
  * node_modules, no dist).
+ *
+ * better-sqlite3's install script runs as on a machine with internet: prebuild-install finds
+ * a prebuilt binary and nothing compiles. Here (no GitHub) that binary is the one this
+ * checkout's own `npm ci` compiled, handed over through prebuild-install's documented local
+ * folder (`npm_config_better_sqlite3_local_prebuilds`). Compiling it a second time cost CI two
+ * to four minutes of a core; the build from source is what `.ci/run`'s own `npm ci` proves.
  */
 
 /** The environment of a person at a shell, not of this test runner. */
@@ -24,10 +37,40 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/** better-sqlite3's compiled binary, within its package. */
+const BINARY = 'build/Release/better_sqlite3.node';
+
+/**
+ * A folder holding this checkout's better-sqlite3 binary as the prebuild tarball that
+ * prebuild-install would download for this Node (`<name>-v<version>-node-v<abi>-<platform>-
+ * <arch>.tar.gz`, holding `build/Release/better_sqlite3.node`). A name it does not look for
+ * only means that it compiles, as before.
+ */
+function localPrebuilds(folder: string): string {
+  const packageDir = join(REPO_ROOT, 'node_modules', 'better-sqlite3');
+  const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const prebuilds = join(folder, 'prebuilds');
+  mkdirSync(prebuilds);
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  execFileSync('tar', ['-czf', join(prebuilds, name), '-C', packageDir, BINARY]);
+  return prebuilds;
+}
+
 /** Runs a command to its end; rejects with its last output when it fails. */
-function run(command: string, args: string[], cwd: string): Promise<void> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...cleanEnv(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
     child.stdout.on('data', keep);
@@ -63,7 +106,11 @@ it(
       }
       expect(existsSync(join(copy, 'node_modules'))).toBe(false);
 
-      await run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], copy);
+      await run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], copy, {
+        npm_config_better_sqlite3_local_prebuilds: localPrebuilds(folder),
+      });
+      // Installed by its own install script from the tarball, not copied here by hand.
+      expect(existsSync(join(copy, 'node_modules/better-sqlite3', BINARY))).toBe(true);
       await run('npm', ['run', 'build'], copy);
       expect(existsSync(join(copy, 'dist/index.html'))).toBe(true);
       await run('npm', ['prune', '--omit=dev'], copy);
