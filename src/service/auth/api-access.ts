@@ -28,6 +28,9 @@ const COOKIE_SECRET = 'apiCookieSecret';
 // (docs/throughput.md).
 const digest = (value: string): string => hash('sha256', value, 'hex');
 
+/** The shared key as work done later on its behalf names it: by its digest, never itself. */
+export const keyCredential = (key: string): string => `key ${digest(key)}`;
+
 /**
  * Whether two digests are equal, in a time that does not depend on where they differ: every
  * character is compared, whatever the first difference (both are 64 hex digits).
@@ -185,6 +188,11 @@ export class ApiAccess {
     this.keyDigest = digest(key);
     this.cookies.setSecret(secret);
     return key;
+  }
+
+  /** The key now in force as work done on its behalf names it (keyCredential). */
+  keyCredential(): string | undefined {
+    return this.keyDigest === null ? undefined : `key ${this.keyDigest}`;
   }
 
   /** Constant-time comparison; digests make the lengths equal. */

@@ -3,7 +3,7 @@ import { ErrorCode, MC_SESSION_HEADER, type OperationName, type Role } from '../
 import type { Sql } from '../db/sql.ts';
 import { ApiError } from '../errors.ts';
 import { requireServiceRole } from './service-roles.ts';
-import type { SessionStore } from './sessions.ts';
+import { sessionCredential, type SessionStore } from './sessions.ts';
 
 /** Who made a Part C call, once authenticated; roles come with management console sessions. */
 export interface Caller {
@@ -11,6 +11,12 @@ export interface Caller {
   /** The person's role on the service called (contract section 12). */
   readonly role?: Role;
   readonly userName?: string;
+  /**
+   * The credential itself, as work done later on the caller's behalf (a bulk job) keeps it to
+   * check that it has not ended (auth/credential-end.ts): a session's or token's stored hash,
+   * the key's digest; never a secret.
+   */
+  readonly credential?: string;
 }
 
 /**
@@ -46,6 +52,6 @@ export function managementConsoleSessions(sessions: SessionStore, sql: Sql): Ext
       );
     identified?.({ via: 'session', role: session.role, userName: session.userName });
     const role = await requireServiceRole(sql, session, service, operation);
-    return { via: 'session', role, userName: session.userName };
+    return { via: 'session', role, userName: session.userName, credential: sessionCredential(id) };
   };
 }

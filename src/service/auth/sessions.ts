@@ -27,6 +27,12 @@ export interface Session {
 const hashOf = (id: string): string => createHash('sha256').update(id, 'utf8').digest('base64url');
 
 /**
+ * A management console session as work done later on its behalf names it (a bulk job,
+ * auth/credential-end.ts): by its stored hash, never the id itself.
+ */
+export const sessionCredential = (id: string): string => `session ${hashOf(id)}`;
+
+/**
  * Sessions of the management console (Part A: idle timeout, each use extends it) and the
  * flow service (Part B: absolute lifetime). Stored with hashed ids, so they survive a
  * restart and a copy of the database cannot be used to take one over. A session belongs to

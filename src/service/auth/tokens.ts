@@ -44,6 +44,9 @@ export const isPersonalToken = (key: string): boolean => key.startsWith(TOKEN_PR
 const hashOf = (token: string): string =>
   createHash('sha256').update(token, 'utf8').digest('base64url');
 
+/** A token as work done later on its behalf names it: by its stored hash, never its value. */
+const tokenCredential = (token: string): string => `token ${hashOf(token)}`;
+
 /** A token as its owner lists it (never its value), as the kit's answer types have it. */
 const infoOf = (row: TokenRow): PersonalToken => ({
   id: row.ID,
@@ -182,6 +185,25 @@ export const endTokensOf = (
   revokeTokensOf(sql, userId, { when: clock.now().toISOString(), why: storedWhy(why) });
 
 /**
+ * Why the token a credential reference names (`token <hash>`, tokenCredential) can no longer
+ * act at `now`, in the words of its refusal; undefined while it still can.
+ */
+export async function tokenEndedWhy(
+  sql: Sql,
+  hash: string,
+  now: Date,
+): Promise<string | undefined> {
+  const row = await tokenByHash(sql, hash);
+  if (!row)
+    return 'the personal token it was started with no longer exists (or its person was removed)';
+  if (row.REVOKED !== null)
+    return `the personal token ${row.NAME} was revoked at ${row.REVOKED}${row.ENDEDWHY ? ` (${endedInWords(endedByOf(row.ENDEDWHY))})` : ''}`;
+  if (now.toISOString() >= row.EXPIRES)
+    return `the personal token ${row.NAME} expired at ${row.EXPIRES}`;
+  return undefined;
+}
+
+/**
  * The caller a personal token names on this service for this operation, or a refusal:
  * 401/1103 when it is unknown (or its person was removed), revoked or expired; 403/1104 when
  * it is for another service or its role there may not call the operation. `identified`
@@ -230,5 +252,5 @@ export async function tokenCaller(
   if (row.LASTUSED === null || now.getTime() - Date.parse(row.LASTUSED) >= LAST_USE_EVERY_MS)
     await touchToken(sql, row.ID, now.toISOString());
   if (!ROLE_OPERATIONS[role].has(operation)) throw roleRefusal(role, operation, service);
-  return { via, role, userName: row.USERNAME };
+  return { via, role, userName: row.USERNAME, credential: tokenCredential(token) };
 }

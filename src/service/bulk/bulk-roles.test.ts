@@ -143,7 +143,13 @@ describe('a bulk job resumed after a restart', () => {
       const id = await createBulkJob(
         shared,
         selection,
-        { reason: 'before the restart', userName, via: 'session', address: '127.0.0.1' },
+        {
+          reason: 'before the restart',
+          userName,
+          via: 'session',
+          address: '127.0.0.1',
+          credential: null,
+        },
         new Date().toISOString(),
         requestIds,
       );

@@ -312,7 +312,13 @@ describe('a bulk job of a service behind the gateway, across a restart', () => {
         statuses: ['Abort'],
         q: undefined,
       },
-      { reason: 'before the crash', userName: 'olivia', via: 'session', address: '127.0.0.1' },
+      {
+        reason: 'before the crash',
+        userName: 'olivia',
+        via: 'session',
+        address: '127.0.0.1',
+        credential: null,
+      },
       new Date().toISOString(),
       ids,
     );

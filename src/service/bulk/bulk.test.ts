@@ -258,7 +258,13 @@ describe('a bulk job across a restart', () => {
         statuses: ['Error'],
         q: undefined,
       },
-      { reason: 'before the crash', userName: 'olivia', via: 'session', address: '127.0.0.1' },
+      {
+        reason: 'before the crash',
+        userName: 'olivia',
+        via: 'session',
+        address: '127.0.0.1',
+        credential: null,
+      },
       new Date().toISOString(),
       ids,
     );

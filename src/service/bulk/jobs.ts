@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AuditSubject } from '../audit/audit-log.ts';
+import { credentialEndedWhy } from '../auth/credential-end.ts';
 import { lostRole } from '../auth/service-roles.ts';
 import type { ServiceContext } from '../context.ts';
 import {
@@ -28,9 +29,11 @@ import { backendOf, type BulkBackend, type CallOutcome } from './backend.ts';
 // log under the person who started the job. A stop ends after the call under way; the next
 // start resumes every unfinished job. What differs between the embedded engine and a
 // service behind the gateway is its BulkBackend (backend.ts).
-// A job started by a person acts only while that person may (issue 24, item 6): their role
-// on the job's service is read again when the job resumes and before each batch, and a job
-// whose starter was removed or lost the role stops there, saying so.
+// A job acts only while the credential it started with could still call (issue 39): before
+// each batch and when the job resumes, the session, token or key it started with is checked
+// (revoked, expired, signed out, turned off, reissued) and so is its starter's role on the
+// job's service (issue 24: removed, or demoted below the action); a job whose credential
+// ended stops there, saying why in its outcome and in the audit log.
 // Several gateways on one PostgreSQL (contract section 11): a job runs under a lease in the
 // shared store, renewed while it runs; every gateway looks for running jobs whose lease ran
 // out (their gateway died) and takes them over, settling their started requests by looking
@@ -44,6 +47,8 @@ export interface BulkStarter {
   readonly reason: string;
   readonly address: string;
   readonly subject: Pick<AuditSubject, 'userName' | 'via'>;
+  /** The credential the job was started with, by reference (Caller.credential). */
+  readonly credential: string | undefined;
 }
 
 const OPERATION = { retry: 'requestretry', cancel: 'requestcancel' } as const;
@@ -102,6 +107,7 @@ export class BulkJobs {
         userName: starter.subject.userName,
         via: starter.subject.via,
         address: starter.address,
+        credential: starter.credential ?? null,
       },
       this.ctx.clock.now().toISOString(),
       ids,
@@ -236,8 +242,8 @@ export class BulkJobs {
       this.log(`bulk job ${id} waits`, new Error(`service ${job.service} is not configured`));
       return;
     }
-    // Before anything is called again: a starter removed or demoted meanwhile stops it.
-    if (await this.stoppedForStarter(job)) return;
+    // Before anything is called again: a credential ended meanwhile stops it.
+    if (await this.stoppedForCredential(job)) return;
     // Started but not ended: the process stopped between the call and its outcome.
     for (const item of await nextBulkItems(shared, id, 'started', Number.MAX_SAFE_INTEGER)) {
       if (halted()) return;
@@ -249,8 +255,8 @@ export class BulkJobs {
       if (batch.length === 0) break;
       // Renewed before each batch is marked: a gateway that lost the job stops here.
       if (!(await this.lease(id))) return;
-      // Read at each batch, as a single call reads it: a role revoked meanwhile holds now.
-      if (await this.stoppedForStarter(job)) return;
+      // Read at each batch, as a single call reads it: a credential ended meanwhile holds now.
+      if (await this.stoppedForCredential(job)) return;
       // The whole batch is marked started in one statement before any call, and its
       // outcomes written in one commit after, each with its audit entry: a crash (or an
       // audit log that cannot be written) in between leaves started items, which the next
@@ -278,16 +284,37 @@ export class BulkJobs {
   }
 
   /**
-   * Stops the job, saying why, when the person who started it no longer exists or no longer
-   * has a role on its service that may do its action; true then. A job started with the API
-   * key goes on (the key may call everything while it is valid).
+   * Stops the job, saying why, when the credential it started with ended, or the person who
+   * started it no longer exists or no longer has a role on its service that may do its action;
+   * true then. The key's rights are its own: only its end stops a job started with it.
    */
-  private async stoppedForStarter(job: BulkJobRow): Promise<boolean> {
-    if ((job.via !== 'session' && !job.via.startsWith('token ')) || job.userName === null)
-      return false;
-    const why = await lostRole(this.ctx.shared, job.userName, job.service, OPERATION[job.action]);
+  private async stoppedForCredential(job: BulkJobRow): Promise<boolean> {
+    const now = this.ctx.clock.now();
+    const ended = await credentialEndedWhy(this.ctx.shared, job.credential, now);
+    const why =
+      ended !== undefined
+        ? `Stopped: ${ended}.`
+        : (job.via === 'session' || job.via.startsWith('token ')) && job.userName !== null
+          ? await lostRole(this.ctx.shared, job.userName, job.service, OPERATION[job.action])
+          : undefined;
     if (why === undefined) return false;
-    await markJobStopped(this.ctx.shared, job.id, why, this.ctx.clock.now().toISOString());
+    await this.ctx.shared.transaction(async (tx) => {
+      // Once, by whichever gateway saw it first: the audit entry goes with the change.
+      if (!(await markJobStopped(tx, job.id, why, now.toISOString()))) return;
+      await this.ctx.audit.onBehalfIn(
+        tx,
+        {
+          address: job.address,
+          subject: { userName: job.userName, via: job.via, requestId: null },
+        },
+        {
+          operation: `bulk${job.action}`,
+          service: job.service,
+          parameters: { bulkjob: String(job.id), reason: job.reason },
+        },
+        { httpStatus: ended !== undefined ? 401 : 403, status: 'Error', message: why },
+      );
+    });
     this.log(`bulk job ${job.id} stopped`, new Error(why));
     return true;
   }

@@ -251,7 +251,7 @@ export function bulkRoutes(
               : params.integer('expect', 0, 0, 1_000_000_000);
           const id = await jobs.start(
             selection,
-            { reason, address: request.ip, subject },
+            { reason, address: request.ip, subject, credential: caller.credential },
             expected,
           );
           return (await getBulkJob(ctx.shared, id)) as BulkJobRow;

@@ -94,7 +94,8 @@ async function authenticateCaller(
     }
     if (!cookieValid) setSessionCookie(reply, ctx.access.openCookieSession());
     else restamp(ctx.access, reply, cookie);
-    return { via: 'key' };
+    // The key in force: it just matched, and its digest is already at hand.
+    return { via: 'key', credential: ctx.access.keyCredential() };
   }
   if (cookieValid) {
     // A browser attaches the cookie to calls from any page of the same site (another port
@@ -107,7 +108,8 @@ async function authenticateCaller(
       );
     }
     restamp(ctx.access, reply, cookie);
-    return { via: 'cookie' };
+    // Minted by the key now in force (a reissued key ends its cookies): named by that key.
+    return { via: 'cookie', credential: ctx.access.keyCredential() };
   }
   if (cookie !== undefined) {
     throw new ApiError(

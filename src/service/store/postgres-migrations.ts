@@ -213,6 +213,11 @@ export const POSTGRES_MIGRATIONS: readonly { readonly version: number; readonly 
       KEY VARCHAR NOT NULL, WINDOWSTART BIGINT NOT NULL, COUNT INTEGER NOT NULL,
       PRIMARY KEY (KEY, WINDOWSTART));`,
   },
+  {
+    // The credential a bulk job started with: db/system/migrations.ts's step 14.
+    version: 7,
+    sql: 'ALTER TABLE BULK_JOB ADD COLUMN CREDENTIAL VARCHAR;',
+  },
 ];
 
 /** The key of the advisory lock under which one gateway at a time migrates. */

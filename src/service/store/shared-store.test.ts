@@ -155,7 +155,14 @@ describe.each(['sqlite', 'postgres'] as const)('the shared store on %s', (engine
       'ci',
     ]);
     const caller = await tokenCaller(store.sql, clock, made.token, 'requestlist', 'prod');
-    expect(caller).toEqual({ via: 'token ci', role: 'viewer', userName: 'olivia' });
+    expect(caller).toEqual({
+      via: 'token ci',
+      role: 'viewer',
+      userName: 'olivia',
+      // What a bulk job keeps to see it end: the stored hash, never the token.
+      credential: expect.stringMatching(/^token [\w-]{43}$/) as unknown,
+    });
+    expect(caller.credential).not.toContain(made.token.slice(4));
     // Another person cannot revoke it as their own; its owner can, once.
     expect(await revokeTokenFor(store.sql, clock, made.id, WHY_ENDED.byOwner, -1)).toBeUndefined();
     expect(await revokeTokenFor(store.sql, clock, made.id, WHY_ENDED.byOwner, owner.userId)).toBe(
@@ -256,7 +263,13 @@ describe.each(['sqlite', 'postgres'] as const)('the shared store on %s', (engine
         statuses: ['Error'],
         q: undefined,
       },
-      { reason: 'suite', userName: 'olivia', via: 'session', address: '127.0.0.1' },
+      {
+        reason: 'suite',
+        userName: 'olivia',
+        via: 'session',
+        address: '127.0.0.1',
+        credential: null,
+      },
       'now',
       ids,
     );

@@ -32,6 +32,12 @@ export interface BulkJobRow extends BulkSelection {
   readonly state: BulkState;
   /** Why a stopped job stopped; null otherwise. */
   readonly stopped: string | null;
+  /**
+   * The credential it was started with, by reference (Caller.credential: a hash or digest,
+   * never a secret, never answered to anyone); null for a job older than that, or started
+   * by the embedded engine's own means.
+   */
+  readonly credential: string | null;
   readonly total: number;
   readonly succeeded: number;
   readonly refused: number;
@@ -63,6 +69,7 @@ interface RawJob {
   FINISHED: string | null;
   STATE: BulkState;
   STOPPED: string | null;
+  CREDENTIAL: string | null;
   TOTAL: number;
   SUCCEEDED: number;
   REFUSED: number;
@@ -72,8 +79,8 @@ interface RawJob {
 // prettier-ignore
 const JOB_COLUMNS = columnsOf<RawJob>([
   'ID', 'SERVICE', 'ACTION', 'DAY', 'PIPELINEID', 'STATUSES', 'Q', 'REASON', 'USERNAME', 'VIA',
-  'ADDRESS', 'CREATED', 'RESUMED', 'FINISHED', 'STATE', 'STOPPED', 'TOTAL', 'SUCCEEDED',
-  'REFUSED', 'FAILED',
+  'ADDRESS', 'CREATED', 'RESUMED', 'FINISHED', 'STATE', 'STOPPED', 'CREDENTIAL', 'TOTAL',
+  'SUCCEEDED', 'REFUSED', 'FAILED',
 ]);
 
 function job(raw: RawJob): BulkJobRow {
@@ -94,6 +101,7 @@ function job(raw: RawJob): BulkJobRow {
     finished: raw.FINISHED,
     state: raw.STATE,
     stopped: raw.STOPPED ?? null,
+    credential: raw.CREDENTIAL ?? null,
     total: raw.TOTAL,
     succeeded: raw.SUCCEEDED,
     refused: raw.REFUSED,
@@ -115,14 +123,21 @@ const ITEM_CHUNK = 200;
 export function createBulkJob(
   sql: Sql,
   selection: BulkSelection,
-  who: { reason: string; userName: string | null; via: BulkJobRow['via']; address: string },
+  who: {
+    reason: string;
+    userName: string | null;
+    via: BulkJobRow['via'];
+    address: string;
+    credential: string | null;
+  },
   created: string,
   requestIds: readonly string[],
 ): Promise<number> {
   return sql.transaction(async (tx) => {
     const inserted = await tx.get<{ ID: number }>(
       `INSERT INTO BULK_JOB (SERVICE, ACTION, DAY, PIPELINEID, STATUSES, Q, REASON, USERNAME,
-         VIA, ADDRESS, CREATED, STATE, TOTAL) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         VIA, ADDRESS, CREATED, STATE, TOTAL, CREDENTIAL)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        RETURNING ID AS "ID"`,
       [
         selection.service,
@@ -138,6 +153,7 @@ export function createBulkJob(
         created,
         requestIds.length === 0 ? 'done' : 'running',
         requestIds.length,
+        who.credential,
       ],
     );
     if (!inserted) throw new Error('BULK_JOB returned no id');
@@ -233,16 +249,18 @@ export async function markJobDone(sql: Sql, id: number, time: string): Promise<v
 }
 
 /** Ends a job before its end, saying why; its items not done stay as they are. */
+/** Stops a running job, saying why; false when it was not running (another gateway stopped it). */
 export async function markJobStopped(
   sql: Sql,
   id: number,
   why: string,
   time: string,
-): Promise<void> {
-  await sql.run(
+): Promise<boolean> {
+  const changed = await sql.run(
     "UPDATE BULK_JOB SET STATE = 'stopped', STOPPED = ?, FINISHED = ? WHERE ID = ? AND STATE = 'running'",
     [why, time, id],
   );
+  return changed > 0;
 }
 
 /**

@@ -253,6 +253,14 @@ export const systemMigrations: readonly Migration[] = [
         PRIMARY KEY (KEY, WINDOWSTART))`);
     },
   },
+  {
+    version: 14,
+    up(db) {
+      // The credential a bulk job started with, by reference (auth/credential-end.ts): the
+      // same column as on PostgreSQL.
+      db.exec('ALTER TABLE BULK_JOB ADD COLUMN CREDENTIAL VARCHAR');
+    },
+  },
 ];
 
 /**
