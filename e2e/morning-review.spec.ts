@@ -1,3 +1,4 @@
+import { axeViolations } from './axe.ts';
 import type { Page } from '@playwright/test';
 import type { App } from '../src/service/app.ts';
 import type { RequestIndex } from '../src/service/db/index/request-index.ts';
@@ -417,7 +418,7 @@ test('the Application log tab shows each line’s time with its zone', async ({ 
   await expect(cells.nth(1).locator('time')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}T/);
 });
 
-test('the bulk report says “✓ accepted” for each call, and the Japanese cancel dialog confirms with 「キャンセルする」', async ({
+test('a bulk job goes on when its dialog closes, the page follows it, its report says “✓ accepted” for each call, and the Japanese cancel dialog confirms with 「キャンセルする」', async ({
   page,
   morning,
 }) => {
@@ -434,7 +435,37 @@ test('the bulk report says “✓ accepted” for each call, and the Japanese ca
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByTestId('bulk-count')).toContainText('3');
   await dialog.getByLabel('Reason').fill('the input was fixed overnight');
+  // A slow vendor: the job is still running when the dialog is closed, and goes on.
+  morning.pacific.setDelay(1500);
   await dialog.getByRole('button', { name: /^Retry 3/ }).click();
+  await expect(dialog.getByTestId('bulk-goes-on')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close — the job goes on' }).click();
+  await expect(dialog).toBeHidden();
+  const followed = page.getByTestId('bulk-followed');
+  await expect(followed).toContainText(/^Bulk job \d+ goes on: [0-2] of 3 done\./);
+  morning.pacific.setDelay(0);
+  await expect(followed).toContainText(
+    /^Bulk job \d+ finished: 3 accepted, 0 refused, 0 failed\./,
+    {
+      timeout: 20_000,
+    },
+  );
+  // The page with the job it follows, in both themes.
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    // The buttons' colours ease into the new theme (transition-colors): read once they have,
+    // their transitions begun at the next frames.
+    await page.evaluate(async () => {
+      for (let frame = 0; frame < 2; frame++)
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+      await Promise.all(document.getAnimations().map((animation) => animation.finished));
+    });
+    expect(await axeViolations(page, `a followed bulk job, ${colorScheme}`)).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  // Shown again, from the page; closing it puts the focus back on what opened it.
+  const show = followed.getByRole('button', { name: /^Show job \d+$/ });
+  await show.click();
   const items = dialog.getByTestId('bulk-items').locator('li');
   await expect(items).toHaveCount(3, { timeout: 15_000 });
   for (const id of failed) {
@@ -444,6 +475,7 @@ test('the bulk report says “✓ accepted” for each call, and the Japanese ca
   await expect(dialog.getByTestId('bulk-items')).not.toContainText('Success');
   await expect(dialog.getByTestId('bulk-items')).not.toContainText('—');
   await page.keyboard.press('Escape');
+  await expect(show).toBeFocused();
 
   // In Japanese, a cancel is confirmed in words that say what it does.
   const held = morning.tokyo

@@ -265,6 +265,37 @@ describe('bulk retry of a service behind the gateway', () => {
     });
   });
 
+  it('reports its progress as calls end, not only when a batch of slow calls is over', async () => {
+    const { vendor, gateway, poller } = await setup();
+    vendor.addRequests('pl_2', 30, 'broken.csv', 'failed');
+    await poller.pollNow();
+    const day = (await poller.index.state('vendor')).today as string;
+    const olivia = await operatorOf(gateway, 'olivia');
+    // One batch of 30 calls of 100 ms at least each: three seconds or more.
+    vendor.setDelay(100);
+    const started = await olivia.bulk.start(
+      { action: 'retry', date: day, statuses: [vendor.variant.status.failed] },
+      'after the outage',
+      30,
+    );
+    const seen = new Set<number>();
+    const job = await eventually(
+      async () => {
+        const read = await olivia.bulk.job(started.jobId, { pageSize: 1 });
+        seen.add(read.done);
+        return read.state === 'done' ? read : undefined;
+      },
+      `bulk job ${started.jobId}`,
+      60_000,
+    );
+    expect(job).toMatchObject({ total: 30, succeeded: 30 });
+    // Read while the batch ran: some of it done, not all.
+    expect(
+      [...seen].some((done) => done > 0 && done < 30),
+      [...seen].join(', '),
+    ).toBe(true);
+  }, 90_000);
+
   it('records each call to an unreachable vendor as failed, with why', async () => {
     const { vendor, gateway, poller } = await setup();
     vendor.addRequests('pl_2', 3, 'broken.csv', 'failed');

@@ -41,6 +41,12 @@ import { backendOf, type BulkBackend, type CallOutcome } from './backend.ts';
 
 /** Requests per batch; between batches the event loop serves other calls. */
 export const BULK_BATCH = 100;
+/**
+ * Longest a call's outcome waits to be written: a batch of slow calls (an upstream's seconds
+ * each) shows its progress as it goes, not all at once at its end (issue 38). Fast calls
+ * still share one commit.
+ */
+const BULK_FLUSH_MS = 1000;
 export { PREVIEW_IDS } from './backend.ts';
 
 export interface BulkStarter {
@@ -258,26 +264,38 @@ export class BulkJobs {
       // Read at each batch, as a single call reads it: a credential ended meanwhile holds now.
       if (await this.stoppedForCredential(job)) return;
       // The whole batch is marked started in one statement before any call, and its
-      // outcomes written in one commit after, each with its audit entry: a crash (or an
-      // audit log that cannot be written) in between leaves started items, which the next
-      // start settles by looking at the requests themselves. No outcome is ever reported
-      // that the audit log does not hold.
+      // outcomes written in commits as they end (at most BULK_FLUSH_MS late, so that the
+      // progress a person follows moves), each with its audit entry: a crash (or an audit
+      // log that cannot be written) in between leaves started items, which the next start
+      // settles by looking at the requests themselves. No outcome is ever reported that the
+      // audit log does not hold.
       await markStarted(
         shared,
         id,
         batch.map((item) => item.seq),
         this.ctx.clock.now().toISOString(),
       );
-      const ended: [BulkItemRow, CallOutcome][] = [];
+      let ended: [BulkItemRow, CallOutcome][] = [];
+      const flush = async () => {
+        const written = ended;
+        ended = [];
+        if (written.length === 0) return;
+        await shared.transaction(async (tx) => {
+          for (const [item, outcome] of written) await this.recordEnd(tx, job, item, outcome);
+        });
+      };
+      let flushed = performance.now();
       for (const item of batch) {
         // A stop waits for the call under way, not the rest of the batch (an upstream may
         // take its timeout per call); the rest stay started, settled at the next start.
         if (halted()) break;
         ended.push([item, await backend.call(job.action, item.requestId)]);
+        if (performance.now() - flushed >= BULK_FLUSH_MS) {
+          await flush();
+          flushed = performance.now();
+        }
       }
-      await shared.transaction(async (tx) => {
-        for (const [item, outcome] of ended) await this.recordEnd(tx, job, item, outcome);
-      });
+      await flush();
       await nextTurn();
     }
     await markJobDone(shared, id, this.ctx.clock.now().toISOString());

@@ -4,12 +4,42 @@ import type { BulkAction, BulkSelection } from '../../../kit/index.ts';
 import { useForbidden } from '../../core/auth.ts';
 import { Button } from '../../components/button.tsx';
 import { BulkDialog } from './bulk-dialog.tsx';
-import { bulkSelectionOf, scopeText } from './bulk.ts';
+import { bulkSelectionOf, scopeText, useBulkJob } from './bulk.ts';
 import type { RequestsView } from './view.ts';
 import { useStatusSemantics } from '../../shared/use-status-semantics.ts';
 import { useServiceDown } from '../../shared/service-down.ts';
 
 const OPERATION = { retry: 'requestretry', cancel: 'requestcancel' } as const;
+
+/**
+ * A bulk job whose dialog was closed, as the page goes on showing it: its progress while it
+ * runs, then what it came to, and a button that opens its dialog again.
+ */
+function FollowedJob({ jobId, onShow }: { jobId: number; onShow: () => void }) {
+  const { t } = useTranslation('requests');
+  const semantics = useStatusSemantics();
+  const job = useBulkJob(jobId, undefined, semantics).data;
+  if (!job) return null;
+  const counts = { succeeded: job.succeeded, refused: job.refused, failed: job.failed };
+  return (
+    <p
+      role="status"
+      data-testid="bulk-followed"
+      className="flex flex-wrap items-center justify-end gap-2 text-sm"
+    >
+      <span>
+        {job.state === 'running'
+          ? t('bulk.followRunning', { id: jobId, done: job.done, total: job.total })
+          : job.state === 'stopped'
+            ? t('bulk.followStopped', { id: jobId, ...counts })
+            : t('bulk.followDone', { id: jobId, ...counts })}
+      </span>
+      <Button size="sm" onClick={onShow}>
+        {t('bulk.followShow', { id: jobId })}
+      </Button>
+    </p>
+  );
+}
 
 /**
  * "Retry all N requests in Error of pl_2 on <day>" and "Cancel all N waiting", for the day
@@ -21,6 +51,9 @@ export function BulkBar({ view, total }: { view: RequestsView; total: number | u
   const { t, i18n } = useTranslation('requests');
   const forbidden = useForbidden();
   const [open, setOpen] = useState<BulkSelection>();
+  // A job started here whose dialog was closed: the page follows it, and shows it again.
+  const [followed, setFollowed] = useState<{ selection: BulkSelection; jobId: number }>();
+  const [shown, setShown] = useState<number>();
   const semantics = useStatusSemantics();
   const down = useServiceDown();
   const offers = (['retry', 'cancel'] as const)
@@ -71,7 +104,27 @@ export function BulkBar({ view, total }: { view: RequestsView; total: number | u
           {t('bulk.forbidden', { reason: [...new Set(reasons)].join(' ') })}
         </p>
       ) : null}
-      {open ? <BulkDialog selection={open} onClose={() => setOpen(undefined)} /> : null}
+      {/* Kept while its dialog is open again: its button is where the focus goes back. */}
+      {followed ? (
+        <FollowedJob
+          jobId={followed.jobId}
+          onShow={() => {
+            setShown(followed.jobId);
+            setOpen(followed.selection);
+          }}
+        />
+      ) : null}
+      {open ? (
+        <BulkDialog
+          selection={open}
+          shownJob={shown}
+          onClose={(started) => {
+            if (started !== undefined) setFollowed({ selection: open, jobId: started });
+            setShown(undefined);
+            setOpen(undefined);
+          }}
+        />
+      ) : null}
     </div>
   );
 }

@@ -32,19 +32,23 @@ const SHOWN_OUTCOMES = ['ok', 'refused', 'failed', 'pending'] as const;
 /**
  * A bulk retry or cancel by filter: the service's dry run first (the exact count and the
  * first ids), a reason, then the job, its progress and each request's outcome, and once it
- * is done, what became of the requests it was accepted for.
+ * is done, what became of the requests it was accepted for. It closes while its job runs
+ * on (`onClose` hears of a job started here); `shownJob` opens it on a job already started.
  */
 export function BulkDialog({
   selection,
+  shownJob,
   onClose,
 }: {
   selection: BulkSelection;
-  onClose: () => void;
+  shownJob?: number | undefined;
+  onClose: (started: number | undefined) => void;
 }) {
-  const preview = useBulkPreview(selection);
+  const [jobId, setJobId] = useState<number | undefined>(shownJob);
+  // A job shown again needs no dry run: what it takes was chosen when it started.
+  const preview = useBulkPreview(selection, jobId === undefined);
   const start = useStartBulk();
   const [reason, setReason] = useState('');
-  const [jobId, setJobId] = useState<number>();
   const [outcome, setOutcome] = useState<BulkOutcome>();
   const semantics = useStatusSemantics();
   const job = useBulkJob(jobId, outcome, semantics);
@@ -80,16 +84,17 @@ export function BulkDialog({
     );
   };
   const running = job.data !== undefined && job.data.state === 'running';
+  const close = () => onClose(jobId);
   return (
     <Dialog
       open
       wide
       title={title}
-      onClose={onClose}
+      onClose={close}
       footer={
         jobId === undefined ? (
           <>
-            <Button onClick={onClose}>{t('bulk.keep')}</Button>
+            <Button onClick={close}>{t('bulk.keep')}</Button>
             <Button
               variant={selection.action === 'cancel' ? 'danger' : 'primary'}
               disabled={!total || reason.trim() === '' || start.isPending}
@@ -101,23 +106,23 @@ export function BulkDialog({
             </Button>
           </>
         ) : (
-          <Button onClick={onClose} disabled={running}>
-            {t('bulk.close')}
-          </Button>
+          // The job runs on the server: closing the dialog leaves it running, and the page
+          // goes on showing its progress (BulkBar).
+          <Button onClick={close}>{t(running ? 'bulk.closeRunning' : 'bulk.close')}</Button>
         )
       }
     >
       <p className="mb-3" data-testid="bulk-scope">
         {t('bulk.scopeSentence', { scope: scopeText(selection, t, i18n.language) })}
       </p>
-      {preview.error ? (
+      {preview.error && jobId === undefined ? (
         <p role="alert" className="text-red-700 dark:text-red-400">
           {describeError(preview.error).message}
         </p>
       ) : null}
-      {!preview.data ? (
+      {jobId === undefined && !preview.data ? (
         <Spinner />
-      ) : jobId === undefined ? (
+      ) : jobId === undefined && preview.data ? (
         <>
           <p className="mb-2 font-medium" data-testid="bulk-count">
             {count(preview.data.total)}
@@ -183,6 +188,11 @@ export function BulkDialog({
               },
             )}
           </p>
+          {running ? (
+            <p className="mb-2 text-slate-600 dark:text-slate-300" data-testid="bulk-goes-on">
+              {t('bulk.goesOn')}
+            </p>
+          ) : null}
           {job.data.stopped !== null ? (
             // Its starter lost the role it needs: the service says who and why, as written.
             <p className="mb-2 text-amber-800 dark:text-amber-300" data-testid="bulk-stopped">

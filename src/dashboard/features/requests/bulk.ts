@@ -70,12 +70,13 @@ const bulkKeys = {
 };
 
 /** The dry run: the exact count and the first ids, changing nothing. Never cached for long. */
-export function useBulkPreview(selection: BulkSelection) {
+export function useBulkPreview(selection: BulkSelection, enabled = true) {
   const { pipeline } = useClients();
   return useQuery({
     queryKey: bulkKeys.preview(selection),
     queryFn: ({ signal }) => pipeline.bulk.preview(selection, { signal }),
     staleTime: 0,
+    enabled,
   });
 }
 
