@@ -121,7 +121,7 @@ const KINDS: Record<'session' | 'token' | 'key', Kind> = {
       });
       expect(out.status).toBe(200);
     },
-    why: /^Stopped: the session it was started in ended \(signed out/,
+    why: /^The session it was started in ended \(signed out.*\), so the job stopped\.$/,
   },
   token: {
     async start(g) {
@@ -140,7 +140,7 @@ const KINDS: Record<'session' | 'token' | 'key', Kind> = {
       const [token] = listed.data.tokens as { id: number }[];
       expect((await partA(g.ends, ada, `/mcapi/tokens/${token?.id}`, 'DELETE')).status).toBe(200);
     },
-    why: /^Stopped: the personal token nightly was revoked at \S+ \(revoked by the administrator ada\)\.$/,
+    why: /^The personal token nightly was revoked at \S+ \(revoked by the administrator ada\), so the job stopped\.$/,
   },
   key: {
     start: async (g) => ({ client: client(g.runs, { apiKey: TEST_API_KEY }) }),
@@ -152,7 +152,7 @@ const KINDS: Record<'session' | 'token' | 'key', Kind> = {
       });
       expect(off.status).toBe(200);
     },
-    why: /^Stopped: the shared key was turned off by an administrator\.$/,
+    why: /^The shared key was turned off by an administrator, so the job stopped\.$/,
   },
 };
 
@@ -200,7 +200,8 @@ describe.each(['sqlite', 'postgres'] as const)(
           pageSize: 500,
         });
         const stops = entries.filter(
-          (entry) => entry.operation === 'bulkretry' && entry.message.startsWith('Stopped:'),
+          (entry) =>
+            entry.operation === 'bulkretry' && entry.message.endsWith('so the job stopped.'),
         );
         expect(stops).toHaveLength(1);
         expect(stops[0]?.message).toMatch(why);

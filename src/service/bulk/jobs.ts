@@ -311,7 +311,8 @@ export class BulkJobs {
     const ended = await credentialEndedWhy(this.ctx.shared, job.credential, now);
     const why =
       ended !== undefined
-        ? `Stopped: ${ended}.`
+        ? // As a lost role says it (lostRole): the dialog shows it after "stopped the job:".
+          `${ended.charAt(0).toUpperCase()}${ended.slice(1)}, so the job stopped.`
         : (job.via === 'session' || job.via.startsWith('token ')) && job.userName !== null
           ? await lostRole(this.ctx.shared, job.userName, job.service, OPERATION[job.action])
           : undefined;
