@@ -3,7 +3,13 @@ import { PipelineClient, type BulkJob } from '../../kit/index.ts';
 import { addUser } from '../auth/users.ts';
 import { queryAudit } from '../db/system/audit.ts';
 import { startPostgres, type PostgresCluster } from '../testing/postgres.ts';
-import { eventually, startService, TEST_API_KEY, type TestService } from '../testing/service.ts';
+import {
+  eventually,
+  signIn as signInAs,
+  startService,
+  TEST_API_KEY,
+  type TestService,
+} from '../testing/service.ts';
 import { startVendorService, type VendorService } from '../testing/vendor/vendor-service.ts';
 import { BULK_BATCH } from './jobs.ts';
 
@@ -59,16 +65,9 @@ async function gateways(store: 'sqlite' | 'postgres'): Promise<Gateways> {
   return { vendor, runs, ends, day };
 }
 
-async function signIn(server: TestService, userName: string): Promise<string> {
-  const response = await server.fetch('/mcapi/auth/login', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ userName, password: PASSWORD }).toString(),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { result: { data: { sessionId: string } } }).result.data
-    .sessionId;
-}
+/** A session of `userName` on `server` (the testing helper, with this file's password). */
+const signIn = (server: TestService, userName: string): Promise<string> =>
+  signInAs(server, userName, PASSWORD);
 
 /** A Part A call as `sessionId`, form fields in its body; its status. */
 async function partA(
